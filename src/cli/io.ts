@@ -1,0 +1,36 @@
+import type { Context } from '../shared/context.js';
+import type { Diagnostic, ExitCode } from '../shared/errors.js';
+import { renderDiagnostic } from '../core/output/render.js';
+
+/** Everything a command may touch of the outside world; tests pass their own. */
+export interface IO {
+  ctx: Context;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** Standard input, for commands that read `-`. */
+  stdin: NodeJS.ReadableStream;
+  /** Whether stderr diagnostics are coloured (chalk's rules, decided at the edge). */
+  color: boolean;
+}
+
+/** Print diagnostics to stderr; chalk is only loaded when there is something to colour. */
+export async function printDiagnostics(io: IO, errors: Diagnostic[], warnings: Diagnostic[] = []): Promise<void> {
+  if (errors.length === 0 && warnings.length === 0) return;
+  let red = (s: string) => s;
+  let yellow = (s: string) => s;
+  if (io.color) {
+    const { chalkStderr } = await import('chalk');
+    red = (s) => chalkStderr.red.bold(s);
+    yellow = (s) => chalkStderr.yellow.bold(s);
+  }
+  let out = '';
+  for (const w of warnings) out += renderDiagnostic('Warning', w, yellow);
+  for (const e of errors) out += renderDiagnostic('Error', e, red);
+  io.stderr(out);
+}
+
+/** Exit code for a set of ref errors: 2 if any was a usage error (unparseable ref), else 1. */
+export function exitCodeFor(errors: Diagnostic[]): ExitCode {
+  if (errors.length === 0) return 0;
+  return errors.some((e) => e.code === 'invalid_ref' || e.code === 'usage') ? 2 : 1;
+}

@@ -1,0 +1,38 @@
+import os from 'node:os';
+import type { IO } from './io.js';
+import { runCli } from './program.js';
+
+/**
+ * The process edge: the only place that reads process.*, and the only place an error becomes an
+ * exit code (STYLE 4). Exit via process.exitCode so that piped stdout is flushed first.
+ */
+export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
+  // `refcat ... | head` closes the pipe early: stop quietly instead of crashing on EPIPE.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+  const io: IO = {
+    ctx: { cwd: process.cwd(), env: process.env, home: process.env.HOME || os.homedir() },
+    stdout: (s) => void process.stdout.write(s),
+    stderr: (s) => void process.stderr.write(s),
+    stdin: process.stdin,
+    color: colorWanted(),
+  };
+  try {
+    process.exitCode = await runCli(argv, io);
+  } catch (err) {
+    // A bug, not a user's mistake: one line unless REFCAT_DEBUG=1 asks for the stack.
+    if (process.env.REFCAT_DEBUG === '1') process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
+    else process.stderr.write(`Error: internal error: ${(err as Error)?.message ?? String(err)} (set REFCAT_DEBUG=1 for details)\n`);
+    process.exitCode = 1;
+  }
+}
+
+/** chalk's rules for stderr without loading chalk: NO_COLOR / FORCE_COLOR, else a TTY. */
+function colorWanted(): boolean {
+  const env = process.env;
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  return Boolean(process.stderr.isTTY) && env.TERM !== 'dumb';
+}

@@ -1,0 +1,232 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Context } from '../../shared/context.js';
+import { ConfigError, RefError, UsageError } from '../../shared/errors.js';
+import { lazyRequire } from '../../shared/lazy.js';
+import { resolveFrom, tildify } from '../../shared/paths.js';
+
+/** Where an alias was defined, in resolution order (SPEC 3). */
+export type AliasSource = 'explicit' | 'workspace' | 'global';
+
+export interface AliasEntry {
+  name: string;
+  /** Absolute root folder the alias stands for. */
+  target: string;
+  source: AliasSource;
+  /** Human-readable origin: `--alias`, `ALIAS at flow.conv:3`, or the config file path. */
+  origin: string;
+}
+
+export interface ExplicitAlias {
+  name: string;
+  /** Path as written; relative paths are resolved against `base`. */
+  path: string;
+  base: string;
+  origin: string;
+}
+
+export interface AliasResolverOptions {
+  explicit?: ExplicitAlias[];
+  /** Folder where the search for workspace.lock.json starts (default: ctx.cwd). */
+  searchFrom?: string;
+}
+
+const ALIAS_NAME_RE = /^[A-Za-z][A-Za-z0-9_-]*$/;
+const LOCKFILE = 'workspace.lock.json';
+
+/**
+ * Resolves alias names with SPEC 3's precedence: explicit (--alias / ALIAS), then the nearest
+ * workspace.lock.json, then ~/.sdqctl/aliases.yaml ($SDQCTL_HOME/aliases.yaml).
+ *
+ * Config files are read lazily, on the first lookup that needs them, and at most once: a plain
+ * `refcat @file#L1` never touches them, and a malformed file is reported (ConfigError) exactly
+ * when an alias lookup has to consult it.
+ */
+export class AliasResolver {
+  private readonly ctx: Context;
+  private readonly explicit: Map<string, AliasEntry>;
+  private readonly searchFrom: string;
+  private workspace: Map<string, AliasEntry> | undefined;
+  private global: Map<string, AliasEntry> | undefined;
+
+  constructor(ctx: Context, options: AliasResolverOptions = {}) {
+    this.ctx = ctx;
+    this.searchFrom = options.searchFrom ?? ctx.cwd;
+    this.explicit = new Map();
+    for (const a of options.explicit ?? []) this.addExplicit(a);
+  }
+
+  /** Add (or replace) an explicit alias, e.g. from an ALIAS directive. */
+  addExplicit(a: ExplicitAlias): void {
+    if (!ALIAS_NAME_RE.test(a.name)) {
+      throw new UsageError(`Invalid alias name '${a.name}' (letters, digits, '_' and '-', starting with a letter)`);
+    }
+    if (a.path.length === 0) throw new UsageError(`Alias '${a.name}' has an empty path`);
+    this.explicit.set(a.name, {
+      name: a.name,
+      target: resolveFrom(a.base, a.path, this.ctx.home),
+      source: 'explicit',
+      origin: a.origin,
+    });
+  }
+
+  /** The entry for `name`, or undefined. Throws ConfigError for a malformed file it consults. */
+  lookup(name: string): AliasEntry | undefined {
+    return this.explicit.get(name) ?? this.workspaceAliases().get(name) ?? this.globalAliases().get(name);
+  }
+
+  /**
+   * Root folder of `name`, or a RefError with SPEC 3's unknown-alias message (`ref` is the ref
+   * being resolved, for the message).
+   */
+  resolve(name: string, ref: string): string {
+    const entry = this.lookup(name);
+    if (entry) return entry.target;
+    const known = [...new Set(this.list().map((e) => e.name))].sort();
+    throw new RefError('unknown_alias', `Unknown REFCAT alias: '${name}' in ${ref}`, ref, [
+      `Known aliases: ${known.length > 0 ? known.join(', ') : '(none)'}`,
+      'Define in ~/.sdqctl/aliases.yaml or use ALIAS directive',
+    ]);
+  }
+
+  /** Every alias from every source, in precedence order; shadowed entries are included. */
+  list(): AliasEntry[] {
+    return [...this.explicit.values(), ...this.workspaceAliases().values(), ...this.globalAliases().values()];
+  }
+
+  /** The lockfile in use, if any (for `refcat aliases`). */
+  workspaceFile(): string | null {
+    return findUp(this.searchFrom, LOCKFILE);
+  }
+
+  globalFile(): string {
+    return globalAliasFile(this.ctx);
+  }
+
+  private workspaceAliases(): Map<string, AliasEntry> {
+    if (!this.workspace) {
+      const file = this.workspaceFile();
+      this.workspace = file ? readLockfile(file) : new Map();
+    }
+    return this.workspace;
+  }
+
+  private globalAliases(): Map<string, AliasEntry> {
+    if (!this.global) this.global = readAliasYaml(this.globalFile(), this.ctx);
+    return this.global;
+  }
+}
+
+/** Convenience for the library: a resolver for `ctx` with optional explicit aliases. */
+export function resolveAliases(ctx: Context, options: AliasResolverOptions = {}): AliasResolver {
+  return new AliasResolver(ctx, options);
+}
+
+export function globalAliasFile(ctx: Context): string {
+  const dir = ctx.env.SDQCTL_HOME ? path.resolve(ctx.cwd, ctx.env.SDQCTL_HOME) : path.join(ctx.home, '.sdqctl');
+  return path.join(dir, 'aliases.yaml');
+}
+
+function findUp(start: string, name: string): string | null {
+  let dir = path.resolve(start);
+  for (;;) {
+    const candidate = path.join(dir, name);
+    if (fs.existsSync(candidate)) return candidate;
+    const parent = path.dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+
+function readText(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(file, (err as NodeJS.ErrnoException).code ?? String(err));
+  }
+}
+
+function readLockfile(file: string): Map<string, AliasEntry> {
+  let data: unknown;
+  try {
+    data = JSON.parse(readText(file));
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    throw new ConfigError(file, `not valid JSON (${(err as Error).message})`);
+  }
+  if (!isRecord(data)) throw new ConfigError(file, 'top level must be an object');
+  const externals = data.externals_dir ?? 'externals';
+  if (typeof externals !== 'string' || externals.length === 0) {
+    throw new ConfigError(file, '"externals_dir" must be a non-empty string');
+  }
+  const repos = data.repos ?? [];
+  if (!Array.isArray(repos)) throw new ConfigError(file, '"repos" must be an array');
+  const root = path.resolve(path.dirname(file), externals);
+  const out = new Map<string, AliasEntry>();
+  repos.forEach((repo: unknown, i) => {
+    const where = `repos[${i}]`;
+    if (!isRecord(repo)) throw new ConfigError(file, `${where} must be an object`);
+    if (typeof repo.name !== 'string' || repo.name.length === 0) {
+      throw new ConfigError(file, `${where}.name must be a non-empty string`);
+    }
+    const names: string[] = [];
+    if (repo.alias !== undefined) {
+      if (typeof repo.alias !== 'string') throw new ConfigError(file, `${where}.alias must be a string`);
+      names.push(repo.alias);
+    }
+    if (repo.aliases !== undefined) {
+      if (!Array.isArray(repo.aliases) || !repo.aliases.every((a) => typeof a === 'string')) {
+        throw new ConfigError(file, `${where}.aliases must be an array of strings`);
+      }
+      names.push(...(repo.aliases as string[]));
+    }
+    names.push(repo.name);
+    const target = path.join(root, repo.name);
+    for (const name of names) {
+      // The first repo to claim a name keeps it, as a reader scanning the file top-down expects.
+      if (!out.has(name)) out.set(name, { name, target, source: 'workspace', origin: file });
+    }
+  });
+  return out;
+}
+
+function readAliasYaml(file: string, ctx: Context): Map<string, AliasEntry> {
+  const out = new Map<string, AliasEntry>();
+  if (!fs.existsSync(file)) return out;
+  const shown = tildify(file, ctx.home);
+  const text = readText(file);
+  let data: unknown;
+  try {
+    data = parseYaml(text);
+  } catch (err) {
+    throw new ConfigError(shown, `not valid YAML (${firstLine((err as Error).message)})`);
+  }
+  if (data === null || data === undefined) return out; // an empty file defines no aliases
+  if (!isRecord(data)) throw new ConfigError(shown, "top level must be a mapping with an 'aliases' key");
+  const aliases = data.aliases ?? {};
+  if (aliases === null) return out;
+  if (!isRecord(aliases)) throw new ConfigError(shown, "'aliases' must be a mapping of name: path");
+  const base = path.dirname(file);
+  for (const [name, value] of Object.entries(aliases)) {
+    if (!ALIAS_NAME_RE.test(name)) throw new ConfigError(shown, `invalid alias name '${name}'`);
+    if (typeof value !== 'string' || value.length === 0) {
+      throw new ConfigError(shown, `aliases.${name} must be a path string`);
+    }
+    out.set(name, { name, target: resolveFrom(base, value, ctx.home), source: 'global', origin: file });
+  }
+  return out;
+}
+
+// yaml is only needed when an alias lookup reaches the global file (STYLE 11: lazy-load).
+const yaml = lazyRequire<typeof import('yaml')>('yaml');
+function parseYaml(text: string): unknown {
+  return yaml().parse(text);
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function firstLine(s: string): string {
+  return s.split('\n')[0]!.trim();
+}

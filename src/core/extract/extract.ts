@@ -1,0 +1,265 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Context } from '../../shared/context.js';
+import { type Diagnostic, isRefcatError, RefError, toDiagnostic } from '../../shared/errors.js';
+import { displayRelative, expandHome } from '../../shared/paths.js';
+import { AliasResolver } from '../alias/resolve.js';
+import { languageOf } from '../language.js';
+import { formatRef } from '../spec/format.js';
+import { parseRef } from '../spec/parse.js';
+import type { LineSpan, RefSpec } from '../spec/types.js';
+import { expandGlob, hasGlobChars } from './glob.js';
+import { BinaryContentError, LineReader } from './lines.js';
+import { type Selection, SelectError, selectPattern, selectRange, selectWhole } from './select.js';
+
+export interface ExtractOptions {
+  /** Base folder for relative refs and displayed paths (`--relative-to`); default ctx.cwd. */
+  base?: string;
+  /**
+   * Folders a relative ref is looked up in, in order (default: [base]). A workflow passes
+   * [its own folder, cwd] (SPEC 5.2).
+   */
+  searchDirs?: string[];
+  aliases?: AliasResolver;
+  /** `-C N`. */
+  context?: number;
+  /** Do not skip .gitignore'd files, node_modules/ and .git/ when expanding globs. */
+  noIgnore?: boolean;
+  /** Budget for one pattern search (SPEC 2: a pathological regex ends within 2 s). */
+  patternTimeoutMs?: number;
+  /** Only check refs and count lines; `lines` of the results stay empty. */
+  checkOnly?: boolean;
+}
+
+/** One file's extracted lines with everything a renderer needs. */
+export interface Extraction {
+  /** The ref as the user wrote it (for a glob: the glob ref). */
+  ref: string;
+  /** Normalized spec of exactly the selected lines (SPEC 1); null when nothing was selected. */
+  spec: string | null;
+  alias: string | null;
+  /** Absolute path of the file read. */
+  path: string;
+  /** Path relative to `displayBase`, `/`-separated. */
+  relPath: string;
+  /** Path to show: `relPath`, or `alias:relPath` for alias refs. */
+  displayPath: string;
+  /** The folder `displayPath` is relative to (the alias root for alias refs). */
+  displayBase: string;
+  language: string;
+  /** True when no selector was given: the whole file. */
+  wholeFile: boolean;
+  lineStart: number;
+  /** Last selected line; `lineStart - 1` when nothing was selected. */
+  lineEnd: number;
+  totalLines: number | null;
+  wasClamped: boolean;
+  lines: string[];
+}
+
+export interface ExtractReport {
+  results: Extraction[];
+  errors: Diagnostic[];
+  warnings: Diagnostic[];
+}
+
+/** A file a ref names, found on disk (or not yet checked). */
+export interface ResolvedFile {
+  ref: RefSpec;
+  /** The ref text for messages about this one file (for globs: the concrete file). */
+  refText: string;
+  path: string;
+  /** Path relative to `displayBase`, `/`-separated (the path part of normalized specs). */
+  relPath: string;
+  displayPath: string;
+  displayBase: string;
+}
+
+const DEFAULT_PATTERN_TIMEOUT_MS = 1500;
+
+/**
+ * Extract every ref (SPEC 2 and 4). Never throws for a bad ref: every ref is processed, each
+ * failure becomes an entry of `errors`, each clamp an entry of `warnings`, in the order given.
+ * Only a malformed config file (ConfigError) or a non-refcat bug escapes.
+ */
+export function extract(refs: readonly (string | RefSpec)[], ctx: Context, options: ExtractOptions = {}): ExtractReport {
+  const report: ExtractReport = { results: [], errors: [], warnings: [] };
+  const aliases = options.aliases ?? new AliasResolver(ctx);
+  for (const input of refs) {
+    const refText = typeof input === 'string' ? input : input.raw;
+    try {
+      const spec = typeof input === 'string' ? parseRef(input) : input;
+      for (const file of resolveFiles(spec, ctx, { ...options, aliases })) {
+        try {
+          const result = extractFile(file, options);
+          report.results.push(result);
+          if (result.wasClamped) report.warnings.push(clampWarning(file.refText, result));
+        } catch (err) {
+          report.errors.push(asDiagnostic(err, file.refText));
+        }
+      }
+    } catch (err) {
+      report.errors.push(asDiagnostic(err, refText));
+    }
+  }
+  return report;
+}
+
+function asDiagnostic(err: unknown, ref: string): Diagnostic {
+  if (isRefcatError(err) && err.code !== 'invalid_config') return { ...toDiagnostic(err), ref: err.ref ?? ref };
+  throw err;
+}
+
+/**
+ * The files a ref names: one for a plain path, every match for a glob. Throws RefError for an
+ * unknown alias, a missing file (with every place searched) or a glob that matches nothing.
+ */
+export function resolveFiles(
+  spec: RefSpec,
+  ctx: Context,
+  options: ExtractOptions & { aliases: AliasResolver },
+): ResolvedFile[] {
+  const base = options.base ?? ctx.cwd;
+  let dirs: string[];
+  let displayBase = base;
+  if (spec.alias) {
+    const root = options.aliases.resolve(spec.alias, spec.raw);
+    dirs = [root];
+    displayBase = root;
+  } else {
+    dirs = options.searchDirs ?? [base];
+  }
+  const fileOf = (abs: string, glob: boolean): ResolvedFile => {
+    // An absolute ref stays absolute in what is shown: `../../tmp/x` would help nobody.
+    const relPath = isAbsoluteRef ? abs.split(path.sep).join('/') : displayRelative(displayBase, abs);
+    const displayPath = spec.alias ? `${spec.alias}:${relPath}` : relPath;
+    const refText = glob ? formatRef({ alias: spec.alias, path: relPath, selector: spec.selector }) : spec.raw;
+    return { ref: spec, refText, path: abs, relPath, displayPath, displayBase };
+  };
+  const refPath = expandHome(spec.path, ctx.home);
+  const isAbsoluteRef = !spec.alias && path.isAbsolute(refPath);
+
+  if (hasGlobChars(refPath)) {
+    for (const dir of dirs) {
+      // A file literally named like a glob (`app/[id]/page.tsx`) is taken as it is.
+      const literal = path.resolve(dir, refPath);
+      if (fs.existsSync(literal)) return [fileOf(literal, false)];
+      const matches = expandGlob(refPath, dir, options.noIgnore ?? false);
+      if (matches.length > 0) return matches.map((abs) => fileOf(abs, true));
+    }
+    throw new RefError('glob_no_match', `Glob matched no files: ${spec.raw}`, spec.raw);
+  }
+
+  const candidates = [...new Set(dirs.map((d) => path.resolve(d, refPath)))];
+  for (const candidate of candidates) {
+    if (exists(candidate)) return [fileOf(candidate, false)];
+  }
+  throw new RefError(
+    'not_found',
+    `REFCAT ref not found: ${spec.raw}`,
+    spec.raw,
+    candidates.map((c) => `Searched: ${c}`),
+  );
+}
+
+function exists(p: string): boolean {
+  try {
+    fs.statSync(p);
+    return true;
+  } catch (err) {
+    // Anything but "no such file" (a permission problem, say) is reported when the file is read.
+    const code = (err as NodeJS.ErrnoException).code;
+    return code !== 'ENOENT' && code !== 'ENOTDIR';
+  }
+}
+
+/** Read one resolved file and select its lines. Throws RefError. */
+export function extractFile(file: ResolvedFile, options: ExtractOptions = {}): Extraction {
+  const { ref, refText } = file;
+  const language = languageOf(file.path);
+  const fd = openFile(file.path, refText);
+  let sel: Selection;
+  try {
+    const reader = new LineReader(fd);
+    const selectOpts = { context: options.context ?? 0, countOnly: options.checkOnly ?? false };
+    const s = ref.selector;
+    if (!s) sel = selectWhole(reader, selectOpts);
+    else if (s.kind === 'range') sel = selectRange(reader, s, selectOpts);
+    else {
+      sel = selectPattern(reader, s, language, {
+        ...selectOpts,
+        timeoutMs: options.patternTimeoutMs ?? DEFAULT_PATTERN_TIMEOUT_MS,
+      });
+    }
+  } catch (err) {
+    if (err instanceof BinaryContentError) throw new RefError('binary', `Binary file: ${refText}`, refText);
+    if (err instanceof SelectError) {
+      const message = err.code === 'not_a_declaration' ? `${err.message} (in ${refText})` : `${err.message} in ${refText}`;
+      throw new RefError(err.code, message, refText);
+    }
+    throw readError(err, refText);
+  } finally {
+    fs.closeSync(fd);
+  }
+
+  const count = options.checkOnly && !ref.selector ? (sel.totalLines ?? 0) : sel.lines.length;
+  const lineEnd = sel.start + count - 1;
+  const empty = lineEnd < sel.start;
+  return {
+    ref: refText,
+    spec: empty && ref.selector ? null : specOf(ref.alias, file.relPath, ref.selector ? { start: sel.start, end: lineEnd } : null),
+    alias: ref.alias,
+    path: file.path,
+    relPath: file.relPath,
+    displayPath: file.displayPath,
+    displayBase: file.displayBase,
+    language,
+    wholeFile: !ref.selector,
+    lineStart: sel.start,
+    lineEnd,
+    totalLines: sel.totalLines,
+    wasClamped: sel.clamped,
+    lines: sel.lines,
+  };
+}
+
+/** Normalized spec (SPEC 1) of a selection: `@path`, `@path#L5`, `@path#L10-L20`, `alias:path#...`. */
+export function specOf(alias: string | null, relPath: string, span: LineSpan | null): string {
+  return formatRef({ alias, path: relPath, selector: null }, span ?? undefined);
+}
+
+function openFile(abs: string, refText: string): number {
+  let fd: number;
+  try {
+    fd = fs.openSync(abs, 'r');
+  } catch (err) {
+    throw readError(err, refText);
+  }
+  try {
+    if (fs.fstatSync(fd).isDirectory()) throw new RefError('is_directory', `Is a directory: ${refText}`, refText);
+  } catch (err) {
+    fs.closeSync(fd);
+    throw err;
+  }
+  return fd;
+}
+
+function readError(err: unknown, refText: string): RefError {
+  if (err instanceof RefError) return err;
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EISDIR') return new RefError('is_directory', `Is a directory: ${refText}`, refText);
+  if (code === 'EACCES' || code === 'EPERM') {
+    return new RefError('unreadable', `Cannot read ${refText}: permission denied`, refText);
+  }
+  if (code === 'ENOENT') return new RefError('not_found', `REFCAT ref not found: ${refText}`, refText);
+  return new RefError('unreadable', `Cannot read ${refText}: ${(err as Error).message}`, refText);
+}
+
+function clampWarning(refText: string, r: Extraction): Diagnostic {
+  const total = r.totalLines ?? 0;
+  const detail =
+    r.lineEnd < r.lineStart
+      ? `File has ${total} lines, nothing left to select`
+      : `File has ${total} lines, will clamp to L${r.lineStart}-L${r.lineEnd}`;
+  return { code: 'clamped', message: `REFCAT line range exceeds file bounds: ${refText}`, details: [detail], ref: refText };
+}

@@ -1,0 +1,110 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { lazyRequire } from '../../shared/lazy.js';
+
+const picomatch = lazyRequire<typeof import('picomatch')>('picomatch');
+
+interface Rule {
+  negated: boolean;
+  dirOnly: boolean;
+  match: (relPath: string) => boolean;
+}
+
+/**
+ * `.gitignore` semantics for glob expansion (SPEC 4.4): the `.gitignore` files from the repository
+ * root (the nearest folder above with a `.git`) down to each file's folder apply, deeper files
+ * last, later rules winning, `!` re-including, a trailing `/` matching folders only, a pattern with
+ * an inner or leading `/` anchored to its file's folder. As in git, nothing below an ignored
+ * folder can be re-included. `.git/info/exclude` and the global excludes file are not read.
+ */
+export class GitIgnore {
+  private readonly root: string;
+  private readonly cache = new Map<string, Rule[]>();
+
+  /** `from` is the folder globbing starts in; rules are looked up from its repository root. */
+  constructor(from: string) {
+    this.root = repoRoot(from) ?? from;
+  }
+
+  /** Whether the absolute file path is ignored. */
+  ignores(file: string): boolean {
+    const rel = path.relative(this.root, file);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) return false;
+    const parts = rel.split(path.sep);
+    for (let i = 1; i < parts.length; i++) {
+      if (this.matches(parts.slice(0, i), true)) return true;
+    }
+    return this.matches(parts, false);
+  }
+
+  private matches(parts: string[], isDir: boolean): boolean {
+    let ignored = false;
+    // Rules of the .gitignore in root, root/a, root/a/b ... up to the target's parent folder.
+    for (let depth = 0; depth < parts.length; depth++) {
+      const dir = path.join(this.root, ...parts.slice(0, depth));
+      const relToDir = parts.slice(depth).join('/');
+      for (const rule of this.rules(dir)) {
+        if (rule.dirOnly && !isDir) continue;
+        if (rule.match(relToDir)) ignored = !rule.negated;
+      }
+    }
+    return ignored;
+  }
+
+  private rules(dir: string): Rule[] {
+    let rules = this.cache.get(dir);
+    if (!rules) {
+      rules = readRules(path.join(dir, '.gitignore'));
+      this.cache.set(dir, rules);
+    }
+    return rules;
+  }
+}
+
+function repoRoot(from: string): string | null {
+  let dir = path.resolve(from);
+  for (;;) {
+    if (fs.existsSync(path.join(dir, '.git'))) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+
+function readRules(file: string): Rule[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  const rules: Rule[] = [];
+  for (const raw of text.split(/\r?\n/)) {
+    const rule = parseRule(raw);
+    if (rule) rules.push(rule);
+  }
+  return rules;
+}
+
+export function parseRule(raw: string): Rule | null {
+  let line = raw.replace(/(?<!\\)\s+$/, '');
+  if (line === '' || line.startsWith('#')) return null;
+  let negated = false;
+  if (line.startsWith('!')) {
+    negated = true;
+    line = line.slice(1);
+  } else if (line.startsWith('\\!') || line.startsWith('\\#')) {
+    line = line.slice(1);
+  }
+  let dirOnly = false;
+  if (line.endsWith('/')) {
+    dirOnly = true;
+    line = line.slice(0, -1);
+  }
+  if (line === '') return null;
+  const anchored = line.includes('/');
+  if (line.startsWith('/')) line = line.slice(1);
+  const glob = anchored ? line : `**/${line}`;
+  const isMatch = picomatch()(glob, { dot: true });
+  return { negated, dirOnly, match: (rel) => isMatch(rel) };
+}

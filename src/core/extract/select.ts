@@ -1,0 +1,171 @@
+import type { PatternSelector, RangeSelector } from '../spec/types.js';
+import { looksLikeDeclaration, scanBlock } from './block.js';
+import type { LineReader } from './lines.js';
+import { findMatch, PatternTimeout } from './pattern.js';
+
+/** Lines chosen from one file, before any rendering. */
+export interface Selection {
+  /** 1-based number of the first selected line (`end < start`: nothing selected). */
+  start: number;
+  lines: string[];
+  /** Total lines in the file when the reader reached its end, else null (not counted). */
+  totalLines: number | null;
+  /** The explicitly requested range went past the end of the file. */
+  clamped: boolean;
+}
+
+export interface SelectOptions {
+  /** `-C N`: extra lines before and after the selection. */
+  context: number;
+  /** Lines are only counted, not kept (validation). */
+  countOnly?: boolean;
+}
+
+/** Thrown by select functions; turned into RefErrors by the caller, which knows the ref text. */
+export class SelectError extends Error {
+  constructor(
+    readonly code: 'pattern_not_found' | 'pattern_timeout' | 'not_a_declaration',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function selectWhole(reader: LineReader, opts: SelectOptions): Selection {
+  if (opts.countOnly) {
+    const total = reader.countRemaining();
+    return { start: 1, lines: [], totalLines: total, clamped: false };
+  }
+  const lines: string[] = [];
+  for (let line = reader.next(); line !== null; line = reader.next()) lines.push(line);
+  return { start: 1, lines, totalLines: lines.length, clamped: false };
+}
+
+export function selectRange(reader: LineReader, sel: RangeSelector, opts: SelectOptions): Selection {
+  const before = (sel.window?.before ?? 0) + opts.context;
+  let last: number;
+  if (sel.end === null || (sel.window && sel.window.after === null)) last = Number.POSITIVE_INFINITY;
+  else last = sel.end + (sel.window?.after ?? 0) + opts.context;
+  const first = Math.max(1, sel.start - before);
+
+  reader.skipTo(first);
+  const lines: string[] = [];
+  let atEof = false;
+  while (reader.lineNo < last) {
+    const line = reader.next();
+    if (line === null) {
+      atEof = true;
+      break;
+    }
+    lines.push(line);
+  }
+  const totalLines = atEof ? reader.lineNo : null;
+  const clamped = totalLines !== null && (sel.start > totalLines || (sel.end !== null && sel.end > totalLines));
+  return { start: first, lines, totalLines, clamped };
+}
+
+/** Lines read per regex batch: bounds both memory and the cost of the timeout watchdog. */
+const BATCH_LINES = 8192;
+const BATCH_CHARS = 1 << 20;
+
+export function selectPattern(
+  reader: LineReader,
+  sel: PatternSelector,
+  language: string,
+  opts: SelectOptions & { timeoutMs: number },
+): Selection {
+  const re = new RegExp(sel.source);
+  const windowBefore = sel.extent.kind === 'window' ? sel.extent.window.before : 0;
+  const keep = windowBefore + opts.context;
+  const deadline = Date.now() + opts.timeoutMs;
+
+  let history: string[] = [];
+  for (;;) {
+    const batchStart = reader.lineNo + 1;
+    const batch = readBatch(reader);
+    if (batch.length === 0) throw new SelectError('pattern_not_found', `Pattern /${sel.source}/ not found`);
+    let idx: number;
+    try {
+      idx = findMatch(re, batch, deadline);
+    } catch (err) {
+      if (err instanceof PatternTimeout) {
+        const secs = (opts.timeoutMs / 1000).toFixed(1);
+        throw new SelectError('pattern_timeout', `Pattern /${sel.source}/ timed out after ${secs} s`);
+      }
+      throw err;
+    }
+    if (idx === -1) {
+      history = keep > 0 ? history.concat(batch).slice(-keep) : history;
+      continue;
+    }
+    const matchNo = batchStart + idx;
+    const matchLine = batch[idx]!;
+    reader.unread(batch.slice(idx + 1));
+    const beforeLines = keep > 0 ? history.concat(batch.slice(0, idx)).slice(-keep) : [];
+
+    const after = linesAfterMatch(reader, sel, matchNo, matchLine, language);
+    const trailing = takeLines(reader, opts.context);
+    const lines = [...beforeLines, matchLine, ...after, ...trailing];
+    return { start: matchNo - beforeLines.length, lines, totalLines: null, clamped: false };
+  }
+}
+
+function linesAfterMatch(
+  reader: LineReader,
+  sel: PatternSelector,
+  matchNo: number,
+  matchLine: string,
+  language: string,
+): string[] {
+  const extent = sel.extent;
+  switch (extent.kind) {
+    case 'paragraph': {
+      const out: string[] = [];
+      for (let line = reader.next(); line !== null; line = reader.next()) {
+        if (line.trim() === '') {
+          reader.unread([line]);
+          break;
+        }
+        out.push(line);
+      }
+      return out;
+    }
+    case 'lines':
+      return takeLines(reader, extent.count);
+    case 'window':
+      return takeLines(reader, extent.window.after ?? Number.POSITIVE_INFINITY);
+    case 'semantic': {
+      if (!looksLikeDeclaration(matchLine, extent.unit, language)) {
+        throw new SelectError(
+          'not_a_declaration',
+          `Line ${matchNo} matched by /${sel.source}/ does not look like a ${extent.unit} declaration: ${matchLine.trim()}`,
+        );
+      }
+      const { body, lookahead } = scanBlock(matchLine, () => reader.next(), language);
+      reader.unread(lookahead);
+      return body;
+    }
+  }
+}
+
+function takeLines(reader: LineReader, n: number): string[] {
+  const out: string[] = [];
+  while (out.length < n) {
+    const line = reader.next();
+    if (line === null) break;
+    out.push(line);
+  }
+  return out;
+}
+
+function readBatch(reader: LineReader): string[] {
+  const batch: string[] = [];
+  let chars = 0;
+  while (batch.length < BATCH_LINES && chars < BATCH_CHARS) {
+    const line = reader.next();
+    if (line === null) break;
+    batch.push(line);
+    chars += line.length;
+  }
+  return batch;
+}

@@ -1,0 +1,45 @@
+import type { LineSpan, PatternExtent, RefSpec, Selector, Window } from './types.js';
+
+/**
+ * Format a ref spec (SPEC 1, normalized form).
+ *
+ * With `span`, the selector is replaced by the concrete lines it selected: `@path` for a whole
+ * file (span omitted), `@path#L5` for one line, `@path#L10-L20` otherwise. Without `span`, the
+ * selector is written back in canonical form (`#L10-L20:5..10`, `#/re/:+3`), so that
+ * `parseRef(formatRef(x))` equals `x` up to `raw`.
+ */
+export function formatRef(ref: Pick<RefSpec, 'alias' | 'path' | 'selector'>, span?: LineSpan): string {
+  const head = ref.alias ? `${ref.alias}:${ref.path}` : `@${ref.path}`;
+  if (span) return head + formatSpan(span);
+  return ref.selector ? `${head}#${formatSelector(ref.selector)}` : head;
+}
+
+export function formatSpan(span: LineSpan): string {
+  return span.start === span.end ? `#L${span.start}` : `#L${span.start}-L${span.end}`;
+}
+
+export function formatSelector(sel: Selector): string {
+  if (sel.kind === 'range') {
+    const range =
+      sel.end === null ? `L${sel.start}-` : sel.start === sel.end ? `L${sel.start}` : `L${sel.start}-L${sel.end}`;
+    return sel.window ? `${range}:${formatWindow(sel.window)}` : range;
+  }
+  return `/${sel.source}/${formatExtent(sel.extent)}`;
+}
+
+function formatExtent(extent: PatternExtent): string {
+  switch (extent.kind) {
+    case 'paragraph':
+      return '';
+    case 'lines':
+      return `:+${extent.count}`;
+    case 'window':
+      return `:${formatWindow(extent.window)}`;
+    case 'semantic':
+      return `:${extent.unit}`;
+  }
+}
+
+function formatWindow(w: Window): string {
+  return `-${w.before}..${w.after === null ? '' : `+${w.after}`}`;
+}

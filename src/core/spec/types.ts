@@ -1,0 +1,48 @@
+/** Parsed ref specs (SPEC 1). Pure data: no file has been touched to build one. */
+
+/** A relative window `:B..A`: B lines before, A lines after (`null` = to end of file). */
+export interface Window {
+  before: number;
+  after: number | null;
+}
+
+export interface RangeSelector {
+  kind: 'range';
+  /** 1-based first line. */
+  start: number;
+  /** 1-based last line, inclusive; `null` = end of file. */
+  end: number | null;
+  window: Window | null;
+}
+
+export type SemanticUnit = 'block' | 'function' | 'class';
+
+/** What follows the matching line of a pattern selector. */
+export type PatternExtent =
+  | { kind: 'paragraph' } // `#/re/`: up to, not including, the next blank line
+  | { kind: 'lines'; count: number } // `#/re/:+N`
+  | { kind: 'window'; window: Window } // `#/re/:-B..+A`
+  | { kind: 'semantic'; unit: SemanticUnit }; // `#/re/:block|function|class`
+
+export interface PatternSelector {
+  kind: 'pattern';
+  /** The regex source exactly as written between the slashes (`\/` kept). */
+  source: string;
+  extent: PatternExtent;
+}
+
+export type Selector = RangeSelector | PatternSelector;
+
+export interface RefSpec {
+  /** The ref as written. */
+  raw: string;
+  alias: string | null;
+  path: string;
+  selector: Selector | null;
+}
+
+/** A concrete 1-based inclusive line range; `end < start` means an empty selection. */
+export interface LineSpan {
+  start: number;
+  end: number;
+}

@@ -1,0 +1,56 @@
+/**
+ * refcat as a library (SPEC 8). The CLI is a thin layer over these functions.
+ * Every function takes an explicit Context ({ cwd, env, home }) instead of reading the process.
+ */
+export type { Context } from './shared/context.js';
+export {
+  RefcatError,
+  UsageError,
+  RefParseError,
+  ConfigError,
+  RefError,
+  type Diagnostic,
+  type ExitCode,
+} from './shared/errors.js';
+
+export { parseRef } from './core/spec/parse.js';
+export { formatRef, formatSelector } from './core/spec/format.js';
+export type {
+  RefSpec,
+  Selector,
+  RangeSelector,
+  PatternSelector,
+  PatternExtent,
+  Window,
+  SemanticUnit,
+  LineSpan,
+} from './core/spec/types.js';
+
+export {
+  resolveAliases,
+  AliasResolver,
+  globalAliasFile,
+  type AliasEntry,
+  type AliasSource,
+  type ExplicitAlias,
+  type AliasResolverOptions,
+} from './core/alias/resolve.js';
+
+export {
+  extract,
+  extractFile,
+  resolveFiles,
+  type ExtractOptions,
+  type ExtractReport,
+  type Extraction,
+  type ResolvedFile,
+} from './core/extract/extract.js';
+export { languageOf } from './core/language.js';
+export {
+  renderers,
+  renderMarkdownBlock,
+  DEFAULT_RENDER_OPTIONS,
+  OUTPUT_FORMATS,
+  type OutputFormat,
+  type RenderOptions,
+} from './core/output/render.js';

@@ -1,0 +1,76 @@
+/**
+ * The one error hierarchy of refcat. Every failure a user can cause is a RefcatError carrying the
+ * exit code it maps to (SPEC 0: 1 = a check or ref failed, 2 = usage error), a stable machine code
+ * (used in --json output) and optional detail lines printed indented under the message.
+ * Errors become exit codes in exactly one place: the CLI entry (src/cli/main.ts).
+ */
+export type ExitCode = 0 | 1 | 2;
+
+export class RefcatError extends Error {
+  readonly exitCode: ExitCode;
+  readonly code: string;
+  readonly details: string[];
+  /** The ref (as the user wrote it) the error is about, when there is one. */
+  readonly ref: string | undefined;
+
+  constructor(
+    message: string,
+    opts: { code: string; exitCode?: ExitCode; details?: string[]; ref?: string } = { code: 'error' },
+  ) {
+    super(message);
+    this.name = new.target.name;
+    this.code = opts.code;
+    this.exitCode = opts.exitCode ?? 1;
+    this.details = opts.details ?? [];
+    this.ref = opts.ref;
+  }
+}
+
+/** Bad flags, bad values, unparseable refs: exit 2. */
+export class UsageError extends RefcatError {
+  constructor(message: string, opts: { code?: string; details?: string[]; ref?: string } = {}) {
+    super(message, { code: opts.code ?? 'usage', exitCode: 2, details: opts.details, ref: opts.ref });
+  }
+}
+
+export class RefParseError extends UsageError {
+  readonly reason: string;
+  constructor(ref: string, reason: string) {
+    super(`Cannot parse ref: ${ref} (${reason})`, { code: 'invalid_ref', ref });
+    this.reason = reason;
+  }
+}
+
+/** A malformed configuration file (workspace.lock.json, aliases.yaml): named, never skipped. */
+export class ConfigError extends RefcatError {
+  readonly file: string;
+  constructor(file: string, problem: string) {
+    super(`Invalid config file ${file}: ${problem}`, { code: 'invalid_config' });
+    this.file = file;
+  }
+}
+
+/** A failure about one ref: missing file, unknown alias, binary file, pattern not found, ... */
+export class RefError extends RefcatError {
+  constructor(code: string, message: string, ref: string, details: string[] = []) {
+    super(message, { code, exitCode: 1, details, ref });
+  }
+}
+
+export function isRefcatError(err: unknown): err is RefcatError {
+  return err instanceof RefcatError;
+}
+
+/** A diagnostic as it travels to a renderer: the same shape for errors and warnings. */
+export interface Diagnostic {
+  code: string;
+  message: string;
+  details: string[];
+  ref?: string;
+}
+
+export function toDiagnostic(err: RefcatError): Diagnostic {
+  const d: Diagnostic = { code: err.code, message: err.message, details: err.details };
+  if (err.ref !== undefined) d.ref = err.ref;
+  return d;
+}

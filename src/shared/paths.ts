@@ -1,0 +1,25 @@
+import path from 'node:path';
+
+/** Expand a leading `~` or `~/` to `home`; anything else is returned unchanged. */
+export function expandHome(p: string, home: string): string {
+  if (p === '~') return home;
+  if (p.startsWith('~/') || p.startsWith('~\\')) return path.join(home, p.slice(2));
+  return p;
+}
+
+/** Resolve `p` (after `~` expansion) against `base` unless it is absolute. */
+export function resolveFrom(base: string, p: string, home: string): string {
+  return path.resolve(base, expandHome(p, home));
+}
+
+/** Path of `target` relative to `base` with forward slashes, for display. */
+export function displayRelative(base: string, target: string): string {
+  const rel = path.relative(base, target);
+  return (rel === '' ? '.' : rel).split(path.sep).join('/');
+}
+
+/** Show a path with the home folder written as `~`, for messages. */
+export function tildify(p: string, home: string): string {
+  if (home && (p === home || p.startsWith(home + path.sep))) return '~' + p.slice(home.length);
+  return p;
+}
