@@ -12,13 +12,16 @@ const WHITESPACE_RE = /\s/;
  * Decision (spec silent): `@alias:path` is read like `alias:path`, because a POSIX path starting
  * with `word:` is far less likely than a user putting the `@` first. Windows drives (`C:/x`,
  * `@C:\x`) are never aliases.
+ *
+ * Decision (the spec bans whitespace in refs): whitespace is an error everywhere except between
+ * the slashes of a pattern, so the design's own examples (`#/def my_func/`) work when quoted.
  */
 export function parseRef(raw: string): RefSpec {
   const fail = (reason: string): never => {
     throw new RefParseError(raw, reason);
   };
   if (raw.length === 0) fail('empty ref');
-  if (WHITESPACE_RE.test(raw)) fail('whitespace inside the ref');
+  if (WHITESPACE_RE.test(outsidePattern(raw))) fail('whitespace inside the ref');
 
   let rest = raw;
   let alias: string | null = null;
@@ -40,6 +43,15 @@ export function parseRef(raw: string): RefSpec {
   let selector: Selector | null = null;
   if (hash !== -1) selector = parseSelector(rest.slice(hash + 1), fail);
   return { raw, alias, path, selector };
+}
+
+/** The ref with the text between a pattern's slashes removed. */
+function outsidePattern(raw: string): string {
+  const hash = raw.indexOf('#');
+  if (hash === -1 || raw[hash + 1] !== '/') return raw;
+  const sel = raw.slice(hash + 1);
+  const close = findPatternEnd(sel);
+  return close === -1 ? raw : raw.slice(0, hash + 1) + sel.slice(close);
 }
 
 function isWindowsDrive(alias: string, after: string): boolean {

@@ -1,0 +1,286 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES, freshHome, refcat } from '../helpers/cli.js';
+import { tmpDir } from '../helpers/tmp.js';
+
+const BASIC = path.join(FIXTURES, 'basic');
+const WORKSPACE = path.join(FIXTURES, 'workspace');
+
+describe('refcat REFS (markdown)', () => {
+  it('prints a line range with attribution, language and numbered lines', () => {
+    const r = refcat(['@src/app.py#L9-L10']);
+    expect(r).toEqual({
+      code: 0,
+      stdout: [
+        `## From: src/app.py:9-10 (relative to ${BASIC})`,
+        '```python',
+        '9 |     def __init__(self, name):',
+        '10 |         self.name = name',
+        '```',
+        '',
+      ]
+        .join('\n')
+        .replace('9 |', ' 9 |'),
+      stderr: '',
+    });
+  });
+
+  it('is also reachable as `refcat refcat`', () => {
+    expect(refcat(['refcat', '@src/app.py#L9-L10'])).toEqual(refcat(['@src/app.py#L9-L10']));
+  });
+
+  it('prints a whole file without line numbers, and refs without @', () => {
+    const r = refcat(['Makefile']);
+    expect(r.stdout).toBe(`## From: Makefile (relative to ${BASIC})\n\`\`\`text\nno extension\n\`\`\`\n`);
+    expect(r.code).toBe(0);
+  });
+
+  it('separates several refs by one blank line, in the order given', () => {
+    const r = refcat(['@lines.txt#L2', '@src/app.ts#L1']);
+    expect(r.stdout).toBe(
+      `## From: lines.txt:2 (relative to ${BASIC})\n\`\`\`txt\n2 | line 2\n\`\`\`\n\n` +
+        `## From: src/app.ts:1 (relative to ${BASIC})\n\`\`\`typescript\n1 | import { readFileSync } from 'node:fs';\n\`\`\`\n`,
+    );
+  });
+
+  it('makes the fence longer than any backtick run in the content', () => {
+    const r = refcat(['@docs/guide.md#L9-L13', '--no-line-numbers', '--no-attribution']);
+    expect(r.stdout).toBe('`````markdown\n````markdown\n```python\nprint("nested fence")\n```\n````\n`````\n');
+  });
+
+  it.each([
+    [['--no-line-numbers'], '## From: lines.txt:9-10 (relative to BASE)\n```txt\nline 9\nline 10\n```\n'],
+    [['--no-cwd'], '## From: lines.txt:9-10\n```txt\n 9 | line 9\n10 | line 10\n```\n'],
+    [['--absolute'], '## From: BASE/lines.txt:9-10\n```txt\n 9 | line 9\n10 | line 10\n```\n'],
+    [['--no-attribution'], '```txt\n 9 | line 9\n10 | line 10\n```\n'],
+    [['-q'], 'line 9\nline 10\n'],
+    [['--quiet'], 'line 9\nline 10\n'],
+    [['--format', 'raw'], 'line 9\nline 10\n'],
+    [['--spec'], '@lines.txt#L9-L10\n'],
+    [['--format', 'spec'], '@lines.txt#L9-L10\n'],
+    [['--spec', '--absolute'], '@BASE/lines.txt#L9-L10\n'],
+    [['-C', '1', '-q'], 'line 8\nline 9\nline 10\nline 11\n'],
+    [['--context', '1', '--spec'], '@lines.txt#L8-L11\n'],
+    [['--validate-only'], '✓ @lines.txt#L9-L10 → lines.txt (9-10)\n'],
+  ])('flags %j', (flags, expected) => {
+    const r = refcat(['@lines.txt#L9-L10', ...flags]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(expected.replaceAll('BASE', BASIC));
+    expect(r.code).toBe(0);
+  });
+
+  it('--relative-to sets the base for refs and shown paths', () => {
+    const r = refcat(['@app.py#L1', '--relative-to', 'src']);
+    expect(r.stdout.split('\n')[0]).toBe(`## From: app.py:1 (relative to ${path.join(BASIC, 'src')})`);
+    expect(refcat(['@x', '--relative-to', 'nope'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `Error: --relative-to: no such folder: ${path.join(BASIC, 'nope')}\n`,
+    });
+  });
+
+  it('--spec resolves patterns and windows to concrete ranges that round-trip', () => {
+    const r = refcat(['@src/app.py#/def greet/:-1..+1', '@src/app.py', '@src/app.ts#/class Counter/:class', '--spec']);
+    expect(r.stdout).toBe('@src/app.py#L11-L13\n@src/app.py\n@src/app.ts#L16-L23\n');
+    const again = refcat([...r.stdout.trim().split('\n'), '-q']);
+    expect(again.stdout).toBe(refcat(['@src/app.py#/def greet/:-1..+1', '@src/app.py', '@src/app.ts#/class Counter/:class', '-q']).stdout);
+  });
+});
+
+describe('refcat --json', () => {
+  it('lists refs, errors and warnings with a version, keeping the exit code', () => {
+    const r = refcat(['@lines.txt#L199-L300', '@missing.txt', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('');
+    const json = JSON.parse(r.stdout);
+    expect(json).toEqual({
+      version: 1,
+      refs: [
+        {
+          ref: '@lines.txt#L199-L300',
+          spec: '@lines.txt#L199-L200',
+          alias: null,
+          path: path.join(BASIC, 'lines.txt'),
+          display_path: 'lines.txt',
+          language: 'txt',
+          line_start: 199,
+          line_end: 200,
+          total_lines: 200,
+          was_clamped: true,
+          content: 'line 199\nline 200',
+        },
+      ],
+      errors: [
+        {
+          ref: '@missing.txt',
+          code: 'not_found',
+          message: 'REFCAT ref not found: @missing.txt',
+          details: [`Searched: ${path.join(BASIC, 'missing.txt')}`],
+        },
+      ],
+      warnings: [
+        {
+          ref: '@lines.txt#L199-L300',
+          code: 'clamped',
+          message: 'REFCAT line range exceeds file bounds: @lines.txt#L199-L300',
+          details: ['File has 200 lines, will clamp to L199-L200'],
+        },
+      ],
+    });
+  });
+
+  it('exits 2 when a ref cannot be parsed, still listing the others', () => {
+    const r = refcat(['@lines.txt#L1', '@lines.txt#L5-L2', '--json']);
+    expect(r.code).toBe(2);
+    const json = JSON.parse(r.stdout);
+    expect(json.refs).toHaveLength(1);
+    expect(json.errors).toEqual([
+      {
+        ref: '@lines.txt#L5-L2',
+        code: 'invalid_ref',
+        message: 'Cannot parse ref: @lines.txt#L5-L2 (start line 5 is after end line 2)',
+      },
+    ]);
+  });
+
+  it('`--json --spec` is JSON', () => {
+    expect(JSON.parse(refcat(['@lines.txt#L1', '--json', '--spec']).stdout).refs[0].spec).toBe('@lines.txt#L1');
+  });
+});
+
+describe('errors and exit codes', () => {
+  it.each([
+    [['@nope.py#L1'], 1, `Error: REFCAT ref not found: @nope.py#L1\n  Searched: ${path.join(BASIC, 'nope.py')}\n`],
+    [['@src'], 1, 'Error: Is a directory: @src\n'],
+    [['@src/app.py#/zzz/'], 1, 'Error: Pattern /zzz/ not found in @src/app.py#/zzz/\n'],
+    [['@src/app.py#L0'], 2, 'Error: Cannot parse ref: @src/app.py#L0 (line numbers start at 1 (L0 is not a line))\n'],
+    [['@a b.py'], 2, 'Error: Cannot parse ref: @a b.py (whitespace inside the ref)\n'],
+    [['nope/*.py'], 1, 'Error: Glob matched no files: nope/*.py\n'],
+    [
+      ['foo:path/file.py#L10'],
+      1,
+      "Error: Unknown REFCAT alias: 'foo' in foo:path/file.py#L10\n  Known aliases: (none)\n  Define in ~/.sdqctl/aliases.yaml or use ALIAS directive\n",
+    ],
+    [[], 2, "Error: No refs given (try 'refcat @path/to/file#L1-L20', or 'refcat --help')\n"],
+    [['--jsn', '@x'], 2, "Error: unknown option '--jsn'\n(Did you mean --json?)\n"],
+    [['-C', '-1', '@x'], 2, "Error: option '-C, --context <n>' argument '-1' is invalid. expected a whole number >= 0.\n"],
+    [['--format', 'html', '@x'], 2, "Error: option '--format <format>' argument 'html' is invalid. Allowed choices are markdown, json, spec, raw.\n"],
+    [['--json', '-q', '@x'], 2, 'Error: Conflicting output formats: json and raw (pick one)\n'],
+    [['--alias', 'oops', '@x'], 2, "Error: option '--alias <name=path>' argument 'oops' is invalid. expected NAME=PATH.\n"],
+  ])('%j exits %i', (args, code, stderr) => {
+    const r = refcat(args);
+    expect(r.stderr).toBe(stderr);
+    expect(r.code).toBe(code);
+    expect(r.stdout).toBe('');
+  });
+
+  it('prints the good refs and reports the bad ones, exiting 1', () => {
+    const r = refcat(['@lines.txt#L1', '@nope.txt', '@lines.txt#L2', '-q']);
+    expect(r.stdout).toBe('line 1\nline 2\n');
+    expect(r.stderr).toContain('Error: REFCAT ref not found: @nope.txt');
+    expect(r.code).toBe(1);
+  });
+
+  it('reports a binary file', () => {
+    const dir = tmpDir({ 'logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00]) });
+    expect(refcat(['@logo.png'], { cwd: dir })).toEqual({ code: 1, stdout: '', stderr: 'Error: Binary file: @logo.png\n' });
+  });
+
+  it('reports a malformed aliases.yaml by name, not as a stack trace', () => {
+    const home = freshHome();
+    fs.mkdirSync(path.join(home, '.sdqctl'));
+    fs.writeFileSync(path.join(home, '.sdqctl', 'aliases.yaml'), 'aliases: [\n');
+    const r = refcat(['loop:a.swift'], { home });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^Error: Invalid config file ~\/\.sdqctl\/aliases\.yaml: not valid YAML \(.+\)\n$/);
+  });
+
+  it('prints help and the version', () => {
+    const help = refcat(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: refcat [options] [command]');
+    expect(help.stdout).toContain('aliases');
+    const sub = refcat(['refcat', '--help']);
+    expect(sub.stdout).toContain('--no-line-numbers');
+    expect(sub.stdout).toContain('--validate-only');
+    const version = refcat(['--version']);
+    expect(version.stdout).toBe(JSON.parse(fs.readFileSync(path.join(__dirname, '../../package.json'), 'utf8')).version + '\n');
+  });
+});
+
+describe('globs (SPEC 4.4)', () => {
+  it('expands sorted, skipping .gitignore, node_modules and .git; a selector applies to every file', () => {
+    const r = refcat(['**/*.{js,txt,log}#L1', '--spec']);
+    expect(r.stdout).toBe('@lines.txt#L1\n');
+    const all = refcat(['**/*.{js,txt,log}#L1', '--spec', '--no-ignore']);
+    expect(all.stdout).toBe('@build/out.txt#L1\n@ignored.log#L1\n@lines.txt#L1\n@node_modules/dep/index.js#L1\n');
+  });
+
+  it('--list-files prints the files refs expand to', () => {
+    const r = refcat(['src/*', '@lines.txt', '--list-files']);
+    expect(r).toEqual({ code: 0, stdout: 'src/Widget.java\nsrc/app.py\nsrc/app.ts\nlines.txt\n', stderr: '' });
+  });
+
+  it('names the concrete file in per-file messages', () => {
+    const r = refcat(['src/*.py#L30-L40', '-q']);
+    expect(r.stderr).toBe(
+      'Warning: REFCAT line range exceeds file bounds: @src/app.py#L30-L40\n  File has 32 lines, will clamp to L30-L32\n',
+    );
+    expect(r.code).toBe(0);
+  });
+});
+
+describe('aliases', () => {
+  const project = path.join(WORKSPACE, 'project');
+
+  it('extracts through a workspace.lock.json alias', () => {
+    const r = refcat(['loop:Sources/A.swift#L3-L6'], { cwd: project });
+    expect(r.stdout).toBe(
+      [
+        `## From: loop:Sources/A.swift:3-6 (relative to ${path.join(WORKSPACE, 'externals', 'LoopWorkspace')})`,
+        '```swift',
+        '3 | struct Dose {',
+        '4 |     let units: Double',
+        '5 |     let date: Date',
+        '6 | }',
+        '```',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('--alias overrides the lockfile', () => {
+    const r = refcat(['loop:lines.txt#L1', '--alias', `loop=${BASIC}`, '--spec'], { cwd: project });
+    expect(r).toEqual({ code: 0, stdout: 'loop:lines.txt#L1\n', stderr: '' });
+  });
+
+  it('lists aliases with target and source', () => {
+    const home = freshHome();
+    fs.mkdirSync(path.join(home, '.sdqctl'));
+    fs.writeFileSync(path.join(home, '.sdqctl', 'aliases.yaml'), 'aliases:\n  trio: ~/src/Trio\n  loop: /elsewhere\n');
+    const r = refcat(['aliases', '--alias', 'mine=/tmp/mine'], { cwd: project, home });
+    const lock = path.join(WORKSPACE, 'workspace.lock.json');
+    const ext = path.join(WORKSPACE, 'externals');
+    const rows = r.stdout.trimEnd().split('\n').map((l) => l.split(/\s{2,}/));
+    expect(rows).toEqual([
+      ['mine', '/tmp/mine', '--alias'],
+      ['loop', `${ext}/LoopWorkspace`, lock],
+      ['LoopWorkspace', `${ext}/LoopWorkspace`, lock],
+      ['crm', `${ext}/cgm-remote-monitor`, lock],
+      ['ns', `${ext}/cgm-remote-monitor`, lock],
+      ['cgm-remote-monitor', `${ext}/cgm-remote-monitor`, lock],
+      ['trio', '~/src/Trio', '~/.sdqctl/aliases.yaml'],
+      ['loop', '/elsewhere', '~/.sdqctl/aliases.yaml (shadowed)'],
+    ]);
+    const json = JSON.parse(refcat(['aliases', '--json'], { cwd: project, home }).stdout);
+    expect(json.version).toBe(1);
+    expect(json.aliases[0]).toEqual({
+      name: 'loop',
+      target: `${ext}/LoopWorkspace`,
+      source: 'workspace',
+      origin: lock,
+      shadowed: false,
+    });
+  });
+});

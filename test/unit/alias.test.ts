@@ -1,0 +1,178 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AliasResolver } from '../../src/core/alias/resolve.js';
+import { extract } from '../../src/core/extract/extract.js';
+import { ConfigError, RefError } from '../../src/shared/errors.js';
+import { testCtx, tmpDir, writeFiles } from '../helpers/tmp.js';
+
+const lock = (repos: unknown, extra: Record<string, unknown> = {}) => JSON.stringify({ ...extra, repos });
+
+function setup(files: Record<string, string>, homeFiles: Record<string, string> = {}, cwdRel = '.') {
+  const root = tmpDir(files);
+  const ctx = testCtx(path.join(root, cwdRel));
+  writeFiles(ctx.home, homeFiles);
+  return { root, ctx };
+}
+
+describe('alias sources (SPEC 3)', () => {
+  it('reads workspace.lock.json: alias, aliases[] and name, externals_dir default', () => {
+    const { root, ctx } = setup({
+      'workspace.lock.json': lock([{ alias: 'crm', aliases: ['ns'], name: 'cgm-remote-monitor' }]),
+    });
+    const r = new AliasResolver(ctx);
+    const target = path.join(root, 'externals', 'cgm-remote-monitor');
+    expect(r.lookup('crm')?.target).toBe(target);
+    expect(r.lookup('ns')?.target).toBe(target);
+    expect(r.lookup('cgm-remote-monitor')?.target).toBe(target);
+    expect(r.lookup('crm')?.source).toBe('workspace');
+  });
+
+  it('honours externals_dir and finds the nearest lockfile in an ancestor', () => {
+    const { root, ctx } = setup(
+      {
+        'workspace.lock.json': lock([{ alias: 'loop', name: 'LoopWorkspace' }], { externals_dir: 'deps' }),
+        'sub/deeper/.keep': '',
+      },
+      {},
+      'sub/deeper',
+    );
+    expect(new AliasResolver(ctx).lookup('loop')?.target).toBe(path.join(root, 'deps', 'LoopWorkspace'));
+  });
+
+  it('uses only the nearest lockfile', () => {
+    const { ctx } = setup(
+      {
+        'workspace.lock.json': lock([{ alias: 'outer', name: 'Outer' }]),
+        'inner/workspace.lock.json': lock([{ alias: 'inner', name: 'Inner' }]),
+      },
+      {},
+      'inner',
+    );
+    const r = new AliasResolver(ctx);
+    expect(r.lookup('inner')).toBeDefined();
+    expect(r.lookup('outer')).toBeUndefined();
+  });
+
+  it('reads $SDQCTL_HOME/aliases.yaml, expanding ~ and resolving relative paths from the file', () => {
+    const { ctx } = setup({}, { '.sdqctl/aliases.yaml': 'aliases:\n  loop: ~/src/LoopKit\n  rel: ../projects/x\n  abs: /opt/trio\n' });
+    const r = new AliasResolver(ctx);
+    expect(r.lookup('loop')?.target).toBe(path.join(ctx.home, 'src', 'LoopKit'));
+    expect(r.lookup('rel')?.target).toBe(path.join(ctx.home, 'projects', 'x'));
+    expect(r.lookup('abs')).toMatchObject({ target: '/opt/trio', source: 'global' });
+  });
+
+  it('honours SDQCTL_HOME pointing elsewhere', () => {
+    const other = tmpDir({ 'aliases.yaml': 'aliases:\n  trio: /opt/trio\n' });
+    const { ctx } = setup({});
+    const r = new AliasResolver({ ...ctx, env: { ...ctx.env, SDQCTL_HOME: other } });
+    expect(r.lookup('trio')?.origin).toBe(path.join(other, 'aliases.yaml'));
+  });
+
+  it('puts explicit aliases before the lockfile, and the lockfile before the YAML file', () => {
+    const { root, ctx } = setup(
+      { 'workspace.lock.json': lock([{ alias: 'a', name: 'A' }, { alias: 'b', name: 'B' }]) },
+      { '.sdqctl/aliases.yaml': 'aliases:\n  a: /yaml/a\n  b: /yaml/b\n  c: /yaml/c\n' },
+    );
+    const r = new AliasResolver(ctx, { explicit: [{ name: 'a', path: 'mine', base: root, origin: '--alias' }] });
+    expect(r.lookup('a')).toMatchObject({ target: path.join(root, 'mine'), source: 'explicit' });
+    expect(r.lookup('b')).toMatchObject({ target: path.join(root, 'externals', 'B'), source: 'workspace' });
+    expect(r.lookup('c')).toMatchObject({ target: '/yaml/c', source: 'global' });
+    expect(r.list().map((e) => `${e.name}:${e.source}`)).toEqual([
+      'a:explicit',
+      'a:workspace',
+      'A:workspace',
+      'b:workspace',
+      'B:workspace',
+      'a:global',
+      'b:global',
+      'c:global',
+    ]);
+  });
+
+  it('does not read config files when no lookup needs them', () => {
+    const { ctx } = setup({ 'workspace.lock.json': '{ broken' }, { '.sdqctl/aliases.yaml': 'aliases: [' });
+    const dir = ctx.cwd;
+    writeFiles(dir, { 'a.txt': 'a\n' });
+    expect(extract(['@a.txt'], ctx).errors).toEqual([]);
+  });
+});
+
+describe('unknown aliases', () => {
+  it('lists the known aliases, sorted, in the SPEC 3 message', () => {
+    const { ctx } = setup(
+      { 'workspace.lock.json': lock([{ alias: 'trio', name: 'trio' }]) },
+      { '.sdqctl/aliases.yaml': 'aliases:\n  loop: /x\n  aaps: /y\n' },
+    );
+    let err: unknown;
+    try {
+      new AliasResolver(ctx).resolve('foo', 'foo:path/file.py#L10');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(RefError);
+    expect((err as RefError).message).toBe("Unknown REFCAT alias: 'foo' in foo:path/file.py#L10");
+    expect((err as RefError).details).toEqual([
+      'Known aliases: aaps, loop, trio',
+      'Define in ~/.sdqctl/aliases.yaml or use ALIAS directive',
+    ]);
+  });
+
+  it('says (none) when nothing is defined', () => {
+    const { ctx } = setup({});
+    expect(() => new AliasResolver(ctx).resolve('x', 'x:a.py')).toThrow(RefError);
+    const report = extract(['x:a.py'], ctx);
+    expect(report.errors[0]).toMatchObject({ code: 'unknown_alias', details: ['Known aliases: (none)', expect.any(String)] });
+  });
+});
+
+describe('malformed config files are errors naming the file', () => {
+  it.each([
+    ['{ not json', /not valid JSON/],
+    ['[]', /top level must be an object/],
+    ['{"repos": {}}', /"repos" must be an array/],
+    ['{"repos": [{"alias": "x"}]}', /repos\[0\]\.name must be a non-empty string/],
+    ['{"repos": [{"name": "x", "aliases": "y"}]}', /repos\[0\]\.aliases must be an array of strings/],
+    ['{"externals_dir": 3, "repos": []}', /"externals_dir" must be a non-empty string/],
+  ])('lockfile %s', (content, problem) => {
+    const { root, ctx } = setup({ 'workspace.lock.json': content });
+    const file = path.join(root, 'workspace.lock.json');
+    expect(() => new AliasResolver(ctx).lookup('x')).toThrow(ConfigError);
+    expect(() => new AliasResolver(ctx).lookup('x')).toThrow(problem);
+    expect(() => new AliasResolver(ctx).lookup('x')).toThrow(`Invalid config file ${file}`);
+  });
+
+  it.each([
+    ['aliases: [', /not valid YAML/],
+    ['- a\n- b\n', /top level must be a mapping/],
+    ['aliases:\n  - a\n', /'aliases' must be a mapping/],
+    ['aliases:\n  loop: 3\n', /aliases\.loop must be a path string/],
+    ['aliases:\n  "bad name": /x\n', /invalid alias name 'bad name'/],
+  ])('aliases.yaml %j', (content, problem) => {
+    const { ctx } = setup({}, { '.sdqctl/aliases.yaml': content });
+    expect(() => new AliasResolver(ctx).lookup('x')).toThrow(problem);
+    expect(() => new AliasResolver(ctx).lookup('x')).toThrow('Invalid config file ~/.sdqctl/aliases.yaml');
+  });
+
+  it('accepts an empty aliases.yaml', () => {
+    const { ctx } = setup({}, { '.sdqctl/aliases.yaml': '' });
+    expect(new AliasResolver(ctx).list()).toEqual([]);
+  });
+
+  it('extract lets a ConfigError through instead of listing it as a ref error', () => {
+    const { ctx } = setup({ 'workspace.lock.json': '{' });
+    expect(() => extract(['x:a.py'], ctx)).toThrow(ConfigError);
+  });
+});
+
+describe('alias refs', () => {
+  it('resolves files under the alias root and displays alias:path', () => {
+    const fixtures = path.resolve(__dirname, '../../fixtures/workspace');
+    const report = extract(['loop:Sources/A.swift#L3-L6', 'ns:lib/server/treatments.js#L3'], testCtx(path.join(fixtures, 'project')));
+    expect(report.errors).toEqual([]);
+    expect(report.results.map((r) => [r.displayPath, r.spec, r.lineStart, r.lineEnd])).toEqual([
+      ['loop:Sources/A.swift', 'loop:Sources/A.swift#L3-L6', 3, 6],
+      ['ns:lib/server/treatments.js', 'ns:lib/server/treatments.js#L3', 3, 3],
+    ]);
+    expect(report.results[0]!.displayBase).toBe(path.join(fixtures, 'externals', 'LoopWorkspace'));
+  });
+});
