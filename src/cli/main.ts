@@ -1,6 +1,6 @@
 import os from 'node:os';
 import type { IO } from './io.js';
-import { runCli } from './program.js';
+import { runCli } from './run.js';
 
 /**
  * The process edge: the only place that reads process.*, and the only place an error becomes an

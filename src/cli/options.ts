@@ -1,13 +1,17 @@
-import { InvalidArgumentError } from 'commander';
+/**
+ * Option value parsers shared by commands. They throw FlagValueError (not commander's error
+ * class) so that this module loads without commander; program.ts converts the error into
+ * commander's, and fast-argv.ts gives up on it and lets commander report it: exit 2 either way.
+ */
+export class FlagValueError extends Error {}
 
-/** Shared option parsers: a bad value is a commander error, which the CLI turns into exit 2. */
 export function nonNegativeInt(value: string): number {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number >= 0.');
+  if (!/^\d+$/.test(value)) throw new FlagValueError('expected a whole number >= 0.');
   return Number(value);
 }
 
 export function positiveInt(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) === 0) throw new InvalidArgumentError('expected a whole number > 0.');
+  if (!/^\d+$/.test(value) || Number(value) === 0) throw new FlagValueError('expected a whole number > 0.');
   return Number(value);
 }
 
@@ -15,10 +19,10 @@ export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-/** `--alias NAME=PATH`. */
+/** `--alias NAME=PATH` (repeatable). */
 export function aliasPair(value: string, previous: string[] = []): string[] {
   const eq = value.indexOf('=');
-  if (eq <= 0 || eq === value.length - 1) throw new InvalidArgumentError('expected NAME=PATH.');
+  if (eq <= 0 || eq === value.length - 1) throw new FlagValueError('expected NAME=PATH.');
   return [...previous, value];
 }
 

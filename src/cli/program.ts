@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError, Option } from 'commander';
-import { type ExitCode, isRefcatError } from '../shared/errors.js';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import type { ExitCode } from '../shared/errors.js';
+import { EXTRACT_FLAGS, type FlagSpec } from './extract-flags.js';
 import type { IO } from './io.js';
-import { aliasPair, nonNegativeInt } from './options.js';
+import { aliasPair, FlagValueError } from './options.js';
 
 /**
  * Build the commander program (STYLE 6). Commands are declared here, with their flags and help;
@@ -36,32 +37,18 @@ Exit codes: 0 success (warnings allowed), 1 a check or ref failed, 2 usage error
     .command('refcat', { isDefault: true })
     .description('extract refs as attributed markdown, JSON, raw text or normalized specs (the default command)')
     .argument('[refs...]', 'refs like @path#L10-L50, path#/regex/:+5, alias:path#L3, src/**/*.ts')
-    .option('--json', 'JSON output (same as --format json)')
-    .option('--spec', 'one normalized ref spec per line (same as --format spec)')
-    .option('-q, --quiet', 'raw selected lines only (same as --format raw)')
-    .addOption(new Option('--format <format>', 'output format').choices(['markdown', 'json', 'spec', 'raw']))
-    .option('--no-line-numbers', 'do not number lines')
-    .option('--no-cwd', "drop ' (relative to ...)' from headers")
-    .option('--absolute', 'show absolute paths')
-    .option('--relative-to <dir>', 'base folder for relative refs and shown paths')
-    .option('--no-attribution', 'fenced block only, no "## From:" header')
-    .option('-C, --context <n>', 'extra lines around every selection', nonNegativeInt)
-    .option('--alias <name=path>', 'define an alias (repeatable)', aliasPair)
-    .option('--validate-only', 'check the refs; print one line per ref, no content')
-    .option('--list-files', 'print the files the refs expand to')
-    .option('--from-workflow <file>', 'also take the REFCAT and CONTEXT refs of a .conv workflow')
-    .option('--no-ignore', 'globs: do not skip .gitignore, node_modules/ and .git/')
     .action(async (refs: string[], opts) => {
       const { runExtract } = await import('./commands/extract.js');
       setExit(await runExtract(refs, opts, io));
     });
+  for (const spec of EXTRACT_FLAGS) extractCmd.addOption(toOption(spec));
   extractCmd.showSuggestionAfterError(true);
 
   program
     .command('aliases')
     .description('list every alias, its target and where it was defined')
     .option('--json', 'JSON output')
-    .option('--alias <name=path>', 'add an explicit alias (repeatable)', aliasPair)
+    .option('--alias <name=path>', 'add an explicit alias (repeatable)', commanderParser(aliasPair))
     .action(async (opts) => {
       const { runAliases } = await import('./commands/aliases.js');
       setExit(await runAliases(opts, io));
@@ -74,11 +61,31 @@ const VERSION = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
 
+/** A commander Option from a flag table entry (extract-flags.ts). */
+function toOption(spec: FlagSpec): Option {
+  const opt = new Option(spec.flags, spec.description);
+  if (spec.choices) opt.choices(spec.choices);
+  if (spec.parse) opt.argParser(commanderParser(spec.parse));
+  return opt;
+}
+
+/** Wrap our value parsers so that a bad value is commander's InvalidArgumentError (exit 2). */
+function commanderParser<T>(parse: (value: string, previous?: any) => T): (value: string, previous: any) => T { // eslint-disable-line @typescript-eslint/no-explicit-any
+  return (value, previous) => {
+    try {
+      return parse(value, previous);
+    } catch (err) {
+      if (err instanceof FlagValueError) throw new InvalidArgumentError(err.message);
+      throw err;
+    }
+  };
+}
+
 /**
- * Run the CLI on `argv` (without node and script). Returns the exit code; never throws for a
- * user's mistake. Commander's own errors (unknown flag, bad value) are usage errors: exit 2.
+ * Parse and run `argv` with the full commander program. Commander's own errors (unknown flag,
+ * bad value, missing argument) are usage errors: exit 2. Help and version exit 0.
  */
-export async function runCli(argv: string[], io: IO): Promise<ExitCode> {
+export async function runProgram(argv: string[], io: IO): Promise<ExitCode> {
   let code: ExitCode = 0;
   const program = createProgram(io, (c) => {
     code = c;
@@ -87,16 +94,8 @@ export async function runCli(argv: string[], io: IO): Promise<ExitCode> {
     await program.parseAsync(argv, { from: 'user' });
     return code;
   } catch (err) {
-    if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0) return 0;
-      if (err.code === 'commander.help') return 0;
-      return 2;
-    }
-    if (isRefcatError(err)) {
-      const { printDiagnostics } = await import('./io.js');
-      await printDiagnostics(io, [{ code: err.code, message: err.message, details: err.details }]);
-      return err.exitCode;
-    }
-    throw err;
+    if (!(err instanceof CommanderError)) throw err;
+    const ok = ['commander.helpDisplayed', 'commander.version', 'commander.help'];
+    return ok.includes(err.code) || err.exitCode === 0 ? 0 : 2;
   }
 }

@@ -5,9 +5,9 @@ import { type Diagnostic, isRefcatError, RefError, toDiagnostic } from '../../sh
 import { displayRelative, expandHome } from '../../shared/paths.js';
 import { AliasResolver } from '../alias/resolve.js';
 import { languageOf } from '../language.js';
-import { formatRef } from '../spec/format.js';
+import { formatRef, specOf } from '../spec/format.js';
 import { parseRef } from '../spec/parse.js';
-import type { LineSpan, RefSpec } from '../spec/types.js';
+import type { RefSpec } from '../spec/types.js';
 import { expandGlob, hasGlobChars } from './glob.js';
 import { BinaryContentError, LineReader } from './lines.js';
 import { type Selection, SelectError, selectPattern, selectRange, selectWhole } from './select.js';
@@ -221,11 +221,6 @@ export function extractFile(file: ResolvedFile, options: ExtractOptions = {}): E
     wasClamped: sel.clamped,
     lines: sel.lines,
   };
-}
-
-/** Normalized spec (SPEC 1) of a selection: `@path`, `@path#L5`, `@path#L10-L20`, `alias:path#...`. */
-export function specOf(alias: string | null, relPath: string, span: LineSpan | null): string {
-  return formatRef({ alias, path: relPath, selector: null }, span ?? undefined);
 }
 
 function openFile(abs: string, refText: string): number {

@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../../shared/errors.js';
 import type { ExtractReport, Extraction } from '../extract/extract.js';
-import { specOf } from '../extract/extract.js';
+import { specOf } from '../spec/format.js';
 
 export type OutputFormat = 'markdown' | 'json' | 'spec' | 'raw';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['markdown', 'json', 'spec', 'raw'];

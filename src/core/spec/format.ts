@@ -43,3 +43,8 @@ function formatExtent(extent: PatternExtent): string {
 function formatWindow(w: Window): string {
   return `-${w.before}..${w.after === null ? '' : `+${w.after}`}`;
 }
+
+/** Normalized spec (SPEC 1) of a selection: `@path`, `@path#L5`, `@path#L10-L20`, `alias:path#...`. */
+export function specOf(alias: string | null, path: string, span: LineSpan | null): string {
+  return formatRef({ alias, path, selector: null }, span ?? undefined);
+}

@@ -1,0 +1,55 @@
+// Helpers shared by bench suites: timing child processes, reading their peak memory, temp data.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const BIN = path.join(ROOT, 'bin', 'refcat.js');
+export const TMP = path.join(ROOT, '.bench-tmp');
+const PEAK = path.join(ROOT, 'bench', 'peak.js');
+
+export function ensureTmp() {
+  fs.mkdirSync(TMP, { recursive: true });
+  return TMP;
+}
+
+/** Wall time of one run of `argv` (ms); throws if the command fails. */
+export function timeOnce(argv, opts = {}) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(argv[0], argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', ...opts });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.status !== 0) throw new Error(`${argv.join(' ')} failed (${r.status}): ${r.stderr}`);
+  return ms;
+}
+
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/**
+ * Median wall times of several commands, run interleaved (a, b, a, b, ...) so that machine noise
+ * hits all of them alike. Returns one median per command.
+ */
+export function compare(commands, runs = 21, opts = {}) {
+  const times = commands.map(() => []);
+  for (const cmd of commands) timeOnce(cmd, opts); // warm the file cache
+  for (let i = 0; i < runs; i++) commands.forEach((cmd, j) => times[j].push(timeOnce(cmd, opts)));
+  return times.map(median);
+}
+
+/** Peak resident memory (MiB) of `refcat args`, measured inside the process at exit. */
+export function peakMiB(args, opts = {}) {
+  const r = spawnSync(process.execPath, [PEAK, ...args], { encoding: 'utf8', maxBuffer: 1 << 30, ...opts });
+  const m = /refcat-peak-rss=(\d+)/.exec(r.stderr);
+  if (!m) throw new Error(`no peak figure: ${r.stderr}`);
+  return Number(m[1]) / 1024;
+}
+
+export const refcatCmd = (...args) => [process.execPath, BIN, ...args];
+
+export function fmt(ms) {
+  return `${ms.toFixed(1)} ms`;
+}

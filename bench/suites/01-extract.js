@@ -1,0 +1,42 @@
+// Issue 2 targets: start-up of a one-line ref vs `node -e 0` (<= 1.6x), and the same ref on a
+// 1 GiB file vs a 1 KiB file (<= 1.5x, peak memory <= 100 MiB).
+import fs from 'node:fs';
+import path from 'node:path';
+import { compare, ensureTmp, fmt, peakMiB, refcatCmd } from '../lib.js';
+
+const tmp = ensureTmp();
+const small = path.join(tmp, 'small-1k.txt');
+const big = path.join(tmp, 'big-1g.txt');
+const GiB = 1024 ** 3;
+
+function makeFile(file, size) {
+  if (fs.existsSync(file) && fs.statSync(file).size === size) return;
+  const line = (n) => `${String(n).padStart(9, '0')} the quick brown fox jumps over the lazy dog\n`;
+  const fd = fs.openSync(file + '.part', 'w');
+  let written = 0;
+  let n = 1;
+  while (written < size) {
+    let chunk = '';
+    while (chunk.length < 8 * 1024 * 1024 && written + chunk.length < size) chunk += line(n++);
+    const buf = Buffer.from(chunk).subarray(0, size - written);
+    fs.writeSync(fd, buf);
+    written += buf.length;
+  }
+  fs.closeSync(fd);
+  fs.renameSync(file + '.part', file);
+}
+
+process.stdout.write('preparing a 1 GiB file (once, kept in .bench-tmp/) ... ');
+makeFile(small, 1024);
+makeFile(big, GiB);
+console.log('done');
+
+const oneLine = `@${path.relative(process.cwd(), small)}#L5`;
+const [node0, one] = compare([[process.execPath, '-e', '0'], refcatCmd(oneLine)]);
+console.log(`one-line ref           ${fmt(one)}   node -e 0 ${fmt(node0)}   ratio ${(one / node0).toFixed(2)}x (target <= 1.6x)`);
+
+const [tSmall, tBig] = compare([refcatCmd(`@${small}#L10-L20`), refcatCmd(`@${big}#L10-L20`)]);
+console.log(`#L10-L20, 1 GiB file   ${fmt(tBig)}   1 KiB file ${fmt(tSmall)}   ratio ${(tBig / tSmall).toFixed(2)}x (target <= 1.5x)`);
+
+const peak = peakMiB([`@${big}#L10-L20`, '-q']);
+console.log(`peak memory, 1 GiB     ${peak.toFixed(1)} MiB (target <= 100 MiB)`);

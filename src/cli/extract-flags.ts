@@ -1,0 +1,34 @@
+import { aliasPair, nonNegativeInt } from './options.js';
+
+/**
+ * The flags of the default command (`refcat [REFS...]`), as data. program.ts builds the commander
+ * options from this table, and fast-argv.ts parses the common case from the same table without
+ * loading commander at all: commander alone costs more start-up than the whole extraction
+ * (issue 2's target is <= 1.6x `node -e 0`). Keep this file free of heavy imports.
+ */
+export interface FlagSpec {
+  /** Commander flags syntax: '-C, --context <n>', '--no-cwd', '--json'. */
+  flags: string;
+  description: string;
+  /** Converts and checks a value; throws commander's InvalidArgumentError on a bad one. */
+  parse?: (value: string, previous?: any) => unknown; // eslint-disable-line @typescript-eslint/no-explicit-any
+  choices?: readonly string[];
+}
+
+export const EXTRACT_FLAGS: readonly FlagSpec[] = [
+  { flags: '--json', description: 'JSON output (same as --format json)' },
+  { flags: '--spec', description: 'one normalized ref spec per line (same as --format spec)' },
+  { flags: '-q, --quiet', description: 'raw selected lines only (same as --format raw)' },
+  { flags: '--format <format>', description: 'output format', choices: ['markdown', 'json', 'spec', 'raw'] },
+  { flags: '--no-line-numbers', description: 'do not number lines' },
+  { flags: '--no-cwd', description: "drop ' (relative to ...)' from headers" },
+  { flags: '--absolute', description: 'show absolute paths' },
+  { flags: '--relative-to <dir>', description: 'base folder for relative refs and shown paths' },
+  { flags: '--no-attribution', description: 'fenced block only, no "## From:" header' },
+  { flags: '-C, --context <n>', description: 'extra lines around every selection', parse: nonNegativeInt },
+  { flags: '--alias <name=path>', description: 'define an alias (repeatable)', parse: aliasPair },
+  { flags: '--validate-only', description: 'check the refs; print one line per ref, no content' },
+  { flags: '--list-files', description: 'print the files the refs expand to' },
+  { flags: '--from-workflow <file>', description: 'also take the REFCAT and CONTEXT refs of a .conv workflow' },
+  { flags: '--no-ignore', description: 'globs: do not skip .gitignore, node_modules/ and .git/' },
+];

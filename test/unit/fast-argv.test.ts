@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { COMMAND_NAMES, fastParseExtract } from '../../src/cli/fast-argv.js';
+import type { IO } from '../../src/cli/io.js';
+import { createProgram } from '../../src/cli/program.js';
+
+function silentIO(): IO {
+  return {
+    ctx: { cwd: '/', env: {}, home: '/nonexistent' },
+    stdout: () => {},
+    stderr: () => {},
+    stdin: process.stdin,
+    color: false,
+  };
+}
+
+/** What commander hands the default command's action for `argv`. */
+async function viaCommander(argv: string[]) {
+  const program = createProgram(silentIO(), () => {});
+  let captured: { refs: string[]; opts: Record<string, unknown> } | undefined;
+  program.commands
+    .find((c) => c.name() === 'refcat')!
+    .action((refs: string[], opts: Record<string, unknown>) => {
+      captured = { refs, opts: { ...opts } };
+    });
+  await program.parseAsync(argv, { from: 'user' });
+  return captured;
+}
+
+// The fast path must read every argv it accepts exactly as commander does.
+const accepted: string[][] = [
+  ['@a.py'],
+  ['@a.py#L1-L5', '@b.ts'],
+  ['refcat', '@a.py'],
+  ['@a.py', '--json'],
+  ['--json', '@a.py'],
+  ['@a.py', '--spec', '--absolute', '--no-cwd', '--no-line-numbers', '--no-attribution'],
+  ['@a.py', '-q'],
+  ['@a.py', '--quiet'],
+  ['@a.py', '--format', 'raw'],
+  ['@a.py', '--format=spec'],
+  ['@a.py', '-C', '3'],
+  ['@a.py', '-C3'],
+  ['@a.py', '--context=2'],
+  ['@a.py', '--relative-to', 'src'],
+  ['@a.py', '--alias', 'a=/x', '--alias=b=/y'],
+  ['@a.py', '--validate-only', '--list-files', '--no-ignore'],
+  ['@a.py', '--from-workflow', 'w.conv'],
+  ['--', '-weird.py'],
+  ['-'],
+  [],
+];
+
+// Anything else is left to commander (which reports errors and prints help).
+const refused: string[][] = [
+  ['--help'],
+  ['-h'],
+  ['--version'],
+  ['aliases'],
+  ['validate', 'x.conv'],
+  ['help'],
+  ['@a.py', '--jsn'],
+  ['@a.py', '-C'],
+  ['@a.py', '-C', 'x'],
+  ['@a.py', '--format', 'html'],
+  ['@a.py', '--alias', 'nope'],
+  ['@a.py', '--json=yes'],
+  ['@a.py', '-qC3'],
+];
+
+describe('fastParseExtract', () => {
+  it.each(accepted)('accepts %j like commander', async (...argv) => {
+    const fast = fastParseExtract(argv);
+    expect(fast).not.toBeNull();
+    expect(fast).toEqual(await viaCommander(argv));
+  });
+
+  it.each(refused)('leaves %j to commander', (...argv) => {
+    expect(fastParseExtract(argv)).toBeNull();
+  });
+
+  it('knows every command name of the program', () => {
+    const names = createProgram(silentIO(), () => {}).commands.map((c) => c.name());
+    for (const name of names) expect(COMMAND_NAMES).toContain(name);
+  });
+});
