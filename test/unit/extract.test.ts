@@ -238,6 +238,22 @@ describe('file errors', () => {
     expect(report.errors[0]).toMatchObject({ code: 'is_directory', message: 'Is a directory: @d' });
   });
 
+  it.each(['@big.txt', '@big.txt#L2-', '@big.txt#/line 3/:-1..', '@big.txt#/line 1$/:+999'])(
+    'refuses a selection past the size cap (%s)',
+    (ref) => {
+      const report = run({ 'big.txt': numbered(1000) }, ref, { maxSelectionChars: 2000 });
+      expect(report.results).toEqual([]);
+      expect(report.errors).toEqual([
+        {
+          code: 'too_large',
+          ref,
+          message: `Selection larger than 0 MiB: ${ref}`,
+          details: ['Select a line range (#L1-L500), or page through it with `refcat fd read`'],
+        },
+      ]);
+    },
+  );
+
   it('keeps going after a failed ref', () => {
     const dir = tmpDir({ 'a.txt': 'a\n', 'c.txt': 'c\n' });
     const report = extract(['@a.txt', '@missing.txt', '@#bad', '@c.txt'], testCtx(dir));

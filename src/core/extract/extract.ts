@@ -29,6 +29,8 @@ export interface ExtractOptions {
   patternTimeoutMs?: number;
   /** Only check refs and count lines; `lines` of the results stay empty. */
   checkOnly?: boolean;
+  /** Most characters one selection may hold (default 64 MiB): past it, a `too_large` error. */
+  maxSelectionChars?: number;
 }
 
 /** One file's extracted lines with everything a renderer needs. */
@@ -181,7 +183,11 @@ export function extractFile(file: ResolvedFile, options: ExtractOptions = {}): E
   let sel: Selection;
   try {
     const reader = new LineReader(fd);
-    const selectOpts = { context: options.context ?? 0, countOnly: options.checkOnly ?? false };
+    const selectOpts = {
+      context: options.context ?? 0,
+      countOnly: options.checkOnly ?? false,
+      maxChars: options.maxSelectionChars,
+    };
     const s = ref.selector;
     if (!s) sel = selectWhole(reader, selectOpts);
     else if (s.kind === 'range') sel = selectRange(reader, s, selectOpts);
@@ -194,6 +200,11 @@ export function extractFile(file: ResolvedFile, options: ExtractOptions = {}): E
   } catch (err) {
     if (err instanceof BinaryContentError) throw new RefError('binary', `Binary file: ${refText}`, refText);
     if (err instanceof SelectError) {
+      if (err.code === 'too_large') {
+        throw new RefError(err.code, `${err.message}: ${refText}`, refText, [
+          'Select a line range (#L1-L500), or page through it with `refcat fd read`',
+        ]);
+      }
       const message = err.code === 'not_a_declaration' ? `${err.message} (in ${refText})` : `${err.message} in ${refText}`;
       throw new RefError(err.code, message, refText);
     }

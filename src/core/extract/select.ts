@@ -19,16 +19,41 @@ export interface SelectOptions {
   context: number;
   /** Lines are only counted, not kept (validation). */
   countOnly?: boolean;
+  /** Most characters one selection may hold (default DEFAULT_MAX_SELECTION_CHARS). */
+  maxChars?: number;
 }
+
+/**
+ * refcat makes prompt context, which is never this big; the cap turns `refcat @huge.log` into a
+ * clear error instead of an out-of-memory crash (use a range, or `refcat fd read`, instead).
+ */
+export const DEFAULT_MAX_SELECTION_CHARS = 64 * 1024 * 1024;
 
 /** Thrown by select functions; turned into RefErrors by the caller, which knows the ref text. */
 export class SelectError extends Error {
   constructor(
-    readonly code: 'pattern_not_found' | 'pattern_timeout' | 'not_a_declaration',
+    readonly code: 'pattern_not_found' | 'pattern_timeout' | 'not_a_declaration' | 'too_large',
     message: string,
   ) {
     super(message);
   }
+}
+
+/** Reads the lines a selection keeps, failing once they pass the size cap. */
+function keeper(reader: LineReader, opts: SelectOptions): () => string | null {
+  const max = opts.maxChars ?? DEFAULT_MAX_SELECTION_CHARS;
+  let used = 0;
+  return () => {
+    const line = reader.next();
+    if (line !== null) {
+      used += line.length + 1;
+      if (used > max) {
+        const mib = Math.round(max / (1024 * 1024));
+        throw new SelectError('too_large', `Selection larger than ${mib} MiB`);
+      }
+    }
+    return line;
+  };
 }
 
 export function selectWhole(reader: LineReader, opts: SelectOptions): Selection {
@@ -36,8 +61,9 @@ export function selectWhole(reader: LineReader, opts: SelectOptions): Selection 
     const total = reader.countRemaining();
     return { start: 1, lines: [], totalLines: total, clamped: false };
   }
+  const next = keeper(reader, opts);
   const lines: string[] = [];
-  for (let line = reader.next(); line !== null; line = reader.next()) lines.push(line);
+  for (let line = next(); line !== null; line = next()) lines.push(line);
   return { start: 1, lines, totalLines: lines.length, clamped: false };
 }
 
@@ -49,10 +75,11 @@ export function selectRange(reader: LineReader, sel: RangeSelector, opts: Select
   const first = Math.max(1, sel.start - before);
 
   reader.skipTo(first);
+  const next = keeper(reader, opts);
   const lines: string[] = [];
   let atEof = false;
   while (reader.lineNo < last) {
-    const line = reader.next();
+    const line = next();
     if (line === null) {
       atEof = true;
       break;
@@ -103,8 +130,9 @@ export function selectPattern(
     reader.unread(batch.slice(idx + 1));
     const beforeLines = keep > 0 ? history.concat(batch.slice(0, idx)).slice(-keep) : [];
 
-    const after = linesAfterMatch(reader, sel, matchNo, matchLine, language);
-    const trailing = takeLines(reader, opts.context);
+    const next = keeper(reader, opts);
+    const after = linesAfterMatch(reader, next, sel, matchNo, matchLine, language);
+    const trailing = takeLines(next, opts.context);
     const lines = [...beforeLines, matchLine, ...after, ...trailing];
     return { start: matchNo - beforeLines.length, lines, totalLines: null, clamped: false };
   }
@@ -112,6 +140,7 @@ export function selectPattern(
 
 function linesAfterMatch(
   reader: LineReader,
+  next: () => string | null,
   sel: PatternSelector,
   matchNo: number,
   matchLine: string,
@@ -121,7 +150,7 @@ function linesAfterMatch(
   switch (extent.kind) {
     case 'paragraph': {
       const out: string[] = [];
-      for (let line = reader.next(); line !== null; line = reader.next()) {
+      for (let line = next(); line !== null; line = next()) {
         if (line.trim() === '') {
           reader.unread([line]);
           break;
@@ -131,9 +160,9 @@ function linesAfterMatch(
       return out;
     }
     case 'lines':
-      return takeLines(reader, extent.count);
+      return takeLines(next, extent.count);
     case 'window':
-      return takeLines(reader, extent.window.after ?? Number.POSITIVE_INFINITY);
+      return takeLines(next, extent.window.after ?? Number.POSITIVE_INFINITY);
     case 'semantic': {
       if (!looksLikeDeclaration(matchLine, extent.unit, language)) {
         throw new SelectError(
@@ -141,17 +170,17 @@ function linesAfterMatch(
           `Line ${matchNo} matched by /${sel.source}/ does not look like a ${extent.unit} declaration: ${matchLine.trim()}`,
         );
       }
-      const { body, lookahead } = scanBlock(matchLine, () => reader.next(), language);
+      const { body, lookahead } = scanBlock(matchLine, next, language);
       reader.unread(lookahead);
       return body;
     }
   }
 }
 
-function takeLines(reader: LineReader, n: number): string[] {
+function takeLines(next: () => string | null, n: number): string[] {
   const out: string[] = [];
   while (out.length < n) {
-    const line = reader.next();
+    const line = next();
     if (line === null) break;
     out.push(line);
   }
