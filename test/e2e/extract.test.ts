@@ -187,6 +187,15 @@ describe('errors and exit codes', () => {
     expect(refcat(['@logo.png'], { cwd: dir })).toEqual({ code: 1, stdout: '', stderr: 'Error: Binary file: @logo.png\n' });
   });
 
+  it('stops a catastrophic regex with a timeout error instead of hanging', () => {
+    const dir = tmpDir({ 'evil.txt': ('a'.repeat(28) + 'b\n').repeat(20_000) });
+    expect(refcat(['@evil.txt#/^(a+)+$/'], { cwd: dir })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'Error: Pattern /^(a+)+$/ timed out after 1.5 s in @evil.txt#/^(a+)+$/\n',
+    });
+  });
+
   it('reports a malformed aliases.yaml by name, not as a stack trace', () => {
     const home = freshHome();
     fs.mkdirSync(path.join(home, '.sdqctl'));

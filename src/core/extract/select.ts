@@ -104,7 +104,9 @@ export function selectPattern(
   const re = new RegExp(sel.source);
   const windowBefore = sel.extent.kind === 'window' ? sel.extent.window.before : 0;
   const keep = windowBefore + opts.context;
-  const deadline = Date.now() + opts.timeoutMs;
+  // The budget counts regex time only: reading a big file is slow but finite, a catastrophic
+  // regex is not (SPEC 2).
+  let budget = opts.timeoutMs;
 
   let history: string[] = [];
   for (;;) {
@@ -112,8 +114,11 @@ export function selectPattern(
     const batch = readBatch(reader);
     if (batch.length === 0) throw new SelectError('pattern_not_found', `Pattern /${sel.source}/ not found`);
     let idx: number;
+    const started = performance.now();
     try {
-      idx = findMatch(re, batch, deadline);
+      idx = findMatch(re, batch, budget);
+      budget -= performance.now() - started;
+      if (budget <= 0 && idx === -1) throw new PatternTimeout();
     } catch (err) {
       if (err instanceof PatternTimeout) {
         const secs = (opts.timeoutMs / 1000).toFixed(1);
