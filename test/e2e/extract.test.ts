@@ -144,6 +144,17 @@ describe('refcat --json', () => {
     ]);
   });
 
+  it('`--validate-only --json` lists the checked refs without content', () => {
+    const r = refcat(['@lines.txt', '@nope.txt', '--validate-only', '--json']);
+    expect(r.code).toBe(1);
+    const json = JSON.parse(r.stdout);
+    expect(json.refs).toEqual([
+      expect.objectContaining({ spec: '@lines.txt', line_start: 1, line_end: 200, total_lines: 200 }),
+    ]);
+    expect(json.refs[0]).not.toHaveProperty('content');
+    expect(json.errors.map((e: { code: string }) => e.code)).toEqual(['not_found']);
+  });
+
   it('`--json --spec` is JSON', () => {
     expect(JSON.parse(refcat(['@lines.txt#L1', '--json', '--spec']).stdout).refs[0].spec).toBe('@lines.txt#L1');
   });

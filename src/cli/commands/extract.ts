@@ -54,9 +54,10 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
     showCwd: opts.cwd,
     absolute: opts.absolute ?? false,
     attribution: opts.attribution,
+    content: !opts.validateOnly,
   };
   const code = exitCodeFor(report.errors);
-  if (format === 'json' && !opts.validateOnly) {
+  if (format === 'json') {
     io.stdout(renderers.json(report, render));
     return code;
   }

@@ -13,6 +13,8 @@ export interface RenderOptions {
   absolute: boolean;
   /** Markdown `## From:` header. */
   attribution: boolean;
+  /** JSON: include each ref's `content` (off for `--validate-only --json`). */
+  content?: boolean;
 }
 
 export const DEFAULT_RENDER_OPTIONS: RenderOptions = {
@@ -102,7 +104,7 @@ function toJson(report: ExtractReport, opts: RenderOptions): unknown {
       line_end: r.lineEnd,
       total_lines: r.totalLines,
       was_clamped: r.wasClamped,
-      content: r.lines.join('\n'),
+      ...(opts.content === false ? {} : { content: r.lines.join('\n') }),
     })),
     errors: report.errors.map(diagnosticJson),
     warnings: report.warnings.map(diagnosticJson),
