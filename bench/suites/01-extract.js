@@ -40,3 +40,24 @@ console.log(`#L10-L20, 1 GiB file   ${fmt(tBig)}   1 KiB file ${fmt(tSmall)}   r
 
 const peak = peakMiB([`@${big}#L10-L20`, '-q']);
 console.log(`peak memory, 1 GiB     ${peak.toFixed(1)} MiB (target <= 100 MiB)`);
+
+// Context figures (no target): a range near the end of the 1 GiB file and a pattern scan, against
+// sed doing the same job.
+const far = 18_000_000;
+const [sedFar, refFar] = compare(
+  [
+    ['sed', '-n', `${far},${far + 1}p;${far + 1}q`, big],
+    refcatCmd(`@${big}#L${far}-L${far + 1}`, '-q'),
+  ],
+  5,
+);
+console.log(`#L${far}-L${far + 1} (near the end)   ${fmt(refFar)}   sed ${fmt(sedFar)}   ratio ${(refFar / sedFar).toFixed(2)}x`);
+const needle = String(far).padStart(9, '0');
+const [sedPat, refPat] = compare(
+  [
+    ['sed', '-n', `/^${needle} /{p;q}`, big],
+    refcatCmd(`@${big}#/^${needle} /:+0`, '-q'),
+  ],
+  5,
+);
+console.log(`pattern near the end    ${fmt(refPat)}   sed ${fmt(sedPat)}   ratio ${(refPat / sedPat).toFixed(2)}x`);
