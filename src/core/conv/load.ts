@@ -47,14 +47,18 @@ function splice(
   outerBlock: number | null,
 ): void {
   const blockBase = out.blocks.length;
+  const moved = new Map<ConvDirective, ConvDirective>();
   out.files.push(...conv.files);
-  out.blocks.push(...conv.blocks);
+  out.blocks.push(...conv.blocks.map((b) => ({ ...b })));
   out.problems.push(...conv.problems);
   for (const d of conv.directives) {
-    const moved: ConvDirective = { ...d, block: d.block === null ? outerBlock : d.block + blockBase };
-    out.directives.push(moved);
-    if (d.name === 'INCLUDE') include(out, moved, stack, read, display);
+    const m: ConvDirective = { ...d, block: d.block === null ? outerBlock : d.block + blockBase };
+    moved.set(d, m);
+    out.directives.push(m);
+    if (d.name === 'INCLUDE') include(out, m, stack, read, display);
   }
+  // A block's RUN is one of the directives just moved: point it at the moved one.
+  for (const b of out.blocks.slice(blockBase, blockBase + conv.blocks.length)) b.run = b.run && (moved.get(b.run) ?? b.run);
 }
 
 function include(
