@@ -157,7 +157,9 @@ export async function runProgram(argv: string[], io: IO): Promise<ExitCode> {
     return code;
   } catch (err) {
     if (!(err instanceof CommanderError)) throw err;
-    const ok = ['commander.helpDisplayed', 'commander.version', 'commander.help'];
+    // Help asked for is a success; help shown because a subcommand is missing (`refcat verify`)
+    // comes with exitCode 1 and is a usage error.
+    const ok = ['commander.helpDisplayed', 'commander.version'];
     return ok.includes(err.code) || err.exitCode === 0 ? 0 : 2;
   }
 }
