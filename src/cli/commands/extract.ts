@@ -99,7 +99,13 @@ function extractBatches(batches: RefBatch[], ctx: Context, options: ExtractOptio
     const r = extract(batch.inputs, ctx, batchOptions(batch, options));
     report.results.push(...r.results);
     report.warnings.push(...r.warnings);
-    for (const e of r.errors) (batch.optional && NO_MATCH.has(e.code) ? report.warnings : report.errors).push(e);
+    for (const e of r.errors) {
+      if (batch.optional && NO_MATCH.has(e.code)) {
+        report.warnings.push({ ...e, code: 'context_no_match', message: `CONTEXT-OPTIONAL pattern matches nothing: ${e.ref}` });
+      } else {
+        report.errors.push(e);
+      }
+    }
   }
   return report;
 }
