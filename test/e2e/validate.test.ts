@@ -382,6 +382,34 @@ describe('refcat validate: the sdqctl corpus from an empty folder', () => {
     });
   });
 
+  it('from a checkout of the sdqctl tree (stub files where the workflows point), only real problems remain', () => {
+    const files: Record<string, string> = {};
+    const at: Record<string, string> = {
+      'fix-broken-refs.conv': 'traceability/',
+      'gap-analysis.conv': 'stpa/',
+      'refcat-improvement.conv': 'tooling/',
+    };
+    for (const f of fs.readdirSync(CORPUS)) files[`examples/workflows/${at[f] ?? ''}${f}`] = fs.readFileSync(path.join(CORPUS, f), 'utf8');
+    for (const f of [
+      'docs/EXTENDING-VERIFIERS.md', 'sdqctl/verifiers/refs.py', 'sdqctl/core/refcat.py', 'tests/test_verifiers.py',
+      'sdqctl/core/conversation.py', 'sdqctl/commands/run.py', 'INTEGRATION-PROPOSAL.md', 'README.md', 'TEST-PLAN.md',
+    ]) files[f] = 'stub\n'; // prettier-ignore
+    const r = refcat(['validate', 'examples'], { cwd: tmpDir(files) });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(
+      lines(
+        '✓ examples/workflows/backlog-processor.conv: valid (1 warning)',
+        '✓ examples/workflows/consult-design.conv: valid',
+        '✓ examples/workflows/elide-patterns.conv: valid',
+        '✓ examples/workflows/stpa/gap-analysis.conv: valid (3 warnings)',
+        '✓ examples/workflows/test-discovery.conv: valid (1 warning)',
+        '✗ examples/workflows/tooling/refcat-improvement.conv: 2 errors, 2 warnings',
+        '✗ examples/workflows/traceability/fix-broken-refs.conv: 2 errors, 1 warning',
+        '✓ examples/workflows/verify-with-run.conv: valid',
+      ),
+    );
+  });
+
   it('is a byte-for-byte copy of ../shared/corpus/conv when that folder is there', () => {
     const shared = path.resolve(FIXTURES, '../../shared/corpus/conv');
     if (!fs.existsSync(shared)) return;
