@@ -54,42 +54,32 @@ Exit codes: 0 success (warnings allowed), 1 a check or ref failed, 2 usage error
       setExit(await runAliases(opts, io));
     });
 
-  const validateCmd = program
-    .command('validate')
-    .description('validate .conv workflows: directives, values, blocks, INCLUDEs and every ref')
-    .argument('<files...>', 'workflow files, folders (every *.conv below) or globs')
-    .option('--allow-missing', 'missing files, unknown aliases and unmatched CONTEXT are warnings, not errors')
-    .action(async (files: string[], opts) => {
-      const { runValidate } = await import('./commands/validate.js');
-      setExit(await runValidate(files, opts, io));
-    })
-    .addHelpText(
-      'after',
-      `
+  addCheckCommand(program, {
+    name: 'validate',
+    description: 'validate .conv workflows: directives, values, blocks, INCLUDEs and every ref',
+    argument: ['<files...>', 'workflow files, folders (every *.conv below) or globs'],
+    option: ['--allow-missing', 'missing files, unknown aliases and unmatched CONTEXT are warnings, not errors'],
+    run: async (files, opts) => (await import('./commands/validate.js')).runValidate(files, opts, io),
+    help: `
 Examples:
   $ refcat validate flow.conv                  one workflow
   $ refcat validate . -e 'drafts/**'           every .conv below the current folder but drafts/
   $ refcat validate 'workflows/**/*.conv' --format github    annotations for GitHub Actions
 
 Exit codes: 0 every workflow valid (warnings allowed), 1 a workflow has errors, 2 usage error.`,
-    );
-  addCheckOptions(validateCmd);
+    setExit,
+  });
 
   const verify = program
     .command('verify')
     .description('static checks without running anything (see: refcat verify refs --help)');
-  const verifyRefsCmd = verify
-    .command('refs')
-    .description('check the references in workflows, markdown, text and yaml files')
-    .argument('[paths...]', 'files and folders to scan (default: .)')
-    .option('--suggest-fixes', 'for a missing file, propose existing files with the same name')
-    .action(async (paths: string[], opts) => {
-      const { runVerifyRefs } = await import('./commands/verify-refs.js');
-      setExit(await runVerifyRefs(paths, opts, io));
-    })
-    .addHelpText(
-      'after',
-      `
+  addCheckCommand(verify, {
+    name: 'refs',
+    description: 'check the references in workflows, markdown, text and yaml files',
+    argument: ['[paths...]', 'files and folders to scan (default: .)'],
+    option: ['--suggest-fixes', 'for a missing file, propose existing files with the same name'],
+    run: async (paths, opts) => (await import('./commands/verify-refs.js')).runVerifyRefs(paths, opts, io),
+    help: `
 Scans .md .conv .txt .yaml .yml files, skipping .git node_modules .venv venv dist build
 __pycache__ and what <folder>/.sdqctlignore and -e list. Finds @path.ext[#selector] and
 alias:path.ext refs (not e-mails, URLs, @param words, version pins, host:port, path/to/...).
@@ -100,21 +90,41 @@ Examples:
   $ refcat verify refs --format github
 
 Exit codes: 0 no broken reference, 1 a reference is broken, 2 usage error.`,
-    );
-  addCheckOptions(verifyRefsCmd);
+    setExit,
+  });
 
   return program;
 }
 
-/** Flags shared by `validate` and `verify refs`. */
-function addCheckOptions(cmd: Command): void {
-  cmd
+interface CheckCommandSpec {
+  name: string;
+  description: string;
+  argument: [string, string];
+  /** The command's own flag; the shared ones are added by addCheckCommand. */
+  option: [string, string];
+  run: (args: string[], opts: any) => Promise<ExitCode>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  help: string;
+  setExit: (code: ExitCode) => void;
+}
+
+/**
+ * `validate` and `verify refs`: the same shape and the flags they share (--strict, --json,
+ * --format, -e/--exclude, --alias). The implementation is imported only when the command runs.
+ */
+function addCheckCommand(parent: Command, spec: CheckCommandSpec): void {
+  parent
+    .command(spec.name)
+    .description(spec.description)
+    .argument(...spec.argument)
+    .option(...spec.option)
     .option('--strict', 'warnings count as errors')
     .option('--json', 'JSON output (same as --format json)')
     .addOption(new Option('--format <format>', 'output format').choices(CHECK_FORMATS))
     .option('-e, --exclude <glob>', 'skip files and folders matching the glob (repeatable)', commanderParser(collect))
     .option('--alias <name=path>', 'define an alias (repeatable)', commanderParser(aliasPair))
-    .showSuggestionAfterError(true);
+    .showSuggestionAfterError(true)
+    .action(async (args: string[], opts) => spec.setExit(await spec.run(args, opts)))
+    .addHelpText('after', spec.help);
 }
 
 const CHECK_FORMATS = ['text', 'json', 'github'];

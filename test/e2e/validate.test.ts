@@ -34,124 +34,88 @@ describe('refcat validate: text output', () => {
     });
   });
 
-  it('ref errors: missing file (every place searched), unknown alias, pattern, binary, unparseable, folder, glob, CONTEXT', () => {
-    expect(inW(['validate', 'bad/refs.conv'])).toEqual({
-      code: 1,
-      stdout: '✗ bad/refs.conv: 8 errors\n',
-      stderr: lines(
-        'Error: REFCAT ref not found: @src/missing.py#L1-L5',
-        `  Searched: ${W}/bad/src/missing.py`,
-        `  Searched: ${W}/src/missing.py`,
-        '  at bad/refs.conv:2',
-        "Error: Unknown REFCAT alias: 'nope' in nope:file.py",
-        '  Known aliases: (none)',
-        '  Define in ~/.sdqctl/aliases.yaml or use ALIAS directive',
-        '  at bad/refs.conv:3',
-        'Error: Pattern /def nowhere/ not found in @src/app.py#/def nowhere/',
-        '  at bad/refs.conv:4',
-        'Error: Binary file: @src/logo.gif',
-        '  at bad/refs.conv:5',
-        'Error: Cannot parse ref: @src/app.py#L0 (line numbers start at 1 (L0 is not a line))',
-        '  at bad/refs.conv:6',
-        'Error: Is a directory: @src',
-        '  at bad/refs.conv:7',
-        'Error: Glob matched no files: @src/*.rs',
-        '  at bad/refs.conv:8',
-        'Error: CONTEXT pattern matches nothing: @docs/*.md',
-        '  at bad/refs.conv:9',
-      ),
-    });
-  });
-
-  it('value checks, MODEL without a value, bad ALIAS, empty REFCAT, no PROMPT at all', () => {
-    expect(inW(['validate', 'bad/values.conv'])).toEqual({
-      code: 1,
-      stdout: '✗ bad/values.conv: 10 errors\n',
-      stderr: lines(
-        'Error: Missing MODEL directive',
-        '  MODEL needs a model name, like MODEL gpt-4',
-        '  at bad/values.conv:1',
-        "Error: Invalid MAX-CYCLES value 'three' (expected a whole number > 0)",
-        '  at bad/values.conv:2',
-        "Error: Invalid CONTEXT-LIMIT value '150%' (expected a percentage from 1% to 100%, like 80%)",
-        '  at bad/values.conv:3',
-        "Error: Invalid ON-CONTEXT-LIMIT value 'pause' (expected compact, stop or continue)",
-        '  at bad/values.conv:4',
-        "Error: Invalid CHECKPOINT-AFTER value '1' (expected each-cycle, each-prompt or never)",
-        '  at bad/values.conv:5',
-        "Error: Invalid RUN-ON-ERROR value 'ignore' (expected stop or continue)",
-        '  at bad/values.conv:6',
-        "Error: Invalid VALIDATION-MODE value 'loose' (expected strict, lenient or exploratory)",
-        '  at bad/values.conv:7',
-        "Error: Invalid ALIAS value 'broken' (expected NAME=PATH)",
-        '  at bad/values.conv:8',
-        'Error: REFCAT needs at least one ref, like REFCAT @src/app.py#L10-L20',
-        '  at bad/values.conv:9',
-        'Error: No PROMPT directives found',
-        '  at bad/values.conv',
-      ),
-    });
-  });
-
-  it('ON-FAILURE / ON-SUCCESS / END structure', () => {
-    expect(inW(['validate', 'bad/blocks.conv'])).toEqual({
-      code: 1,
-      stdout: '✗ bad/blocks.conv: 3 errors\n',
-      stderr: lines(
-        'Error: ON-SUCCESS without a preceding RUN',
-        '  ON-SUCCESS ... END gives the steps to take when a RUN fails or succeeds; put it after that RUN',
-        '  at bad/blocks.conv:3',
-        'Error: END without a matching ON-FAILURE or ON-SUCCESS',
-        '  at bad/blocks.conv:5',
-        'Error: Unclosed ON-FAILURE block (missing END)',
-        '  at bad/blocks.conv:7',
-      ),
-    });
-  });
-
-  it('RUN-RETRY and ON-FAILURE inside an ELIDE chain (ELIDE inside the block is fine)', () => {
-    expect(inW(['validate', 'bad/elide.conv'])).toEqual({
-      code: 1,
-      stdout: '✗ bad/elide.conv: 2 errors\n',
-      stderr: lines(
-        'Error: RUN-RETRY cannot be used inside an ELIDE chain',
-        '  ELIDE merges the RUN of line 2 with its neighbours into one AI turn; RUN-RETRY needs turns of its own',
-        '  at bad/elide.conv:3',
-        'Error: ON-FAILURE block cannot be used inside an ELIDE chain',
-        '  ELIDE merges the RUN of line 7 with its neighbours into one AI turn; ON-FAILURE needs turns of its own',
-        '  at bad/elide.conv:9',
-      ),
-    });
-  });
-
-  it('REQUIRE @file and cmd:name (node is on the PATH, the other command is not)', () => {
-    expect(inW(['validate', 'bad/require.conv'])).toEqual({
-      code: 1,
-      stdout: '✗ bad/require.conv: 2 errors\n',
-      stderr: lines(
-        'Error: REQUIRE not satisfied: @src/missing.txt not found',
-        `  Searched: ${W}/bad/src/missing.txt`,
-        `  Searched: ${W}/src/missing.txt`,
-        '  at bad/require.conv:2',
-        "Error: REQUIRE not satisfied: command 'refcat-no-such-command-xyz' not found on PATH",
-        '  at bad/require.conv:2',
-      ),
-    });
-  });
-
-  it('INCLUDE missing and cyclic (the cycle is reported in the file that closes it)', () => {
-    expect(inW(['validate', 'bad/include.conv'])).toEqual({
-      code: 1,
-      stdout: '✗ bad/include.conv: 2 errors\n',
-      stderr: lines(
-        'Error: INCLUDE file not found: ../nope.conv',
-        `  Searched: ${W}/nope.conv`,
-        '  at bad/include.conv:2',
-        'Error: INCLUDE cycle: bad/cycle-a.conv -> bad/cycle-b.conv -> bad/cycle-a.conv',
-        '  at bad/cycle-b.conv:1',
-      ),
-    });
-  });
+  // One fixture per family of checks: [what, file, summary line, stderr lines].
+  it.each<[string, string, string, string[]]>([
+    ['ref errors: missing file (every place searched), unknown alias, pattern, binary, unparseable, folder, glob, CONTEXT', 'bad/refs.conv', '✗ bad/refs.conv: 8 errors', [
+      'Error: REFCAT ref not found: @src/missing.py#L1-L5',
+      `  Searched: ${W}/bad/src/missing.py`,
+      `  Searched: ${W}/src/missing.py`,
+      '  at bad/refs.conv:2',
+      "Error: Unknown REFCAT alias: 'nope' in nope:file.py",
+      '  Known aliases: (none)',
+      '  Define in ~/.sdqctl/aliases.yaml or use ALIAS directive',
+      '  at bad/refs.conv:3',
+      'Error: Pattern /def nowhere/ not found in @src/app.py#/def nowhere/',
+      '  at bad/refs.conv:4',
+      'Error: Binary file: @src/logo.gif',
+      '  at bad/refs.conv:5',
+      'Error: Cannot parse ref: @src/app.py#L0 (line numbers start at 1 (L0 is not a line))',
+      '  at bad/refs.conv:6',
+      'Error: Is a directory: @src',
+      '  at bad/refs.conv:7',
+      'Error: Glob matched no files: @src/*.rs',
+      '  at bad/refs.conv:8',
+      'Error: CONTEXT pattern matches nothing: @docs/*.md',
+      '  at bad/refs.conv:9',
+    ]],
+    ['value checks, MODEL without a value, bad ALIAS, empty REFCAT, no PROMPT at all', 'bad/values.conv', '✗ bad/values.conv: 10 errors', [
+      'Error: Missing MODEL directive',
+      '  MODEL needs a model name, like MODEL gpt-4',
+      '  at bad/values.conv:1',
+      "Error: Invalid MAX-CYCLES value 'three' (expected a whole number > 0)",
+      '  at bad/values.conv:2',
+      "Error: Invalid CONTEXT-LIMIT value '150%' (expected a percentage from 1% to 100%, like 80%)",
+      '  at bad/values.conv:3',
+      "Error: Invalid ON-CONTEXT-LIMIT value 'pause' (expected compact, stop or continue)",
+      '  at bad/values.conv:4',
+      "Error: Invalid CHECKPOINT-AFTER value '1' (expected each-cycle, each-prompt or never)",
+      '  at bad/values.conv:5',
+      "Error: Invalid RUN-ON-ERROR value 'ignore' (expected stop or continue)",
+      '  at bad/values.conv:6',
+      "Error: Invalid VALIDATION-MODE value 'loose' (expected strict, lenient or exploratory)",
+      '  at bad/values.conv:7',
+      "Error: Invalid ALIAS value 'broken' (expected NAME=PATH)",
+      '  at bad/values.conv:8',
+      'Error: REFCAT needs at least one ref, like REFCAT @src/app.py#L10-L20',
+      '  at bad/values.conv:9',
+      'Error: No PROMPT directives found',
+      '  at bad/values.conv',
+    ]],
+    ['ON-FAILURE / ON-SUCCESS / END structure', 'bad/blocks.conv', '✗ bad/blocks.conv: 3 errors', [
+      'Error: ON-SUCCESS without a preceding RUN',
+      '  ON-SUCCESS ... END gives the steps to take when a RUN fails or succeeds; put it after that RUN',
+      '  at bad/blocks.conv:3',
+      'Error: END without a matching ON-FAILURE or ON-SUCCESS',
+      '  at bad/blocks.conv:5',
+      'Error: Unclosed ON-FAILURE block (missing END)',
+      '  at bad/blocks.conv:7',
+    ]],
+    ['RUN-RETRY and ON-FAILURE inside an ELIDE chain (ELIDE inside the block is fine)', 'bad/elide.conv', '✗ bad/elide.conv: 2 errors', [
+      'Error: RUN-RETRY cannot be used inside an ELIDE chain',
+      '  ELIDE merges the RUN of line 2 with its neighbours into one AI turn; RUN-RETRY needs turns of its own',
+      '  at bad/elide.conv:3',
+      'Error: ON-FAILURE block cannot be used inside an ELIDE chain',
+      '  ELIDE merges the RUN of line 7 with its neighbours into one AI turn; ON-FAILURE needs turns of its own',
+      '  at bad/elide.conv:9',
+    ]],
+    ['REQUIRE @file and cmd:name (node is on the PATH, the other command is not)', 'bad/require.conv', '✗ bad/require.conv: 2 errors', [
+      'Error: REQUIRE not satisfied: @src/missing.txt not found',
+      `  Searched: ${W}/bad/src/missing.txt`,
+      `  Searched: ${W}/src/missing.txt`,
+      '  at bad/require.conv:2',
+      "Error: REQUIRE not satisfied: command 'refcat-no-such-command-xyz' not found on PATH",
+      '  at bad/require.conv:2',
+    ]],
+    ['INCLUDE missing and cyclic (the cycle is reported in the file that closes it)', 'bad/include.conv', '✗ bad/include.conv: 2 errors', [
+      'Error: INCLUDE file not found: ../nope.conv',
+      `  Searched: ${W}/nope.conv`,
+      '  at bad/include.conv:2',
+      'Error: INCLUDE cycle: bad/cycle-a.conv -> bad/cycle-b.conv -> bad/cycle-a.conv',
+      '  at bad/cycle-b.conv:1',
+    ]],
+  ])('%s', (_what, file, summary, stderr) => {
+    expect(inW(['validate', file])).toEqual({ code: 1, stdout: summary + '\n', stderr: lines(...stderr) });
+  }); // prettier-ignore
 
   it('VALIDATION-MODE lenient makes missing files and unknown aliases warnings, and says so', () => {
     const r = inW(['validate', 'bad/lenient.conv']);
