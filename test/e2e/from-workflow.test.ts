@@ -51,7 +51,7 @@ describe('refcat --from-workflow', () => {
     expect(missing.stderr).toContain("Error: Unknown REFCAT alias: 'loop' in loop:Sources/A.swift\n");
   });
 
-  it('a missing or cyclic INCLUDE is an error with its place', () => {
+  it('a missing, unreadable or cyclic INCLUDE is an error with its place', () => {
     const r = inW(['--from-workflow', 'bad/include.conv', '--spec']);
     expect(r).toEqual({
       code: 1,
@@ -60,6 +60,8 @@ describe('refcat --from-workflow', () => {
         'Error: INCLUDE file not found: ../nope.conv',
         `  Searched: ${W}/nope.conv`,
         '  at bad/include.conv:2',
+        'Error: Cannot read INCLUDE file ../src: is a directory',
+        '  at bad/include.conv:4',
         'Error: INCLUDE cycle: bad/cycle-a.conv -> bad/cycle-b.conv -> bad/cycle-a.conv',
         '  at bad/cycle-b.conv:1',
         '',

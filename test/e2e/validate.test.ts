@@ -36,7 +36,7 @@ describe('refcat validate: text output', () => {
 
   // One fixture per family of checks: [what, file, summary line, stderr lines].
   it.each<[string, string, string, string[]]>([
-    ['ref errors: missing file (every place searched), unknown alias, pattern, binary, unparseable, folder, glob, CONTEXT', 'bad/refs.conv', '✗ bad/refs.conv: 8 errors', [
+    ['ref errors: missing file (every place searched), unknown alias, pattern, binary, unparseable, folder, glob, CONTEXT, not a declaration', 'bad/refs.conv', '✗ bad/refs.conv: 9 errors', [
       'Error: REFCAT ref not found: @src/missing.py#L1-L5',
       `  Searched: ${W}/bad/src/missing.py`,
       `  Searched: ${W}/src/missing.py`,
@@ -57,6 +57,8 @@ describe('refcat validate: text output', () => {
       '  at bad/refs.conv:8',
       'Error: CONTEXT pattern matches nothing: @docs/*.md',
       '  at bad/refs.conv:9',
+      'Error: Line 2 matched by /import sys/ does not look like a function declaration: import sys (in @src/app.py#/import sys/:function)',
+      '  at bad/refs.conv:10',
     ]],
     ['value checks, MODEL without a value, bad ALIAS, empty REFCAT, no PROMPT at all', 'bad/values.conv', '✗ bad/values.conv: 10 errors', [
       'Error: Missing MODEL directive',
@@ -106,10 +108,12 @@ describe('refcat validate: text output', () => {
       "Error: REQUIRE not satisfied: command 'refcat-no-such-command-xyz' not found on PATH",
       '  at bad/require.conv:2',
     ]],
-    ['INCLUDE missing and cyclic (the cycle is reported in the file that closes it)', 'bad/include.conv', '✗ bad/include.conv: 2 errors', [
+    ['INCLUDE missing, a folder, and cyclic (the cycle is reported in the file that closes it)', 'bad/include.conv', '✗ bad/include.conv: 3 errors', [
       'Error: INCLUDE file not found: ../nope.conv',
       `  Searched: ${W}/nope.conv`,
       '  at bad/include.conv:2',
+      'Error: Cannot read INCLUDE file ../src: is a directory',
+      '  at bad/include.conv:4',
       'Error: INCLUDE cycle: bad/cycle-a.conv -> bad/cycle-b.conv -> bad/cycle-a.conv',
       '  at bad/cycle-b.conv:1',
     ]],
@@ -138,7 +142,7 @@ describe('refcat validate: flags', () => {
   it('--allow-missing: missing files, unknown aliases, unmatched globs and CONTEXT become warnings', () => {
     const r = inW(['validate', 'bad/refs.conv', '--allow-missing']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toBe('✗ bad/refs.conv: 4 errors, 4 warnings\n');
+    expect(r.stdout).toBe('✗ bad/refs.conv: 5 errors, 4 warnings\n');
     expect(r.stderr).toContain(
       lines(
         'Warning: REFCAT ref not found: @src/missing.py#L1-L5',
@@ -199,6 +203,7 @@ describe('refcat validate: flags', () => {
       '7 is_directory @src',
       '8 glob_no_match @src/*.rs',
       '9 context_no_match @docs/*.md',
+      '10 not_a_declaration @src/app.py#/import sys/:function',
     ]);
   });
 

@@ -1,7 +1,7 @@
 import type { AliasResolver } from '../../core/alias/resolve.js';
 import { loadConv } from '../../core/conv/load.js';
 import { convRefs } from '../../core/conv/refs.js';
-import { searchDirsFor, workflowAliases } from '../../core/conv/validate.js';
+import { searchDirsFor, sortFindings, workflowAliases } from '../../core/conv/validate.js';
 import type { Context } from '../../shared/context.js';
 import { type Diagnostic, type Finding, RefError, UsageError } from '../../shared/errors.js';
 import { shownPath } from '../../shared/paths.js';
@@ -33,7 +33,7 @@ export function workflowRefs(file: string, ctx: Context, aliases: AliasResolver)
   }
   const findings: Finding[] = conv.problems.filter((p) => p.severity === 'error' && p.code.startsWith('include_'));
   const resolver = workflowAliases(conv, ctx, aliases, display, findings);
-  const errors = findings.map((f) => ({
+  const errors = sortFindings(findings, conv.files).map((f) => ({
     code: f.code,
     message: f.message,
     details: [...f.details, `at ${display(f.file)}:${f.line}`],
