@@ -10,6 +10,7 @@ export {
   ConfigError,
   RefError,
   type Diagnostic,
+  type Finding,
   type ExitCode,
 } from './shared/errors.js';
 
@@ -54,3 +55,12 @@ export {
   type OutputFormat,
   type RenderOptions,
 } from './core/output/render.js';
+
+export { parseConv, type ParseConvOptions } from './core/conv/parse.js';
+export { loadConv, type ConvReader, type LoadConvOptions } from './core/conv/load.js';
+export { convRefs, splitRefs, type ConvRef } from './core/conv/refs.js';
+export { KNOWN_DIRECTIVES } from './core/conv/directives.js';
+export type { ConversationFile, ConvDirective, ConvBlock, ConvProblem, ConvSeverity } from './core/conv/types.js';
+export { validateConv, type ValidateConvOptions, type ConvValidation } from './core/conv/validate.js';
+export { verifyRefs, type VerifyRefsOptions, type VerifyRefsReport, type RefFinding } from './core/verify/verify.js';
+export { findDocRefs, type DocRef, type ScanOptions } from './core/verify/scan.js';

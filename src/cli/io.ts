@@ -13,16 +13,17 @@ export interface IO {
   color: boolean;
 }
 
-/** Print diagnostics to stderr; chalk is only loaded when there is something to colour. */
+/** Label colours for stderr; chalk is only loaded when colour is on. */
+export async function stderrColors(io: IO): Promise<{ red: (s: string) => string; yellow: (s: string) => string }> {
+  if (!io.color) return { red: (s) => s, yellow: (s) => s };
+  const { chalkStderr } = await import('chalk');
+  return { red: (s) => chalkStderr.red.bold(s), yellow: (s) => chalkStderr.yellow.bold(s) };
+}
+
+/** Print diagnostics to stderr. */
 export async function printDiagnostics(io: IO, errors: Diagnostic[], warnings: Diagnostic[] = []): Promise<void> {
   if (errors.length === 0 && warnings.length === 0) return;
-  let red = (s: string) => s;
-  let yellow = (s: string) => s;
-  if (io.color) {
-    const { chalkStderr } = await import('chalk');
-    red = (s) => chalkStderr.red.bold(s);
-    yellow = (s) => chalkStderr.yellow.bold(s);
-  }
+  const { red, yellow } = await stderrColors(io);
   let out = '';
   for (const w of warnings) out += renderDiagnostic('Warning', w, yellow);
   for (const e of errors) out += renderDiagnostic('Error', e, red);

@@ -3,7 +3,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import type { ExitCode } from '../shared/errors.js';
 import { EXTRACT_FLAGS, type FlagSpec } from './extract-flags.js';
 import type { IO } from './io.js';
-import { aliasPair, FlagValueError } from './options.js';
+import { aliasPair, collect, FlagValueError } from './options.js';
 
 /**
  * Build the commander program (STYLE 6). Commands are declared here, with their flags and help;
@@ -54,8 +54,80 @@ Exit codes: 0 success (warnings allowed), 1 a check or ref failed, 2 usage error
       setExit(await runAliases(opts, io));
     });
 
+  addCheckCommand(program, {
+    name: 'validate',
+    description: 'validate .conv workflows: directives, values, blocks, INCLUDEs and every ref',
+    argument: ['<files...>', 'workflow files, folders (every *.conv below) or globs'],
+    option: ['--allow-missing', 'missing files, unknown aliases and unmatched CONTEXT are warnings, not errors'],
+    run: async (files, opts) => (await import('./commands/validate.js')).runValidate(files, opts, io),
+    help: `
+Examples:
+  $ refcat validate flow.conv                  one workflow
+  $ refcat validate . -e 'drafts/**'           every .conv below the current folder but drafts/
+  $ refcat validate 'workflows/**/*.conv' --format github    annotations for GitHub Actions
+
+Exit codes: 0 every workflow valid (warnings allowed), 1 a workflow has errors, 2 usage error.`,
+    setExit,
+  });
+
+  const verify = program
+    .command('verify')
+    .description('static checks without running anything (see: refcat verify refs --help)');
+  addCheckCommand(verify, {
+    name: 'refs',
+    description: 'check the references in workflows, markdown, text and yaml files',
+    argument: ['[paths...]', 'files and folders to scan (default: .)'],
+    option: ['--suggest-fixes', 'for a missing file, propose existing files with the same name'],
+    run: async (paths, opts) => (await import('./commands/verify-refs.js')).runVerifyRefs(paths, opts, io),
+    help: `
+Scans .md .conv .txt .yaml .yml files, skipping .git node_modules .venv venv dist build
+__pycache__ and what <folder>/.sdqctlignore and -e list. Finds @path.ext[#selector] and
+alias:path.ext refs (not e-mails, URLs, @param words, version pins, host:port, path/to/...).
+
+Examples:
+  $ refcat verify refs                         every doc below the current folder
+  $ refcat verify refs docs/ README.md --suggest-fixes
+  $ refcat verify refs --format github
+
+Exit codes: 0 no broken reference, 1 a reference is broken, 2 usage error.`,
+    setExit,
+  });
+
   return program;
 }
+
+interface CheckCommandSpec {
+  name: string;
+  description: string;
+  argument: [string, string];
+  /** The command's own flag; the shared ones are added by addCheckCommand. */
+  option: [string, string];
+  run: (args: string[], opts: any) => Promise<ExitCode>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  help: string;
+  setExit: (code: ExitCode) => void;
+}
+
+/**
+ * `validate` and `verify refs`: the same shape and the flags they share (--strict, --json,
+ * --format, -e/--exclude, --alias). The implementation is imported only when the command runs.
+ */
+function addCheckCommand(parent: Command, spec: CheckCommandSpec): void {
+  parent
+    .command(spec.name)
+    .description(spec.description)
+    .argument(...spec.argument)
+    .option(...spec.option)
+    .option('--strict', 'warnings count as errors')
+    .option('--json', 'JSON output (same as --format json)')
+    .addOption(new Option('--format <format>', 'output format').choices(CHECK_FORMATS))
+    .option('-e, --exclude <glob>', 'skip files and folders matching the glob (repeatable)', commanderParser(collect))
+    .option('--alias <name=path>', 'define an alias (repeatable)', commanderParser(aliasPair))
+    .showSuggestionAfterError(true)
+    .action(async (args: string[], opts) => spec.setExit(await spec.run(args, opts)))
+    .addHelpText('after', spec.help);
+}
+
+const CHECK_FORMATS = ['text', 'json', 'github'];
 
 const VERSION = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -95,7 +167,9 @@ export async function runProgram(argv: string[], io: IO): Promise<ExitCode> {
     return code;
   } catch (err) {
     if (!(err instanceof CommanderError)) throw err;
-    const ok = ['commander.helpDisplayed', 'commander.version', 'commander.help'];
+    // Help asked for is a success; help shown because a subcommand is missing (`refcat verify`)
+    // comes with exitCode 1 and is a usage error.
+    const ok = ['commander.helpDisplayed', 'commander.version'];
     return ok.includes(err.code) || err.exitCode === 0 ? 0 : 2;
   }
 }

@@ -74,3 +74,12 @@ export function toDiagnostic(err: RefcatError): Diagnostic {
   if (err.ref !== undefined) d.ref = err.ref;
   return d;
 }
+
+/** A diagnostic with its place: what `validate` and `verify refs` report. */
+export interface Finding extends Diagnostic {
+  severity: 'error' | 'warning';
+  /** Absolute path of the file the finding is in. */
+  file: string;
+  /** 1-based line, or null for a finding about the whole file. */
+  line: number | null;
+}

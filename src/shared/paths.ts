@@ -23,3 +23,9 @@ export function tildify(p: string, home: string): string {
   if (home && (p === home || p.startsWith(home + path.sep))) return '~' + p.slice(home.length);
   return p;
 }
+
+/** A path for messages: relative to `cwd` when inside it, else absolute; `/`-separated. */
+export function shownPath(cwd: string, abs: string): string {
+  const rel = displayRelative(cwd, abs);
+  return rel === '..' || rel.startsWith('../') ? abs.split(path.sep).join('/') : rel;
+}

@@ -1,8 +1,7 @@
-import { AliasResolver } from '../../core/alias/resolve.js';
 import type { ExitCode } from '../../shared/errors.js';
 import { tildify } from '../../shared/paths.js';
 import type { IO } from '../io.js';
-import { splitAlias } from '../options.js';
+import { resolverFromFlags } from '../alias-flags.js';
 
 export interface AliasesCliOptions {
   json?: boolean;
@@ -12,9 +11,7 @@ export interface AliasesCliOptions {
 /** `refcat aliases`: every alias from every source, in precedence order, shadowed ones marked. */
 export async function runAliases(opts: AliasesCliOptions, io: IO): Promise<ExitCode> {
   const { ctx } = io;
-  const resolver = new AliasResolver(ctx, {
-    explicit: (opts.alias ?? []).map((pair) => ({ ...splitAlias(pair), base: ctx.cwd, origin: '--alias' })),
-  });
+  const resolver = resolverFromFlags(opts.alias, ctx);
   const seen = new Set<string>();
   const rows = resolver.list().map((e) => {
     const shadowed = seen.has(e.name);

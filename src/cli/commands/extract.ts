@@ -1,13 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { AliasResolver } from '../../core/alias/resolve.js';
-import { extract, resolveFiles } from '../../core/extract/extract.js';
+import type { AliasResolver } from '../../core/alias/resolve.js';
+import { extract, type ExtractOptions, type ExtractReport, resolveFiles } from '../../core/extract/extract.js';
 import { type OutputFormat, type RenderOptions, renderCheck, renderers } from '../../core/output/render.js';
 import { parseRef } from '../../core/spec/parse.js';
-import type { RefSpec } from '../../core/spec/types.js';
+import type { Context } from '../../shared/context.js';
 import { type Diagnostic, type ExitCode, isRefcatError, toDiagnostic, UsageError } from '../../shared/errors.js';
 import { exitCodeFor, type IO, printDiagnostics } from '../io.js';
-import { splitAlias } from '../options.js';
+import { resolverFromFlags } from '../alias-flags.js';
+import type { RefBatch } from './workflow-refs.js';
 
 export interface ExtractCliOptions {
   json?: boolean;
@@ -32,23 +33,24 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
   const { ctx } = io;
   const format = outputFormat(opts);
   const base = opts.relativeTo ? checkDir(path.resolve(ctx.cwd, opts.relativeTo), '--relative-to') : ctx.cwd;
-  const aliases = new AliasResolver(ctx, {
-    explicit: (opts.alias ?? []).map((pair) => ({ ...splitAlias(pair), base: ctx.cwd, origin: '--alias' })),
-  });
+  const aliases = resolverFromFlags(opts.alias, ctx);
 
-  const inputs: (string | RefSpec)[] = [...refs];
+  const batches: RefBatch[] = [{ inputs: refs }];
+  const problems: Diagnostic[] = [];
   if (opts.fromWorkflow) {
     const { workflowRefs } = await import('./workflow-refs.js');
-    inputs.push(...workflowRefs(path.resolve(ctx.cwd, opts.fromWorkflow), ctx, aliases));
-  }
-  if (inputs.length === 0) {
+    const workflow = workflowRefs(path.resolve(ctx.cwd, opts.fromWorkflow), ctx, aliases);
+    batches.push(...workflow.batches);
+    problems.push(...workflow.errors);
+  } else if (refs.length === 0) {
     throw new UsageError("No refs given (try 'refcat @path/to/file#L1-L20', or 'refcat --help')");
   }
   const extractOpts = { base, aliases, context: opts.context ?? 0, noIgnore: !opts.ignore };
 
-  if (opts.listFiles) return listFiles(inputs, io, extractOpts);
+  if (opts.listFiles) return listFiles(batches, io, extractOpts, problems);
 
-  const report = extract(inputs, ctx, { ...extractOpts, checkOnly: opts.validateOnly ?? false });
+  const report = extractBatches(batches, ctx, { ...extractOpts, checkOnly: opts.validateOnly ?? false });
+  report.errors.unshift(...problems);
   const render: RenderOptions = {
     lineNumbers: opts.lineNumbers,
     showCwd: opts.cwd,
@@ -91,25 +93,52 @@ function checkDir(dir: string, flag: string): string {
   return dir;
 }
 
+/** Extract every batch with its own lookup folders and aliases, as one report. */
+function extractBatches(batches: RefBatch[], ctx: Context, options: ExtractOptions): ExtractReport {
+  const report: ExtractReport = { results: [], errors: [], warnings: [] };
+  for (const batch of batches) {
+    const r = extract(batch.inputs, ctx, batchOptions(batch, options));
+    report.results.push(...r.results);
+    report.warnings.push(...r.warnings);
+    for (const e of r.errors) {
+      if (batch.optional && NO_MATCH.has(e.code)) {
+        report.warnings.push({ ...e, code: 'context_no_match', message: `CONTEXT-OPTIONAL pattern matches nothing: ${e.ref}` });
+      } else {
+        report.errors.push(e);
+      }
+    }
+  }
+  return report;
+}
+
+const NO_MATCH = new Set(['not_found', 'glob_no_match']);
+
+function batchOptions(batch: RefBatch, options: ExtractOptions): ExtractOptions {
+  return { ...options, searchDirs: batch.searchDirs ?? options.searchDirs, aliases: batch.aliases ?? options.aliases };
+}
+
 async function listFiles(
-  inputs: (string | RefSpec)[],
+  batches: RefBatch[],
   io: IO,
-  options: Parameters<typeof resolveFiles>[2],
+  options: ExtractOptions & { aliases: AliasResolver },
+  problems: Diagnostic[],
 ): Promise<ExitCode> {
-  const errors: Diagnostic[] = [];
+  const errors: Diagnostic[] = [...problems];
   const seen = new Set<string>();
   let out = '';
-  for (const input of inputs) {
-    try {
-      const spec = typeof input === 'string' ? parseRef(input) : input;
-      for (const file of resolveFiles(spec, io.ctx, options)) {
-        if (seen.has(file.path)) continue;
-        seen.add(file.path);
-        out += file.displayPath + '\n';
+  for (const batch of batches) {
+    for (const input of batch.inputs) {
+      try {
+        for (const file of resolveFiles(parseRef(input), io.ctx, { ...batchOptions(batch, options), aliases: batch.aliases ?? options.aliases })) {
+          if (seen.has(file.path)) continue;
+          seen.add(file.path);
+          out += file.displayPath + '\n';
+        }
+      } catch (err) {
+        if (!isRefcatError(err) || err.code === 'invalid_config') throw err;
+        const d = { ...toDiagnostic(err), ref: err.ref ?? input };
+        if (!(batch.optional && NO_MATCH.has(d.code))) errors.push(d);
       }
-    } catch (err) {
-      if (!isRefcatError(err) || err.code === 'invalid_config') throw err;
-      errors.push({ ...toDiagnostic(err), ref: err.ref ?? (typeof input === 'string' ? input : input.raw) });
     }
   }
   if (out) io.stdout(out);

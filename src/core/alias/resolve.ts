@@ -48,6 +48,8 @@ export class AliasResolver {
   private readonly searchFrom: string;
   private workspace: Map<string, AliasEntry> | undefined;
   private global: Map<string, AliasEntry> | undefined;
+  /** For a fork: the resolver whose config files it shares and whose explicit names it keeps. */
+  private parent: AliasResolver | undefined;
 
   constructor(ctx: Context, options: AliasResolverOptions = {}) {
     this.ctx = ctx;
@@ -56,18 +58,33 @@ export class AliasResolver {
     for (const a of options.explicit ?? []) this.addExplicit(a);
   }
 
-  /** Add (or replace) an explicit alias, e.g. from an ALIAS directive. */
+  /**
+   * Add (or replace) an explicit alias, e.g. from an ALIAS directive. On a fork, a name that the
+   * parent defines explicitly is kept as the parent has it (the command line wins over a workflow).
+   */
   addExplicit(a: ExplicitAlias): void {
     if (!ALIAS_NAME_RE.test(a.name)) {
       throw new UsageError(`Invalid alias name '${a.name}' (letters, digits, '_' and '-', starting with a letter)`);
     }
     if (a.path.length === 0) throw new UsageError(`Alias '${a.name}' has an empty path`);
+    if (this.parent?.explicit.has(a.name)) return;
     this.explicit.set(a.name, {
       name: a.name,
       target: resolveFrom(a.base, a.path, this.ctx.home),
       source: 'explicit',
       origin: a.origin,
     });
+  }
+
+  /**
+   * A resolver for one workflow: this resolver's aliases plus the ALIAS directives added to the
+   * fork with addExplicit. The workspace and global files are read at most once for all forks.
+   */
+  fork(): AliasResolver {
+    const child = new AliasResolver(this.ctx, { searchFrom: this.searchFrom });
+    for (const [name, entry] of this.explicit) child.explicit.set(name, entry);
+    child.parent = this;
+    return child;
   }
 
   /** The entry for `name`, or undefined. Throws ConfigError for a malformed file it consults. */
@@ -104,6 +121,7 @@ export class AliasResolver {
   }
 
   private workspaceAliases(): Map<string, AliasEntry> {
+    if (this.parent) return this.parent.workspaceAliases();
     if (!this.workspace) {
       const file = this.workspaceFile();
       this.workspace = file ? readLockfile(file) : new Map();
@@ -112,6 +130,7 @@ export class AliasResolver {
   }
 
   private globalAliases(): Map<string, AliasEntry> {
+    if (this.parent) return this.parent.globalAliases();
     if (!this.global) this.global = readAliasYaml(this.globalFile(), this.ctx);
     return this.global;
   }

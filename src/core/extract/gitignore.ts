@@ -4,7 +4,7 @@ import { lazyRequire } from '../../shared/lazy.js';
 
 const picomatch = lazyRequire<typeof import('picomatch')>('picomatch');
 
-interface Rule {
+export interface Rule {
   negated: boolean;
   dirOnly: boolean;
   match: (relPath: string) => boolean;
@@ -71,7 +71,8 @@ function repoRoot(from: string): string | null {
   }
 }
 
-function readRules(file: string): Rule[] {
+/** The rules of one ignore file (none when it cannot be read). */
+export function readRules(file: string): Rule[] {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');

@@ -142,7 +142,7 @@ function parsePatternSelector(sel: string, fail: Fail): Selector {
 }
 
 /** Index of the '/' that closes a pattern starting at index 0, or -1. Honours `\/` and `[/]`. */
-function findPatternEnd(sel: string): number {
+export function findPatternEnd(sel: string): number {
   let inClass = false;
   for (let i = 1; i < sel.length; i++) {
     const c = sel[i];

@@ -1,0 +1,28 @@
+import type { CheckFormat, CheckRenderOptions, OutputChunk } from '../core/output/findings.js';
+import { UsageError } from '../shared/errors.js';
+import { type IO, stderrColors } from './io.js';
+
+/** Flags shared by the check commands (`validate`, `verify refs`). */
+export interface CheckCliOptions {
+  json?: boolean;
+  format?: CheckFormat;
+  strict?: boolean;
+  exclude?: string[];
+  alias?: string[];
+}
+
+/** `--json` is `--format json`; asking for two different formats is a usage error. */
+export function checkFormat(opts: CheckCliOptions): CheckFormat {
+  if (opts.json && opts.format && opts.format !== 'json') {
+    throw new UsageError(`Conflicting output formats: json and ${opts.format} (pick one)`);
+  }
+  return opts.json ? 'json' : (opts.format ?? 'text');
+}
+
+export async function renderOptions(io: IO): Promise<CheckRenderOptions> {
+  return { cwd: io.ctx.cwd, ...(await stderrColors(io)) };
+}
+
+export function writeChunks(io: IO, chunks: readonly OutputChunk[]): void {
+  for (const c of chunks) if (c.text) (c.stream === 'stdout' ? io.stdout : io.stderr)(c.text);
+}

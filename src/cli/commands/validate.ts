@@ -1,0 +1,25 @@
+import { validateConv } from '../../core/conv/validate.js';
+import { collectFiles } from '../../core/files/collect.js';
+import { validateRenderers } from '../../core/output/validate.js';
+import { type ExitCode, UsageError } from '../../shared/errors.js';
+import { type CheckCliOptions, checkFormat, renderOptions, writeChunks } from '../check.js';
+import { resolverFromFlags } from '../alias-flags.js';
+import type { IO } from '../io.js';
+
+export interface ValidateCliOptions extends CheckCliOptions {
+  allowMissing?: boolean;
+}
+
+/** `refcat validate FILES...`: collect the workflows, validate each, render, exit 1 if any is invalid. */
+export async function runValidate(inputs: string[], opts: ValidateCliOptions, io: IO): Promise<ExitCode> {
+  const { ctx } = io;
+  const format = checkFormat(opts);
+  const files = collectFiles(inputs, ctx, { extensions: ['.conv'], exclude: opts.exclude });
+  if (files.length === 0) throw new UsageError(`No .conv files found in ${inputs.join(', ')}`);
+  const aliases = resolverFromFlags(opts.alias, io.ctx);
+  const results = files.map((f) =>
+    validateConv(f.path, ctx, { allowMissing: opts.allowMissing ?? false, strict: opts.strict ?? false, aliases }),
+  );
+  writeChunks(io, validateRenderers[format](results, await renderOptions(io)));
+  return results.every((r) => r.valid) ? 0 : 1;
+}

@@ -1,0 +1,92 @@
+/**
+ * The directive vocabulary of `.conv` workflows (SPEC 5.1): sdqctl's set plus ALIAS.
+ * Kept as data so that the parser, the validator and did-you-mean all read the same table.
+ */
+export const KNOWN_DIRECTIVES: readonly string[] = [
+  'MODEL', 'ADAPTER', 'MODE', 'MAX-CYCLES', 'CWD', 'SESSION-NAME',
+  'MODEL-REQUIRES', 'MODEL-PREFERS', 'MODEL-POLICY',
+  'CONTEXT', 'CONTEXT-OPTIONAL', 'CONTEXT-EXCLUDE', 'CONTEXT-LIMIT', 'ON-CONTEXT-LIMIT',
+  'VALIDATION-MODE', 'ALLOW-FILES', 'DENY-FILES', 'ALLOW-DIR', 'DENY-DIR',
+  'PROLOGUE', 'EPILOGUE', 'PROMPT', 'ON-CONTEXT-LIMIT-PROMPT',
+  'COMPACT', 'COMPACT-PRESERVE', 'COMPACT-SUMMARY', 'COMPACT-PROLOGUE', 'COMPACT-EPILOGUE',
+  'NEW-CONVERSATION', 'INFINITE-SESSIONS', 'COMPACTION-MIN', 'COMPACTION-THRESHOLD', 'COMPACTION-MAX',
+  'ELIDE', 'CHECKPOINT', 'CHECKPOINT-AFTER', 'CHECKPOINT-NAME',
+  'HEADER', 'FOOTER', 'OUTPUT', 'OUTPUT-FORMAT', 'OUTPUT-FILE', 'OUTPUT-DIR',
+  'RUN', 'RUN-ON-ERROR', 'RUN-OUTPUT', 'RUN-OUTPUT-LIMIT', 'RUN-ENV', 'RUN-CWD', 'ALLOW-SHELL',
+  'RUN-TIMEOUT', 'RUN-ASYNC', 'RUN-WAIT', 'RUN-RETRY',
+  'VERIFY', 'VERIFY-ON-ERROR', 'VERIFY-OUTPUT', 'VERIFY-LIMIT', 'VERIFY-TRACE', 'VERIFY-COVERAGE',
+  'CHECK-REFS', 'CHECK-LINKS', 'CHECK-TRACEABILITY',
+  'REFCAT', 'PAUSE', 'CONSULT', 'CONSULT-TIMEOUT',
+  'ON-FAILURE', 'ON-SUCCESS', 'END',
+  'REQUIRE', 'HELP', 'HELP-INLINE', 'LSP', 'INCLUDE', 'DEBUG', 'DEBUG-INTENTS', 'EVENT-LOG', 'ALIAS',
+]; // prettier-ignore
+
+const KNOWN = new Set(KNOWN_DIRECTIVES);
+
+export function isKnownDirective(name: string): boolean {
+  return KNOWN.has(name);
+}
+
+/** Directives whose value continues on the following lines (SPEC 5.1). */
+export const MULTI_LINE_DIRECTIVES: ReadonlySet<string> = new Set(['PROMPT', 'ON-CONTEXT-LIMIT-PROMPT', 'COMPACT-SUMMARY']);
+
+/**
+ * Directives that are a step of the conversation (one turn or action, in order), as opposed to
+ * settings. ELIDE merges the step before it with the step after it into one AI turn; settings in
+ * between do not break the chain.
+ */
+export const STEP_DIRECTIVES: ReadonlySet<string> = new Set([
+  'PROMPT', 'RUN', 'RUN-ASYNC', 'RUN-WAIT', 'VERIFY', 'VERIFY-TRACE', 'VERIFY-COVERAGE',
+  'CHECK-REFS', 'CHECK-LINKS', 'CHECK-TRACEABILITY', 'COMPACT', 'NEW-CONVERSATION', 'CHECKPOINT',
+  'PAUSE', 'CONSULT', 'LSP', 'HELP-INLINE', 'ELIDE',
+]); // prettier-ignore
+
+/** Values allowed for enumerated directives (SPEC 5.2). */
+export const ALLOWED_VALUES: Readonly<Record<string, readonly string[]>> = {
+  'ON-CONTEXT-LIMIT': ['compact', 'stop', 'continue'],
+  'CHECKPOINT-AFTER': ['each-cycle', 'each-prompt', 'never'],
+  'RUN-ON-ERROR': ['stop', 'continue'],
+  'VALIDATION-MODE': ['strict', 'lenient', 'exploratory'],
+};
+
+/**
+ * Optimal string alignment distance (Levenshtein plus adjacent transpositions), so that
+ * `PROMTP` is one edit away from `PROMPT`.
+ */
+export function editDistance(a: string, b: string): number {
+  const rows = a.length + 1;
+  const cols = b.length + 1;
+  const d: number[][] = Array.from({ length: rows }, (_, i) => {
+    const row = new Array<number>(cols).fill(0);
+    row[0] = i;
+    return row;
+  });
+  for (let j = 0; j < cols; j++) d[0]![j] = j;
+  for (let i = 1; i < rows; i++) {
+    for (let j = 1; j < cols; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * The known directive closest to `name`, if it is close enough to be a typo: at most 1 edit for
+ * names up to 4 letters, 2 up to 8, 3 beyond. Ties go to the earlier directive of the table.
+ */
+export function suggestDirective(name: string, maxDistance = name.length <= 4 ? 1 : name.length <= 8 ? 2 : 3): string | null {
+  let best: string | null = null;
+  let bestDistance = maxDistance + 1;
+  for (const known of KNOWN_DIRECTIVES) {
+    if (Math.abs(known.length - name.length) >= bestDistance) continue;
+    const dist = editDistance(name, known);
+    if (dist < bestDistance) {
+      best = known;
+      bestDistance = dist;
+    }
+  }
+  return best;
+}

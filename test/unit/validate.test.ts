@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { validateConv } from '../../src/core/conv/validate.js';
+import { testCtx, tmpDir } from '../helpers/tmp.js';
+
+/** Validate `text` as flow.conv in a folder holding `files`; findings as `line severity code`. */
+function check(text: string, files: Record<string, string> = {}, options: Parameters<typeof validateConv>[2] = {}) {
+  const dir = tmpDir({ ...files, 'flow.conv': text });
+  const r = validateConv('flow.conv', testCtx(dir), options);
+  return [...r.errors, ...r.warnings].map((f) => `${f.line ?? '-'} ${f.severity} ${f.code}`);
+}
+
+const withPrompt = (...lines: string[]) => ['MODEL m', ...lines, 'PROMPT p'].join('\n') + '\n';
+
+describe('validateConv: values (SPEC 5.2)', () => {
+  it.each<[string, string | null]>([
+    ['MAX-CYCLES 1', null],
+    ['MAX-CYCLES 10', null],
+    ['MAX-CYCLES 0', 'invalid_value'],
+    ['MAX-CYCLES -1', 'invalid_value'],
+    ['MAX-CYCLES 2.5', 'invalid_value'],
+    ['MAX-CYCLES', 'invalid_value'],
+    ['CONTEXT-LIMIT 80%', null],
+    ['CONTEXT-LIMIT 100%', null],
+    ['CONTEXT-LIMIT 1%', null],
+    ['CONTEXT-LIMIT 62.5%', null],
+    ['CONTEXT-LIMIT 80', null],
+    ['CONTEXT-LIMIT 0%', 'invalid_value'],
+    ['CONTEXT-LIMIT 101%', 'invalid_value'],
+    ['CONTEXT-LIMIT 0.8', 'invalid_value'],
+    ['CONTEXT-LIMIT eighty', 'invalid_value'],
+    ['ON-CONTEXT-LIMIT stop', null],
+    ['ON-CONTEXT-LIMIT Compact', 'invalid_value'],
+    ['CHECKPOINT-AFTER each-prompt', null],
+    ['CHECKPOINT-AFTER never', null],
+    ['RUN-ON-ERROR stop', null],
+    ['VALIDATION-MODE exploratory', null],
+    ['VALIDATION-MODE', 'invalid_value'],
+    ['ALIAS lib=src', null],
+    ['ALIAS =src', 'invalid_alias'],
+    ['ALIAS lib=', 'invalid_alias'],
+    ['ALIAS 9lib=src', 'invalid_alias'],
+    ['REQUIRE', 'invalid_value'],
+  ])('%s', (line, code) => {
+    expect(check(withPrompt(line), { 'src/a.txt': 'a\n' })).toEqual(code ? [`2 error ${code}`] : []);
+  });
+
+  it('a MODEL with no value is an error; no MODEL at all is fine (sdqctl has a default)', () => {
+    expect(check('MODEL\nPROMPT p\n')).toEqual(['1 error missing_model']);
+    expect(check('PROMPT p\n')).toEqual([]);
+  });
+});
+
+describe('validateConv: ELIDE chains', () => {
+  it.each<[string, string[]]>([
+    ['RUN x\nRUN-RETRY 3 "fix"\nPROMPT p\n', []],
+    ['RUN x\nRUN-RETRY 3 "fix"\nELIDE\nPROMPT p\n', ['2 error elide_conflict']],
+    ['PROMPT p\nELIDE\nRUN x\nRUN-RETRY 2 "fix"\n', ['4 error elide_conflict']],
+    ['RUN x\nON-SUCCESS\nPROMPT ok\nEND\nELIDE\nPROMPT p\n', ['2 error elide_conflict']],
+    ['RUN x\nON-FAILURE\nELIDE\nPROMPT fix\nEND\nPROMPT p\n', []],
+    ['RUN x\nELIDE\nRUN y\nON-FAILURE\nPROMPT fix\nEND\nPROMPT p\n', ['4 error elide_conflict']],
+    ['RUN x\nCOMPACT\nELIDE\nPROMPT p\nRUN y\nRUN-RETRY 1 "again"\n', []],
+  ])('%j', (text, expected) => {
+    expect(check(text)).toEqual(expected);
+  });
+});
+
+describe('validateConv: refs and options', () => {
+  it('CONTEXT-EXCLUDE globs are not checked', () => {
+    expect(check(withPrompt('CONTEXT-EXCLUDE @gen/**', 'CONTEXT @gen/out.md', 'CONTEXT @other.md'))).toEqual(['4 error context_no_match']);
+  });
+
+  it('VALIDATION-MODE exploratory relaxes missing refs like --allow-missing; the last VALIDATION-MODE wins', () => {
+    expect(check(withPrompt('VALIDATION-MODE exploratory', 'REFCAT @nope.md'))).toEqual(['3 warning not_found']);
+    expect(check(withPrompt('VALIDATION-MODE lenient', 'VALIDATION-MODE strict', 'REFCAT @nope.md'))).toEqual(['4 error not_found']);
+  });
+
+  it('--strict turns every warning into an error', () => {
+    expect(check(withPrompt('REFCAT @a.txt#L1-L9'), { 'a.txt': 'a\n' }, { strict: true })).toEqual(['2 error clamped']);
+  });
+
+  it('reads the workflow and its INCLUDEs through an injected reader', () => {
+    const dir = tmpDir({ 'a.txt': 'a\n' });
+    const texts: Record<string, string> = {
+      [`${dir}/flow.conv`]: 'MODEL m\nINCLUDE part.conv\n',
+      [`${dir}/part.conv`]: 'REFCAT @a.txt\nPROMPT p\n',
+    };
+    const r = validateConv('flow.conv', testCtx(dir), { readFile: (p) => texts[p] ?? '' });
+    expect(r).toMatchObject({ valid: true, errors: [], warnings: [], refs: 1 });
+    expect(r.conv!.files).toEqual([`${dir}/flow.conv`, `${dir}/part.conv`]);
+  });
+
+  it('a workflow that cannot be read is one finding about the whole file', () => {
+    const dir = tmpDir();
+    const r = validateConv('missing.conv', testCtx(dir));
+    expect(r.valid).toBe(false);
+    expect(r.errors).toEqual([
+      { severity: 'error', code: 'unreadable', message: 'Cannot read missing.conv: no such file', details: [], file: `${dir}/missing.conv`, line: null },
+    ]);
+  });
+});
