@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { Context } from './context.js';
 
 /** Expand a leading `~` or `~/` to `home`; anything else is returned unchanged. */
 export function expandHome(p: string, home: string): string {
@@ -22,4 +23,9 @@ export function displayRelative(base: string, target: string): string {
 export function tildify(p: string, home: string): string {
   if (home && (p === home || p.startsWith(home + path.sep))) return '~' + p.slice(home.length);
   return p;
+}
+
+/** `~/.sdqctl`, or `$SDQCTL_HOME` when set (SPEC 3); the home of aliases.yaml and the fd store. */
+export function sdqctlDir(ctx: Context): string {
+  return ctx.env.SDQCTL_HOME ? path.resolve(ctx.cwd, ctx.env.SDQCTL_HOME) : path.join(ctx.home, '.sdqctl');
 }
