@@ -197,6 +197,17 @@ describe('PageTable', () => {
       expect(table.get(n).lineStart <= line && table.get(n).lineEnd >= line).toBe(true);
       if (n > 1) expect(table.get(n - 1).lineEnd).toBeLessThan(line);
     }
-    expect(table.toBuffer().length).toBe(pages.length * 40);
+    expect(Buffer.concat([...table.bytes()]).length).toBe(pages.length * 40);
+  });
+
+  it('grows block by block and saves every record, little-endian', () => {
+    const table = new PageTable();
+    const span = (i: number) => ({ start: i * 10, end: i * 10 + 10, lineStart: i + 1, lineEnd: i + 1, continued: i % 2 === 1, truncated: i % 3 === 0 });
+    for (let i = 0; i < 20000; i++) table.push(span(i));
+    expect(table.count).toBe(20000);
+    for (const n of [1, 8192, 8193, 16384, 20000]) expect(table.get(n)).toEqual(span(n - 1));
+    const file = Buffer.concat([...table.bytes()]);
+    expect(file.length).toBe(20000 * 40);
+    expect([file.readDoubleLE(8193 * 40), file.readDoubleLE(8193 * 40 + 32)]).toEqual([81930, 3]);
   });
 });

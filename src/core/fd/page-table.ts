@@ -15,42 +15,48 @@ export interface PageLookup {
   close(): void;
 }
 
+/** Records per block of a PageTable: it grows block by block, never copying what it holds. */
+const BLOCK_RECORDS = 8192;
+
 /**
  * The page-offset index of some content, in memory while it is built (40 bytes a page: about 10 MiB
  * for 1 GiB of text at 4000 characters a page), then saved as a flat file of fixed-size records so
  * that a later call reads page N with one 40-byte positioned read.
  */
 export class PageTable implements PageLookup {
-  private data = new Float64Array(FIELDS * 64);
+  private readonly blocks: Float64Array[] = [];
   count = 0;
 
   push(s: PageSpan): void {
-    if ((this.count + 1) * FIELDS > this.data.length) {
-      const bigger = new Float64Array(this.data.length * 2);
-      bigger.set(this.data);
-      this.data = bigger;
-    }
-    const o = this.count * FIELDS;
-    this.data[o] = s.start;
-    this.data[o + 1] = s.end;
-    this.data[o + 2] = s.lineStart;
-    this.data[o + 3] = s.lineEnd;
-    this.data[o + 4] = (s.continued ? CONTINUED : 0) | (s.truncated ? TRUNCATED : 0);
+    const i = this.count % BLOCK_RECORDS;
+    if (i === 0) this.blocks.push(new Float64Array(BLOCK_RECORDS * FIELDS));
+    const b = this.blocks[this.blocks.length - 1]!;
+    const o = i * FIELDS;
+    b[o] = s.start;
+    b[o + 1] = s.end;
+    b[o + 2] = s.lineStart;
+    b[o + 3] = s.lineEnd;
+    b[o + 4] = (s.continued ? CONTINUED : 0) | (s.truncated ? TRUNCATED : 0);
     this.count++;
   }
 
   get(n: number): PageSpan {
-    const o = (n - 1) * FIELDS;
-    return decode(this.data[o]!, this.data[o + 1]!, this.data[o + 2]!, this.data[o + 3]!, this.data[o + 4]!);
+    const b = this.blocks[Math.floor((n - 1) / BLOCK_RECORDS)]!;
+    const o = ((n - 1) % BLOCK_RECORDS) * FIELDS;
+    return decode(b[o]!, b[o + 1]!, b[o + 2]!, b[o + 3]!, b[o + 4]!);
   }
 
   close(): void {}
 
-  /** The index file's bytes. */
-  toBuffer(): Buffer {
-    const buf = Buffer.allocUnsafe(this.count * RECORD_BYTES);
-    for (let i = 0; i < this.count * FIELDS; i++) buf.writeDoubleLE(this.data[i]!, i * 8);
-    return buf;
+  /** The index file's bytes, block by block (little-endian whatever the machine). */
+  *bytes(): Iterable<Buffer> {
+    for (let k = 0; k < this.blocks.length; k++) {
+      const records = Math.min(BLOCK_RECORDS, this.count - k * BLOCK_RECORDS);
+      const buf = Buffer.allocUnsafe(records * RECORD_BYTES);
+      const b = this.blocks[k]!;
+      for (let i = 0; i < records * FIELDS; i++) buf.writeDoubleLE(b[i]!, i * 8);
+      yield buf;
+    }
   }
 }
 

@@ -197,7 +197,7 @@ export class PendingEntry {
   /** Make the entry visible; `table` is the page index already built for `pageSize`, if any. */
   commit(totals: EntryTotals, table: { pageSize: number; table: PageTable } | null, extra: { line?: number } = {}): Entry {
     this.content.commit();
-    if (table) writeFileAtomic(path.join(this.dir, indexName(table.pageSize)), table.table.toBuffer());
+    if (table) writeFileAtomic(path.join(this.dir, indexName(table.pageSize)), table.table.bytes());
     const meta: EntryMeta = { version: 1, id: this.id, created: new Date().toISOString(), source: this.source, ...totals, ...extra };
     writeFileAtomic(path.join(this.dir, 'meta.json'), JSON.stringify(meta, null, 2) + '\n');
     return new Entry(meta, this.dir);
@@ -234,7 +234,7 @@ export class Entry {
     if (fs.existsSync(file)) return new PageFile(file);
     const { table } = scanFile(this.contentPath, pageSize);
     try {
-      writeFileAtomic(file, table.toBuffer());
+      writeFileAtomic(file, table.bytes());
     } catch {
       // A read-only store still pages, it only cannot remember the index.
     }

@@ -70,11 +70,12 @@ export class AtomicFile {
   }
 }
 
-/** Write `data` to `target` atomically. */
-export function writeFileAtomic(target: string, data: Buffer | string, opts: AtomicFileOptions = {}): void {
+/** Write `data` (or its blocks) to `target` atomically. */
+export function writeFileAtomic(target: string, data: Buffer | string | Iterable<Buffer>, opts: AtomicFileOptions = {}): void {
   const file = new AtomicFile(target, opts);
   try {
-    file.write(data);
+    if (typeof data === 'string' || Buffer.isBuffer(data)) file.write(data);
+    else for (const block of data) file.write(block);
   } catch (err) {
     file.abort();
     throw err;
