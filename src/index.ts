@@ -9,6 +9,7 @@ export {
   RefParseError,
   ConfigError,
   RefError,
+  FdError,
   type Diagnostic,
   type ExitCode,
 } from './shared/errors.js';
@@ -54,3 +55,7 @@ export {
   type OutputFormat,
   type RenderOptions,
 } from './core/output/render.js';
+
+export { paginate, type Page, type Pagination, type PaginateOptions } from './core/fd/paginate.js';
+export { DEFAULT_PAGE_SIZE } from './core/fd/pager.js';
+export { parseResponseRefs, type ResponseRef, type ResponseRefs } from './core/refs/parse.js';

@@ -225,7 +225,8 @@ export async function runProgram(argv: string[], io: IO): Promise<ExitCode> {
     return code;
   } catch (err) {
     if (!(err instanceof CommanderError)) throw err;
-    const ok = ['commander.helpDisplayed', 'commander.version', 'commander.help'];
+    // A command group without its subcommand prints help to stderr with exit code 1: a usage error.
+    const ok = ['commander.helpDisplayed', 'commander.version'];
     return ok.includes(err.code) || err.exitCode === 0 ? 0 : 2;
   }
 }

@@ -37,7 +37,8 @@ export interface FdReadOptions {
 export interface FdView {
   /** plain: fits one page, shown as is; result: first page and how to get more; page/all/lines: fd_content. */
   kind: 'plain' | 'result' | 'page' | 'all' | 'lines';
-  fd: string | null;
+  /** The handle to read more with: `fd:7`, `ref:x`, the path or ref spec read, or `stdin`. */
+  fd: string;
   page: number | null;
   pages: number;
   pageSize: number;
@@ -199,7 +200,8 @@ function asFdError(err: unknown, source: string): unknown {
 }
 
 function view(c: Content, opts: FdReadOptions, pageSize: number, ctx: Context, warnings: Diagnostic[], onTheFly: boolean): FdView {
-  const fd = c.label;
+  // Unstored stdin has no handle to come back with; it is named for what it is.
+  const fd = c.label ?? 'stdin';
   const count = c.pages.count;
   const base = {
     fd,
@@ -212,20 +214,19 @@ function view(c: Content, opts: FdReadOptions, pageSize: number, ctx: Context, w
       c.pages.close();
     },
   };
-  const label = fd ?? 'stdin';
 
   if (opts.lines) {
     const total = c.totals.lines;
     const { start } = opts.lines;
     if (start > total) {
       const range = total === 0 ? 'none, the content is empty' : `1-${total}`;
-      throw new FdError('invalid_lines', label, `Invalid line range. Valid range: ${range}`);
+      throw new FdError('invalid_lines', fd, `Invalid line range. Valid range: ${range}`);
     }
     let end = opts.lines.end ?? total;
     if (end > total) {
       warnings.push({
         code: 'clamped',
-        message: `Line range exceeds content bounds: ${label} --lines ${start}-${end}`,
+        message: `Line range exceeds content bounds: ${fd} --lines ${start}-${end}`,
         details: [`Content has ${total} lines, will clamp to ${start}-${total}`],
       });
       end = total;
@@ -251,7 +252,7 @@ function view(c: Content, opts: FdReadOptions, pageSize: number, ctx: Context, w
   }
 
   if (opts.page !== undefined && (opts.page < 1 || opts.page > count)) {
-    throw new FdError('invalid_page', label, `Invalid page number. Valid range: 1-${count}`);
+    throw new FdError('invalid_page', fd, `Invalid page number. Valid range: 1-${count}`);
   }
   const n = opts.page ?? 1;
   const span = c.pages.get(n);
@@ -264,7 +265,7 @@ function view(c: Content, opts: FdReadOptions, pageSize: number, ctx: Context, w
     truncated: span.truncated,
     lineStart: span.lineStart,
     lineEnd: span.lineEnd,
-    next: kind === 'result' && count > 1 ? nextCommand(label, opts, pageSize, ctx, onTheFly) : null,
+    next: kind === 'result' && count > 1 ? nextCommand(fd, opts, pageSize, ctx, onTheFly) : null,
     text: c.bytes.text(span.start, span.end),
   };
 }

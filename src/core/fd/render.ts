@@ -43,14 +43,14 @@ export const fdRenderers: Record<FdFormat, (v: FdView) => Iterable<string>> = {
       return;
     }
     if (v.kind === 'result') {
-      yield `<fd_result${attrs([['fd', v.fd ?? ''], ['pages', v.pages], ['truncated', v.truncated], ['lines', range(v)], ['total_lines', v.totalLines]])}>\n`;
+      yield `<fd_result${attrs([['fd', v.fd], ['pages', v.pages], ['truncated', v.truncated], ['lines', range(v)], ['total_lines', v.totalLines]])}>\n`;
       yield `  <message>${escapeText(v.next ? resultMessage(v) : `Stored as ${v.fd}.`)}</message>\n`;
       yield '  <preview>\n';
       yield* v.text;
       yield '\n  </preview>\n</fd_result>\n';
       return;
     }
-    const pairs: [string, string | number | boolean][] = [['fd', v.fd ?? '']];
+    const pairs: [string, string | number | boolean][] = [['fd', v.fd]];
     if (v.kind !== 'lines') {
       pairs.push(['page', v.kind === 'all' ? 'all' : v.page!], ['pages', v.pages], ['continued', v.continued], ['truncated', v.truncated]);
     }
