@@ -118,7 +118,9 @@ describe('refcat fd read: errors (SPEC 6)', () => {
     ['lines past the end', ['fd:1', '--lines', '211-300'], '<fd_error type="invalid_lines" fd="fd:1"><message>Invalid line range. Valid range: 1-210</message></fd_error>\n'],
     ['an unknown fd', ['fd:9'], '<fd_error type="not_found" fd="fd:9"><message>File descriptor fd:9 not found in STORE</message></fd_error>\n'],
     ['an unknown ref', ['ref:nope'], `<fd_error type="not_found" fd="ref:nope"><message>Reference ref:nope not found in STORE (store refs with 'refcat ref scan FILE')</message></fd_error>\n`],
-    ['a missing file', ['nothere.txt'], '<fd_error type="not_found" fd="nothere.txt"><message>REFCAT ref not found: nothere.txt; Searched: CWD/nothere.txt</message></fd_error>\n'],
+    ['a missing file with a space', ['no file.txt'], '<fd_error type="not_found" fd="no file.txt"><message>REFCAT ref not found: no file.txt (Searched: CWD/no file.txt)</message></fd_error>\n'],
+    ['a folder', ['.store'], '<fd_error type="is_directory" fd=".store"><message>Is a directory: .store</message></fd_error>\n'],
+    ['a missing file', ['nothere.txt'], '<fd_error type="not_found" fd="nothere.txt"><message>REFCAT ref not found: nothere.txt (Searched: CWD/nothere.txt)</message></fd_error>\n'],
   ])('%s: fd_error on stdout, exit 1', (_name, args, expected) => {
     const ws = workspace();
     ws.run(['fd', 'read'], { input: QUANTUM });

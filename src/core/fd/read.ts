@@ -10,7 +10,7 @@ import { BufferSource, FileSource, fileChunks, scanFile } from './bytes.js';
 import { type Content, ingest, PRETTY_JSON_LIMIT, prettyJsonChunks, prettyOrWarn, tooLargeForPretty } from './ingest.js';
 import { pageOfLine, PageTable } from './page-table.js';
 import { checkPageSize, DEFAULT_PAGE_SIZE } from './pager.js';
-import { ByteScanner } from './scan.js';
+import { ByteScanner, isText } from './scan.js';
 import { parseEntryId, Store } from './store.js';
 
 export interface LineRange {
@@ -135,7 +135,7 @@ function fileOf(source: string, ctx: Context): string | null {
     return direct;
   } catch (err) {
     if (err instanceof FdError) throw err;
-    spec = parseRef(source);
+    spec = parseSource(source, ctx);
   }
   if (spec.selector) return null;
   try {
@@ -147,12 +147,22 @@ function fileOf(source: string, ctx: Context): string | null {
   }
 }
 
+/** A source that is no existing file must be a ref spec; a plain name that is neither is not found. */
+function parseSource(source: string, ctx: Context) {
+  try {
+    return parseRef(source);
+  } catch (err) {
+    if (source.startsWith('@') || source.includes('#')) throw err;
+    throw new FdError('not_found', source, `REFCAT ref not found: ${source} (Searched: ${path.resolve(ctx.cwd, source)})`);
+  }
+}
+
 function selectedText(source: string, ctx: Context, warnings: Diagnostic[]): string {
   const report = extract([source], ctx);
   if (report.errors.length > 0) {
     const e = report.errors[0]!;
     if (e.code === 'invalid_ref') throw new UsageError(e.message, { code: e.code });
-    throw new FdError(e.code, source, [e.message, ...e.details].join('; '));
+    throw fdError(e.code, source, e.message, e.details);
   }
   if (report.results.length !== 1) throw new UsageError(`fd read pages one file; ${source} matches ${report.results.length} files`);
   warnings.push(...report.warnings);
@@ -167,7 +177,7 @@ function prettyText(file: string, label: string, warnings: Diagnostic[]): string
     return null;
   }
   const buf = fs.readFileSync(file);
-  checkText(buf, label);
+  if (!isText(buf)) throw binaryError(new BinaryContentError('binary'), label);
   return prettyOrWarn(buf.toString('utf8'), warnings);
 }
 
@@ -181,13 +191,6 @@ function inMemory(text: string, label: string, pageSize: number): Content {
   return { label, stored: false, bytes: new BufferSource(buf), pages: table, totals: { bytes: t.bytes, chars: t.chars, lines: t.lines } };
 }
 
-function checkText(buf: Buffer, label: string): void {
-  try {
-    new ByteScanner(1, () => {}).push(buf);
-  } catch (err) {
-    throw binaryError(err, label);
-  }
-}
 
 function binaryError(err: unknown, label: string): unknown {
   if (err instanceof BinaryContentError) return new FdError('binary', label, `Binary content cannot be paged: ${label}`);
@@ -196,7 +199,12 @@ function binaryError(err: unknown, label: string): unknown {
 
 function asFdError(err: unknown, source: string): unknown {
   if (!isRefcatError(err) || err instanceof UsageError || err instanceof FdError) return err;
-  return new FdError(err.code, source, [err.message, ...err.details].join('; '));
+  return fdError(err.code, source, err.message, err.details);
+}
+
+/** An extraction failure as an fd_error: its detail lines (places searched) in parentheses. */
+function fdError(code: string, source: string, message: string, details: string[]): FdError {
+  return new FdError(code, source, details.length > 0 ? `${message} (${details.join('; ')})` : message);
 }
 
 function view(c: Content, opts: FdReadOptions, pageSize: number, ctx: Context, warnings: Diagnostic[], onTheFly: boolean): FdView {

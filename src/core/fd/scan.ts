@@ -63,6 +63,11 @@ export class ByteScanner {
   }
 }
 
+/** Whole content held in memory is text: no NUL in its first 8 KiB, valid UTF-8. */
+export function isText(buf: Buffer): boolean {
+  return !buf.subarray(0, BINARY_SNIFF).includes(0) && isUtf8(buf);
+}
+
 /** Code points in buf[from, to): every byte that is not a continuation byte starts one. */
 function leadBytes(buf: Buffer, from: number, to: number): number {
   let n = 0;

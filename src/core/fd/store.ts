@@ -102,14 +102,24 @@ export class Store {
     pending.write(Buffer.from(content));
     const entry = pending.commit(totals, null, { line });
     const final = this.refDir(id);
-    const old = path.join(base, `.old-${crypto.randomBytes(6).toString('hex')}`);
-    try {
-      fs.renameSync(final, old);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    // Swap the new folder in; a concurrent scan of the same id may slip its own in between: retry.
+    for (let attempt = 1; ; attempt++) {
+      const old = path.join(base, `.old-${crypto.randomBytes(6).toString('hex')}`);
+      try {
+        fs.renameSync(final, old);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
+      try {
+        fs.renameSync(tmp, final);
+        break;
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if ((code !== 'ENOTEMPTY' && code !== 'EEXIST') || attempt === 5) throw err;
+      } finally {
+        fs.rmSync(old, { recursive: true, force: true });
+      }
     }
-    fs.renameSync(tmp, final);
-    fs.rmSync(old, { recursive: true, force: true });
     return entry.meta;
   }
 
