@@ -32,7 +32,7 @@ console.log(`store + page 1          ${fmt(storeMs)}   peak memory ${peak.toFixe
 
 const late = median([1, 2, 3, 4, 5].map(() => timeOnce(refcatCmd('fd', 'read', fd, '--page', String(Number(pages) - 1), '--store', store))));
 const first = median([1, 2, 3, 4, 5].map(() => timeOnce(refcatCmd('fd', 'read', fd, '--page', '2', '--store', store))));
-console.log(`late page (${Number(pages) - 1})    ${fmt(late)}   page 2 ${fmt(first)}   (second call: a seek in the page index)`);
+console.log(`${`late page (${Number(pages) - 1})`.padEnd(24)}${fmt(late)}   page 2 ${fmt(first)}   (second call: a seek in the page index)`);
 const lateLines = median([1, 2, 3].map(() => timeOnce(refcatCmd('fd', 'read', fd, '--lines', `${lines - 100}-${lines - 50}`, '--store', store))));
 console.log(`late lines              ${fmt(lateLines)}   (--lines ${lines - 100}-${lines - 50})`);
 const t1 = process.hrtime.bigint();

@@ -25,9 +25,9 @@ export function attrs(pairs: [string, string | number | boolean][]): string {
 
 const range = (v: FdView) => `${v.lineStart}-${v.lineEnd}`;
 
-/** The fd_result message (SPEC 6). */
+/** The fd_result message (SPEC 6); content that `--save` stored in one page has no next page. */
 export function resultMessage(v: FdView): string {
-  return `Output exceeds ${v.pageSize} characters. Use \`${v.next}\` to read more pages.`;
+  return v.next ? `Output exceeds ${v.pageSize} characters. Use \`${v.next}\` to read more pages.` : `Stored as ${v.fd}.`;
 }
 
 /**
@@ -44,7 +44,7 @@ export const fdRenderers: Record<FdFormat, (v: FdView) => Iterable<string>> = {
     }
     if (v.kind === 'result') {
       yield `<fd_result${attrs([['fd', v.fd], ['pages', v.pages], ['truncated', v.truncated], ['lines', range(v)], ['total_lines', v.totalLines]])}>\n`;
-      yield `  <message>${escapeText(v.next ? resultMessage(v) : `Stored as ${v.fd}.`)}</message>\n`;
+      yield `  <message>${escapeText(resultMessage(v))}</message>\n`;
       yield '  <preview>\n';
       yield* v.text;
       yield '\n  </preview>\n</fd_result>\n';
@@ -78,7 +78,7 @@ export const fdRenderers: Record<FdFormat, (v: FdView) => Iterable<string>> = {
     if (v.kind === 'result') {
       delete doc.page;
       delete doc.continued;
-      doc.message = v.next ? resultMessage(v) : `Stored as ${v.fd}.`;
+      doc.message = resultMessage(v);
       doc.next = v.next;
     }
     // The text streams into the JSON string: render around a placeholder, then escape block by block.
