@@ -99,6 +99,9 @@ describe('Store', () => {
     expect(() => store.open('fd:2')).toThrow('File descriptor fd:2 has been closed');
     expect(() => store.open('fd:4')).toThrow('File descriptor fd:4 is incomplete (its writer was interrupted or is still running)');
     expect(store.list().map((m) => m.id)).toEqual(['fd:1', 'fd:3', 'fd:5']);
+    fs.writeFileSync(path.join(dir, '4', '.content.refcat-0.tmp'), 'partial');
+    store.close('fd:4');
+    expect(fs.readdirSync(path.join(dir, '4'))).toEqual(['closed']);
   });
 
   it('a ref stored again replaces the old one', () => {

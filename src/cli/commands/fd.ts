@@ -21,7 +21,8 @@ export interface FdReadCliOptions {
 /** `refcat fd read [SOURCE]`. FdErrors are answered as fd_error on stdout (SPEC 6), exit 1. */
 export async function runFdRead(source: string | undefined, opts: FdReadCliOptions, io: IO): Promise<ExitCode> {
   return withFdErrors(opts.format, io, async () => {
-    if ((source === undefined || source === '-') && (io.stdin as { isTTY?: boolean }).isTTY) {
+    // Without SOURCE on a terminal nothing would come: say so instead of waiting (`-` still reads it).
+    if (source === undefined && (io.stdin as { isTTY?: boolean }).isTTY) {
       throw new UsageError('No SOURCE and stdin is a terminal: pipe content in, or name a file, fd:N, ref:ID or a ref spec');
     }
     const view = await readFd({ ...opts, source }, io.ctx, io.stdin as AsyncIterable<Buffer>);

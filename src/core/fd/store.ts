@@ -138,7 +138,7 @@ export class Store {
       if (code !== 'ENOENT' && !(err instanceof SyntaxError)) throw err;
       if (fs.existsSync(path.join(dir, 'closed'))) throw new FdError('not_found', name, `${what} has been closed`);
       if (fs.existsSync(dir) && parsed.kind === 'fd') {
-        throw new FdError('not_found', name, `${what} is incomplete (its writer was interrupted or is still running)`);
+        throw new FdError('incomplete', name, `${what} is incomplete (its writer was interrupted or is still running)`);
       }
       const hint = parsed.kind === 'ref' ? " (store refs with 'refcat ref scan FILE')" : '';
       throw new FdError('not_found', name, `${what} not found in ${this.dir}${hint}`);
@@ -171,15 +171,24 @@ export class Store {
     return [...fds, ...refs];
   }
 
-  /** Close an entry: an fd keeps an empty folder with a `closed` marker (its N stays used). */
+  /**
+   * Close an entry: an fd keeps an empty folder with a `closed` marker (its N stays used). An
+   * incomplete fd (its writer was killed) can be closed too, which frees its partial content.
+   */
   close(id: string): void {
-    const entry = this.open(id);
+    let dir: string;
+    try {
+      dir = this.open(id).dir;
+    } catch (err) {
+      if (!(err instanceof FdError) || err.type !== 'incomplete') throw err;
+      dir = path.join(this.dir, String(Number(id.slice(3))));
+    }
     if (id.startsWith('ref:')) {
-      fs.rmSync(entry.dir, { recursive: true, force: true });
+      fs.rmSync(dir, { recursive: true, force: true });
       return;
     }
-    fs.writeFileSync(path.join(entry.dir, 'closed'), '');
-    for (const f of fs.readdirSync(entry.dir)) if (f !== 'closed') fs.rmSync(path.join(entry.dir, f), { force: true });
+    fs.writeFileSync(path.join(dir, 'closed'), '');
+    for (const f of fs.readdirSync(dir)) if (f !== 'closed') fs.rmSync(path.join(dir, f), { force: true });
   }
 
   private refDir(id: string): string {
