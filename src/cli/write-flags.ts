@@ -2,14 +2,8 @@ import type { SafeWriteOptions, WriteMode } from '../core/files/safe-write.js';
 import { UsageError } from '../shared/errors.js';
 
 /** The flags of addWriteOptions (program.ts), as commander hands them over. */
-export interface WriteCliOptions {
-  to: string;
+export interface WriteCliOptions extends Omit<SafeWriteOptions, 'mode'> {
   mode?: WriteMode;
-  line?: number;
-  after?: RegExp;
-  force?: boolean;
-  root?: string;
-  allowOutside?: boolean;
   store?: string;
 }
 

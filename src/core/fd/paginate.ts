@@ -1,18 +1,11 @@
 import { DEFAULT_PAGE_SIZE, PageBuilder, type PageSpan } from './pager.js';
 
-/** One page of `paginate`. */
-export interface Page {
+/** One page of `paginate`: its number, its text and the flags and lines of its PageSpan. */
+export interface Page extends Omit<PageSpan, 'start' | 'end'> {
   /** 1-based page number. */
   page: number;
   /** The page's text; the pages' texts joined are the content. */
   text: string;
-  /** First and last line the page touches (1-based; 0 and 0 for empty content). */
-  lineStart: number;
-  lineEnd: number;
-  /** The page starts inside a line that the previous page cut. */
-  continued: boolean;
-  /** The page ends inside a line that the next page goes on with. */
-  truncated: boolean;
 }
 
 export interface Pagination {
