@@ -53,3 +53,21 @@ export const refcatCmd = (...args) => [process.execPath, BIN, ...args];
 export function fmt(ms) {
   return `${ms.toFixed(1)} ms`;
 }
+
+/** A text file of `size` bytes made of numbered 54-byte lines (kept in .bench-tmp/ between runs). */
+export function makeFile(file, size) {
+  if (fs.existsSync(file) && fs.statSync(file).size === size) return;
+  const line = (n) => `${String(n).padStart(9, '0')} the quick brown fox jumps over the lazy dog\n`;
+  const fd = fs.openSync(file + '.part', 'w');
+  let written = 0;
+  let n = 1;
+  while (written < size) {
+    let chunk = '';
+    while (chunk.length < 8 * 1024 * 1024 && written + chunk.length < size) chunk += line(n++);
+    const buf = Buffer.from(chunk).subarray(0, size - written);
+    fs.writeSync(fd, buf);
+    written += buf.length;
+  }
+  fs.closeSync(fd);
+  fs.renameSync(file + '.part', file);
+}

@@ -9,6 +9,7 @@ export {
   RefParseError,
   ConfigError,
   RefError,
+  FdError,
   type Diagnostic,
   type Finding,
   type ExitCode,
@@ -64,3 +65,6 @@ export type { ConversationFile, ConvDirective, ConvBlock, ConvProblem, ConvSever
 export { validateConv, type ValidateConvOptions, type ConvValidation } from './core/conv/validate.js';
 export { verifyRefs, type VerifyRefsOptions, type VerifyRefsReport, type RefFinding } from './core/verify/verify.js';
 export { findDocRefs, type DocRef, type ScanOptions } from './core/verify/scan.js';
+export { paginate, type Page, type Pagination, type PaginateOptions } from './core/fd/paginate.js';
+export { DEFAULT_PAGE_SIZE } from './core/fd/pager.js';
+export { parseResponseRefs, type ResponseRef, type ResponseRefs } from './core/refs/parse.js';

@@ -1,30 +1,12 @@
 // Issue 2 targets: start-up of a one-line ref vs `node -e 0` (<= 1.6x), and the same ref on a
 // 1 GiB file vs a 1 KiB file (<= 1.5x, peak memory <= 100 MiB).
-import fs from 'node:fs';
 import path from 'node:path';
-import { compare, ensureTmp, fmt, peakMiB, refcatCmd } from '../lib.js';
+import { compare, ensureTmp, fmt, makeFile, peakMiB, refcatCmd } from '../lib.js';
 
 const tmp = ensureTmp();
 const small = path.join(tmp, 'small-1k.txt');
 const big = path.join(tmp, 'big-1g.txt');
 const GiB = 1024 ** 3;
-
-function makeFile(file, size) {
-  if (fs.existsSync(file) && fs.statSync(file).size === size) return;
-  const line = (n) => `${String(n).padStart(9, '0')} the quick brown fox jumps over the lazy dog\n`;
-  const fd = fs.openSync(file + '.part', 'w');
-  let written = 0;
-  let n = 1;
-  while (written < size) {
-    let chunk = '';
-    while (chunk.length < 8 * 1024 * 1024 && written + chunk.length < size) chunk += line(n++);
-    const buf = Buffer.from(chunk).subarray(0, size - written);
-    fs.writeSync(fd, buf);
-    written += buf.length;
-  }
-  fs.closeSync(fd);
-  fs.renameSync(file + '.part', file);
-}
 
 process.stdout.write('preparing a 1 GiB file (once, kept in .bench-tmp/) ... ');
 makeFile(small, 1024);

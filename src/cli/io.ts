@@ -1,4 +1,5 @@
 import type { Context } from '../shared/context.js';
+import type { SafeWriteHooks } from '../core/files/safe-write.js';
 import type { Diagnostic, ExitCode } from '../shared/errors.js';
 import { renderDiagnostic } from '../core/output/render.js';
 
@@ -11,6 +12,8 @@ export interface IO {
   stdin: NodeJS.ReadableStream;
   /** Whether stderr diagnostics are coloured (chalk's rules, decided at the edge). */
   color: boolean;
+  /** Test seam for file writes (see main.ts); absent in normal runs. */
+  writeHooks?: SafeWriteHooks;
 }
 
 /** Label colours for stderr; chalk is only loaded when colour is on. */

@@ -18,6 +18,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     stderr: (s) => void process.stderr.write(s),
     stdin: process.stdin,
     color: colorWanted(),
+    writeHooks: crashHooks(process.env.REFCAT_TEST_CRASH),
   };
   try {
     process.exitCode = await runCli(argv, io);
@@ -27,6 +28,16 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     else process.stderr.write(`Error: internal error: ${(err as Error)?.message ?? String(err)} (set REFCAT_DEBUG=1 for details)\n`);
     process.exitCode = 1;
   }
+}
+
+/**
+ * A crash on demand, for the end-to-end test that an interrupted export leaves the old file
+ * (SPEC 7.3): `REFCAT_TEST_CRASH=before-rename` kills the process with SIGKILL (no cleanup, as in
+ * a real crash) once the temp file is complete and before it is renamed over the target.
+ */
+function crashHooks(value: string | undefined): IO['writeHooks'] {
+  if (value !== 'before-rename') return undefined;
+  return { beforeRename: () => process.kill(process.pid, 'SIGKILL') };
 }
 
 /** chalk's rules for stderr without loading chalk: NO_COLOR / FORCE_COLOR, else a TTY. */

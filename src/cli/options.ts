@@ -30,3 +30,25 @@ export function splitAlias(pair: string): { name: string; path: string } {
   const eq = pair.indexOf('=');
   return { name: pair.slice(0, eq), path: pair.slice(eq + 1) };
 }
+
+/** `--lines A-B`, `A` or `A-` (to the end): whole lines, 1-based. */
+export function lineRange(value: string): { start: number; end: number | null } {
+  const m = /^(\d+)(?:-(\d*))?$/.exec(value);
+  if (!m) throw new FlagValueError('expected A-B, A or A- (line numbers from 1).');
+  const start = Number(m[1]);
+  const end = m[2] === undefined ? start : m[2] === '' ? null : Number(m[2]);
+  if (start === 0 || end === 0) throw new FlagValueError('line numbers start at 1.');
+  if (end !== null && end < start) throw new FlagValueError(`start line ${start} is after end line ${end}.`);
+  return { start, end };
+}
+
+/** `--after /regex/flags` (or a bare regex). */
+export function slashRegex(value: string): RegExp {
+  if (value === '' || value === '//') throw new FlagValueError('empty regex.');
+  const m = /^\/(.+)\/([dgimsuy]*)$/s.exec(value);
+  try {
+    return m ? new RegExp(m[1]!, m[2]!.replace(/[gy]/g, '')) : new RegExp(value);
+  } catch (err) {
+    throw new FlagValueError(`invalid regex: ${(err as Error).message}.`);
+  }
+}

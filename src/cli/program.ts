@@ -3,7 +3,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import type { ExitCode } from '../shared/errors.js';
 import { EXTRACT_FLAGS, type FlagSpec } from './extract-flags.js';
 import type { IO } from './io.js';
-import { aliasPair, collect, FlagValueError } from './options.js';
+import { aliasPair, collect, FlagValueError, lineRange, nonNegativeInt, positiveInt, slashRegex } from './options.js';
 
 /**
  * Build the commander program (STYLE 6). Commands are declared here, with their flags and help;
@@ -93,7 +93,137 @@ Exit codes: 0 no broken reference, 1 a reference is broken, 2 usage error.`,
     setExit,
   });
 
+  addFdCommands(program, io, setExit);
+  addRefCommands(program, io, setExit);
   return program;
+}
+
+/** `refcat fd read|list|close|write` (SPEC 6). */
+function addFdCommands(program: Command, io: IO, setExit: (code: ExitCode) => void): void {
+  const fd = program
+    .command('fd')
+    .description('page through large content across calls (stdin, files, fd:N, ref:ID, ref specs)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ some-command | refcat fd read          store the output, show page 1 and its fd
+  $ refcat fd read fd:3 --page 2           the next page, in a later call
+  $ refcat fd read big.log --lines 100-150 whole lines of a file
+  $ refcat fd write fd:3 --to out.txt      save an fd to a file
+
+Store: --store DIR, else $REFCAT_STORE, else ~/.sdqctl/fd/.`,
+    );
+  fd.command('read')
+    .description('show content that fits one page, or page 1 and an fd to read the others')
+    .argument('[source]', 'a file, - (stdin, the default), fd:N, ref:ID, or a ref spec like @src/a.ts#L1-L50')
+    .option('--page <n>', 'read page N', commanderParser(nonNegativeInt))
+    .option('--all', 'read everything (page="all")')
+    .option('--lines <a-b>', 'read whole lines A to B (A-, A also work)', commanderParser(lineRange))
+    .option('--page-size <n>', 'page size in characters (Unicode code points)', commanderParser(positiveInt), 4000)
+    .option('--pretty-json', 'pretty-print JSON content (2 spaces) before paging')
+    .addOption(new Option('--format <format>', 'output format').choices(['xml', 'json', 'raw']).default('xml'))
+    .option('--save', 'store the content and answer with an fd even if it is a file or fits one page')
+    .option('--store <dir>', 'store folder')
+    .action(async (source: string | undefined, opts) => {
+      const { runFdRead } = await import('./commands/fd.js');
+      setExit(await runFdRead(source, opts, io));
+    });
+  fd.command('list')
+    .description('list stored fds and refs')
+    .option('--json', 'JSON output')
+    .option('--store <dir>', 'store folder')
+    .action(async (opts) => {
+      const { runFdList } = await import('./commands/fd.js');
+      setExit(await runFdList(opts, io));
+    });
+  fd.command('close')
+    .description('close an fd (its content is deleted; its number is never reused)')
+    .argument('<fd>', 'fd:N or ref:ID')
+    .option('--store <dir>', 'store folder')
+    .action(async (id: string, opts) => {
+      const { runFdClose } = await import('./commands/fd.js');
+      setExit(await runFdClose(id, opts, io));
+    });
+  addWriteOptions(
+    fd.command('write')
+      .description('write an fd to a file (no silent overwrite; append; insert)')
+      .argument('<fd>', 'fd:N or ref:ID'),
+  ).action(async (id: string, opts) => {
+    const { runFdWrite } = await import('./commands/fd.js');
+    setExit(await runFdWrite(id, opts, io));
+  });
+}
+
+/** `refcat ref list|show|scan|export` (SPEC 7). */
+function addRefCommands(program: Command, io: IO, setExit: (code: ExitCode) => void): void {
+  const ref = program
+    .command('ref')
+    .description('<ref id="..."> sections of LLM output: list, show, store, export to files')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ refcat ref list --from answer.md
+  $ refcat ref show fib_iterative --from answer.md --raw
+  $ refcat ref export fib_iterative --from answer.md --to fibonacci.py
+  $ refcat ref scan answer.md && refcat fd read ref:fib_iterative
+
+Without --from, refs come from the store (see 'ref scan').`,
+    );
+  const from = '--from <file>';
+  const fromHelp = 'transcript file (- for stdin); default: the refs stored by ref scan';
+  ref.command('list')
+    .description('list the refs of a transcript')
+    .option(from, fromHelp)
+    .option('--json', 'JSON output')
+    .option('--store <dir>', 'store folder')
+    .action(async (opts) => {
+      const { runRefList } = await import('./commands/ref.js');
+      setExit(await runRefList(opts, io));
+    });
+  ref.command('show')
+    .description("show one ref's content")
+    .argument('<id>', 'ref id')
+    .option(from, fromHelp)
+    .option('--raw', 'the content only')
+    .option('--store <dir>', 'store folder')
+    .action(async (id: string, opts) => {
+      const { runRefShow } = await import('./commands/ref.js');
+      setExit(await runRefShow(id, opts, io));
+    });
+  ref.command('scan')
+    .description('store every ref of a transcript as ref:ID (then fd read ref:ID works)')
+    .argument('<file>', 'transcript file (- for stdin)')
+    .option('--json', 'JSON output')
+    .option('--store <dir>', 'store folder')
+    .action(async (file: string, opts) => {
+      const { runRefScan } = await import('./commands/ref.js');
+      setExit(await runRefScan(file, opts, io));
+    });
+  addWriteOptions(
+    ref.command('export')
+      .description("write a ref's content to a file, ending with a newline")
+      .argument('<id>', 'ref id')
+      .option(from, fromHelp)
+      .option('--strip-fence', 'a ref that is exactly one fenced code block exports the code inside'),
+  ).action(async (id: string, opts) => {
+    const { runRefExport } = await import('./commands/ref.js');
+    setExit(await runRefExport(id, opts, io));
+  });
+}
+
+/** The file-safety flags shared by `ref export` and `fd write` (SPEC 7.3). */
+function addWriteOptions(cmd: Command): Command {
+  return cmd
+    .requiredOption('--to <path>', 'target file (inside the working directory or --root)')
+    .addOption(new Option('--mode <mode>', 'write (default), append or insert').choices(['write', 'append', 'insert']))
+    .option('--line <n>', 'insert before line N (lines+1 appends); implies --mode insert', commanderParser(positiveInt))
+    .option('--after <regex>', 'insert after the first line matching /regex/; implies --mode insert', commanderParser(slashRegex))
+    .option('--force', 'overwrite an existing file (write mode)')
+    .option('--root <dir>', 'folder targets must stay in (default: the working directory)')
+    .option('--allow-outside', 'allow a target outside the root')
+    .option('--store <dir>', 'store folder');
 }
 
 interface CheckCommandSpec {

@@ -83,3 +83,17 @@ export interface Finding extends Diagnostic {
   /** 1-based line, or null for a finding about the whole file. */
   line: number | null;
 }
+
+/**
+ * A failure of the fd pager about one piece of content (SPEC 6): unknown or closed fd, page or line
+ * range out of bounds, binary content. `type` is the fd_error type; `fd` the source as named.
+ */
+export class FdError extends RefcatError {
+  readonly type: string;
+  readonly fd: string;
+  constructor(type: string, fd: string, message: string) {
+    super(message, { code: type, exitCode: 1, ref: fd });
+    this.type = type;
+    this.fd = fd;
+  }
+}

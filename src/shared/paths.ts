@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { Context } from './context.js';
 
 /** Expand a leading `~` or `~/` to `home`; anything else is returned unchanged. */
 export function expandHome(p: string, home: string): string {
@@ -28,4 +29,9 @@ export function tildify(p: string, home: string): string {
 export function shownPath(cwd: string, abs: string): string {
   const rel = displayRelative(cwd, abs);
   return rel === '..' || rel.startsWith('../') ? abs.split(path.sep).join('/') : rel;
+}
+
+/** `~/.sdqctl`, or `$SDQCTL_HOME` when set (SPEC 3); the home of aliases.yaml and the fd store. */
+export function sdqctlDir(ctx: Context): string {
+  return ctx.env.SDQCTL_HOME ? path.resolve(ctx.cwd, ctx.env.SDQCTL_HOME) : path.join(ctx.home, '.sdqctl');
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Context } from '../../shared/context.js';
 import { ConfigError, RefError, UsageError } from '../../shared/errors.js';
 import { lazyRequire } from '../../shared/lazy.js';
-import { resolveFrom, tildify } from '../../shared/paths.js';
+import { resolveFrom, sdqctlDir, tildify } from '../../shared/paths.js';
 
 /** Where an alias was defined, in resolution order (SPEC 3). */
 export type AliasSource = 'explicit' | 'workspace' | 'global';
@@ -142,8 +142,7 @@ export function resolveAliases(ctx: Context, options: AliasResolverOptions = {})
 }
 
 export function globalAliasFile(ctx: Context): string {
-  const dir = ctx.env.SDQCTL_HOME ? path.resolve(ctx.cwd, ctx.env.SDQCTL_HOME) : path.join(ctx.home, '.sdqctl');
-  return path.join(dir, 'aliases.yaml');
+  return path.join(sdqctlDir(ctx), 'aliases.yaml');
 }
 
 function findUp(start: string, name: string): string | null {

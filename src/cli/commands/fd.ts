@@ -1,0 +1,78 @@
+import { readFd } from '../../core/fd/read.js';
+import { type FdFormat, fdErrorRenderers, fdRenderers, renderClose, renderList, renderWrite } from '../../core/fd/render.js';
+import { Store } from '../../core/fd/store.js';
+import { writeEntry } from '../../core/fd/write.js';
+import type { LineRange } from '../../core/fd/read.js';
+import { type ExitCode, FdError, UsageError } from '../../shared/errors.js';
+import { type IO, printDiagnostics } from '../io.js';
+import { type WriteCliOptions, writeOptions } from '../write-flags.js';
+
+export interface FdReadCliOptions {
+  page?: number;
+  all?: boolean;
+  lines?: LineRange;
+  pageSize: number;
+  prettyJson?: boolean;
+  format: FdFormat;
+  save?: boolean;
+  store?: string;
+}
+
+/** `refcat fd read [SOURCE]`. FdErrors are answered as fd_error on stdout (SPEC 6), exit 1. */
+export async function runFdRead(source: string | undefined, opts: FdReadCliOptions, io: IO): Promise<ExitCode> {
+  return withFdErrors(opts.format, io, async () => {
+    // Without SOURCE on a terminal nothing would come: say so instead of waiting (`-` still reads it).
+    if (source === undefined && (io.stdin as { isTTY?: boolean }).isTTY) {
+      throw new UsageError('No SOURCE and stdin is a terminal: pipe content in, or name a file, fd:N, ref:ID or a ref spec');
+    }
+    const view = await readFd({ ...opts, source }, io.ctx, io.stdin as AsyncIterable<Buffer>);
+    try {
+      for (const block of fdRenderers[opts.format](view)) io.stdout(block);
+    } finally {
+      view.close();
+    }
+    await printDiagnostics(io, [], view.warnings);
+    if (opts.format === 'raw' && view.kind === 'result') {
+      io.stderr(`Note: page 1 of ${view.pages} of ${view.fd}${view.next ? `; next: ${view.next} --format raw` : ''}\n`);
+    }
+    return 0;
+  });
+}
+
+export async function runFdList(opts: { json?: boolean; store?: string }, io: IO): Promise<ExitCode> {
+  const store = Store.at(io.ctx, opts.store);
+  const entries = store.list();
+  if (entries.length === 0 && !opts.json) {
+    io.stderr(`No fds or refs stored in ${store.dir}\n`);
+    return 0;
+  }
+  io.stdout(renderList(entries, opts.json ?? false, store.dir));
+  return 0;
+}
+
+export async function runFdClose(id: string, opts: { store?: string }, io: IO): Promise<ExitCode> {
+  return withFdErrors('xml', io, async () => {
+    Store.at(io.ctx, opts.store).close(id);
+    io.stdout(renderClose(id));
+    return 0;
+  });
+}
+
+export async function runFdWrite(id: string, opts: WriteCliOptions, io: IO): Promise<ExitCode> {
+  return withFdErrors('xml', io, async () => {
+    const { result, meta } = writeEntry(id, writeOptions(opts), io.ctx, opts.store, io.writeHooks);
+    io.stdout(renderWrite('fd_write', ['fd', meta.id], opts.to, result, meta.lines));
+    return 0;
+  });
+}
+
+/** An FdError becomes the fd_error answer on stdout (raw output: an `Error:` line on stderr). */
+async function withFdErrors(format: FdFormat, io: IO, run: () => Promise<ExitCode>): Promise<ExitCode> {
+  try {
+    return await run();
+  } catch (err) {
+    if (!(err instanceof FdError) || format === 'raw') throw err;
+    io.stdout(fdErrorRenderers[format](err));
+    return err.exitCode;
+  }
+}

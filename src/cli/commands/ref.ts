@@ -1,0 +1,61 @@
+import { Store } from '../../core/fd/store.js';
+import { renderWrite } from '../../core/fd/render.js';
+import { exportRef, findRef, readTranscript, type RefSet, refsFromStore, refsFromText, scanRefs } from '../../core/refs/refs.js';
+import { refListRenderers, renderRefContent } from '../../core/refs/render.js';
+import type { ExitCode } from '../../shared/errors.js';
+import { type IO, printDiagnostics } from '../io.js';
+import { type WriteCliOptions, writeOptions } from '../write-flags.js';
+
+interface FromOptions {
+  from?: string;
+  store?: string;
+}
+
+/** `ref list [--from FILE]`. */
+export async function runRefList(opts: FromOptions & { json?: boolean }, io: IO): Promise<ExitCode> {
+  const set = await loadRefs(opts, io);
+  io.stdout(refListRenderers[opts.json ? 'json' : 'xml'](set.refs));
+  await printDiagnostics(io, [], set.warnings);
+  return 0;
+}
+
+/** `ref show ID [--from FILE] [--raw]`. */
+export async function runRefShow(id: string, opts: FromOptions & { raw?: boolean }, io: IO): Promise<ExitCode> {
+  const set = await loadRefs(opts, io);
+  await printDiagnostics(io, [], set.warnings);
+  io.stdout(renderRefContent(id, findRef(set, id).content(), opts.raw ?? false));
+  return 0;
+}
+
+/** `ref scan FILE`: store every ref as ref:ID. */
+export async function runRefScan(file: string, opts: { json?: boolean; store?: string }, io: IO): Promise<ExitCode> {
+  const set = await loadRefs({ from: file }, io);
+  const store = Store.at(io.ctx, opts.store);
+  scanRefs(set, store);
+  io.stdout(refListRenderers[opts.json ? 'json' : 'xml'](set.refs, [['store', store.dir]], true));
+  await printDiagnostics(io, [], set.warnings);
+  return 0;
+}
+
+/** `ref export ID --to PATH [--from FILE] ...`. */
+export async function runRefExport(id: string, opts: WriteCliOptions & FromOptions & { stripFence?: boolean }, io: IO): Promise<ExitCode> {
+  const write = writeOptions(opts);
+  const set = await loadRefs(opts, io);
+  const { result, lines, warnings } = exportRef(findRef(set, id), { ...write, stripFence: opts.stripFence }, io.ctx, io.writeHooks);
+  io.stdout(renderWrite('ref_export', ['id', id], opts.to, result, lines));
+  await printDiagnostics(io, [], [...set.warnings, ...warnings]);
+  return 0;
+}
+
+/** The refs of `--from FILE` (`-`: stdin), or the stored ones without --from. */
+async function loadRefs(opts: FromOptions, io: IO): Promise<RefSet> {
+  if (opts.from === undefined) return refsFromStore(Store.at(io.ctx, opts.store));
+  if (opts.from === '-') return refsFromText(await readAll(io.stdin), 'stdin');
+  return refsFromText(readTranscript(opts.from, io.ctx), opts.from);
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(typeof c === 'string' ? Buffer.from(c) : c);
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,181 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Context } from '../../shared/context.js';
+import { RefcatError, UsageError } from '../../shared/errors.js';
+import { expandHome } from '../../shared/paths.js';
+import type { ByteSource } from '../fd/bytes.js';
+import { AtomicFile } from './atomic.js';
+
+export type WriteMode = 'write' | 'append' | 'insert';
+export const WRITE_MODES: readonly WriteMode[] = ['write', 'append', 'insert'];
+
+export interface SafeWriteOptions {
+  /** The target as the user wrote it (relative to ctx.cwd). */
+  to: string;
+  mode: WriteMode;
+  /** insert: before this line (lines + 1 appends). */
+  line?: number;
+  /** insert: after the first line matching this. */
+  after?: RegExp;
+  /** write: replace an existing file. */
+  force?: boolean;
+  /** The folder targets must stay in (default: ctx.cwd). */
+  root?: string;
+  allowOutside?: boolean;
+}
+
+export interface SafeWriteHooks {
+  /** Runs when the complete temp file exists and the rename has not happened (crash tests). */
+  beforeRename?: (temp: string) => void;
+}
+
+export interface SafeWriteResult {
+  /** The file written (symlinks resolved). */
+  path: string;
+  mode: WriteMode;
+  /** The target did not exist before. */
+  created: boolean;
+  /** Bytes of content written (not counting the file's old bytes). */
+  bytes: number;
+}
+
+const BLOCK = 1 << 20;
+
+/**
+ * Write content to a user's file without ever losing data (SPEC 7.3), for `ref export` and
+ * `fd write` alike:
+ * - `write` refuses an existing file unless `force`; `append` adds at the end; `insert` goes before
+ *   line N or after the first line matching a pattern. A missing target counts as empty for append
+ *   and insert.
+ * - append and insert keep lines whole: a newline is added after content that lacks one, and
+ *   before it when the old text does not end with one.
+ * - The new file is written in full to a temp file in the target's folder, fsynced, given the old
+ *   file's permission bits, and renamed over the target: a crash leaves the old file or the new.
+ * - The target must resolve, symlinks followed, inside `root` (default: the working directory)
+ *   unless `allowOutside`: `../x` and a symlink that leads out are refused. A symlink inside the
+ *   root is kept and its target file updated. Missing parent folders are created.
+ */
+export function safeWrite(content: ByteSource, opts: SafeWriteOptions, ctx: Context, hooks: SafeWriteHooks = {}): SafeWriteResult {
+  if (opts.mode === 'insert' && (opts.line === undefined) === (opts.after === undefined)) {
+    throw new UsageError('--mode insert needs exactly one of --line N and --after /regex/');
+  }
+  const target = resolveTarget(opts, ctx);
+  const old = statOrNull(target, opts.to);
+  if (old?.isDirectory()) throw new RefcatError(`${opts.to} is a directory`, { code: 'is_directory' });
+  if (opts.mode === 'write' && old && !opts.force) {
+    throw new RefcatError(`${opts.to} exists (use --force to overwrite)`, { code: 'exists' });
+  }
+
+  try {
+    const before = opts.mode === 'write' || !old ? Buffer.alloc(0) : fs.readFileSync(target);
+    const at = opts.mode === 'insert' ? insertOffset(before, opts) : before.length;
+    const lead = at > 0 && before[at - 1] !== 0x0a ? '\n' : '';
+    const trail = opts.mode !== 'write' && content.size > 0 && !endsWithNewline(content) ? '\n' : '';
+
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    const file = new AtomicFile(target, { mode: old ? old.mode & 0o7777 : undefined, durable: true });
+    try {
+      file.write(before.subarray(0, at));
+      file.write(lead);
+      for (let off = 0; off < content.size; off += BLOCK) file.write(content.bytes(off, Math.min(content.size, off + BLOCK)));
+      file.write(trail);
+      file.write(before.subarray(at));
+    } catch (err) {
+      file.abort();
+      throw err;
+    }
+    file.commit(hooks.beforeRename);
+    return { path: target, mode: opts.mode, created: !old, bytes: content.size + trail.length };
+  } catch (err) {
+    if (err instanceof RefcatError) throw err;
+    throw new RefcatError(`Cannot write ${opts.to}: ${(err as Error).message}`, { code: 'write_failed' });
+  }
+}
+
+/** The file to write, symlinks resolved, checked against the root. */
+function resolveTarget(opts: SafeWriteOptions, ctx: Context): string {
+  const root = path.resolve(ctx.cwd, opts.root ?? '.');
+  let realRoot: string;
+  try {
+    realRoot = fs.realpathSync(root);
+  } catch {
+    throw new UsageError(`--root: no such folder: ${root}`);
+  }
+  const abs = path.resolve(ctx.cwd, expandHome(opts.to, ctx.home));
+  const hint = '(use --allow-outside to write there anyway)';
+  if (!opts.allowOutside && !inside(root, abs)) {
+    throw new UsageError(`${opts.to} is outside ${root} ${hint}`, { code: 'outside_root' });
+  }
+  const real = realTarget(abs, opts.to);
+  if (!opts.allowOutside && !inside(realRoot, real)) {
+    throw new UsageError(`${opts.to} leads outside ${root} through a symlink ${hint}`, { code: 'outside_root' });
+  }
+  return real;
+}
+
+/** `p` strictly below `dir` (the root itself is no file to write). */
+function inside(dir: string, p: string): boolean {
+  const rel = path.relative(dir, p);
+  return rel !== '' && rel !== '..' && !rel.startsWith('..' + path.sep) && !path.isAbsolute(rel);
+}
+
+/** `abs` with every symlink resolved; for a path that does not exist yet, its nearest existing folder's. */
+function realTarget(abs: string, shown: string): string {
+  try {
+    return fs.realpathSync(abs);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw writeError(err, shown);
+  }
+  if (statOrNull(abs, shown, true)) {
+    throw new RefcatError(`${shown} is a symlink to a missing file`, { code: 'dangling_symlink' });
+  }
+  const rest = [path.basename(abs)];
+  for (let dir = path.dirname(abs); ; dir = path.dirname(dir)) {
+    try {
+      return path.join(fs.realpathSync(dir), ...rest);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || dir === path.dirname(dir)) throw writeError(err, shown);
+      rest.unshift(path.basename(dir));
+    }
+  }
+}
+
+function statOrNull(p: string, shown: string, link = false): fs.Stats | null {
+  try {
+    return link ? fs.lstatSync(p) : fs.statSync(p);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw writeError(err, shown);
+  }
+}
+
+function writeError(err: unknown, shown: string): RefcatError {
+  return new RefcatError(`Cannot write ${shown}: ${(err as Error).message}`, { code: 'write_failed' });
+}
+
+function endsWithNewline(content: ByteSource): boolean {
+  return content.bytes(content.size - 1, content.size)[0] === 0x0a;
+}
+
+/** Byte offset where inserted content goes: before line `line`, or after the first line matching `after`. */
+function insertOffset(old: Buffer, opts: SafeWriteOptions): number {
+  const starts = [0];
+  for (let i = old.indexOf(0x0a); i !== -1 && i + 1 < old.length; i = old.indexOf(0x0a, i + 1)) starts.push(i + 1);
+  const lines = old.length === 0 ? 0 : starts.length;
+  if (opts.line !== undefined) {
+    if (opts.line > lines + 1) {
+      throw new RefcatError(`--line ${opts.line} is past the end of ${opts.to} (${lines} lines; use 1-${lines + 1})`, {
+        code: 'line_out_of_range',
+      });
+    }
+    return opts.line === lines + 1 ? old.length : starts[opts.line - 1]!;
+  }
+  const re = opts.after!;
+  for (let i = 0; i < lines; i++) {
+    const end = i + 1 < lines ? starts[i + 1]! : old.length;
+    const text = old.toString('utf8', starts[i], end).replace(/\r?\n$/, '');
+    re.lastIndex = 0;
+    if (re.test(text)) return end;
+  }
+  throw new RefcatError(`Pattern /${re.source}/ not found in ${opts.to}`, { code: 'pattern_not_found' });
+}
