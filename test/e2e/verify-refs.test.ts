@@ -85,6 +85,26 @@ describe('refcat verify refs: text output (SPEC 5.3)', () => {
     );
   });
 
+  it('--suggest-fixes keeps a heading anchor and does not choke on it', () => {
+    const dir = tmpDir({ 'README.md': 'See @docs/GUIDE.md#install.\n', 'handbook/GUIDE.md': '# Guide\n' });
+    expect(refcat(['verify', 'refs', '--suggest-fixes'], { cwd: dir })).toEqual({
+      code: 1,
+      stdout: lines(
+        '✗ FAILED: Scanned 2 file(s), found 1 reference(s): 0 valid, 1 broken',
+        '  ERROR README.md:1: Broken reference: @docs/GUIDE.md#install',
+        '    Suggestion: Found: @handbook/GUIDE.md#install',
+      ),
+      stderr: '',
+    });
+  });
+
+  it('a finding that is not a ref (a malformed ALIAS) fails the run without counting as a ref', () => {
+    const dir = tmpDir({ 'w.conv': 'ALIAS bad\nPROMPT x\n' });
+    const r = refcat(['verify', 'refs', 'w.conv'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout.split('\n')[0]).toBe('✗ FAILED: Scanned 1 file(s), found 0 reference(s): 0 valid, 0 broken');
+  });
+
   it('-e/--exclude skips files and folders', () => {
     expect(inD(['verify', 'refs', '-e', 'README.md', '--exclude', 'flows/']).stdout).toBe(
       lines('✓ PASSED: Scanned 3 file(s), found 5 reference(s): 5 valid, 0 broken (1 warning)', ...WARNINGS.slice(2)),

@@ -68,7 +68,8 @@ export function verifyRefs(paths: readonly string[], ctx: Context, options: Veri
 
   const errors = findings.filter((f) => f.severity === 'error');
   const warnings = findings.filter((f) => f.severity === 'warning');
-  const broken = new Set(errors.map((f) => `${f.file}\0${f.line}\0${f.ref}`)).size;
+  // Findings without a ref (a malformed ALIAS, an unreadable file) fail the run but are not refs.
+  const broken = new Set(errors.filter((f) => f.ref).map((f) => `${f.file}\0${f.line}\0${f.ref}`)).size;
   return {
     filesScanned: files.length,
     refsFound,
@@ -143,9 +144,11 @@ function addSuggestions(findings: RefFinding[], aliases: AliasResolver, roots: s
   const scanRoots = [...new Set(roots)];
   for (const f of findings) {
     if (f.severity !== 'error' || (f.code !== 'not_found' && f.code !== 'context_no_match') || !f.ref) continue;
-    const spec = parseRef(f.ref);
+    // The ref as written may end in a heading anchor (`@docs/GUIDE.md#install`), not a selector.
+    const hash = f.ref.indexOf('#');
+    const spec = parseRef(hash === -1 ? f.ref : f.ref.slice(0, hash));
     if (hasGlobChars(spec.path)) continue;
-    const selector = f.ref.includes('#') ? f.ref.slice(f.ref.indexOf('#')) : '';
+    const selector = hash === -1 ? '' : f.ref.slice(hash);
     const wanted = spec.path.split('/');
     const roots = spec.alias ? [aliases.lookup(spec.alias)?.target].filter((r): r is string => !!r) : scanRoots;
     const candidates = roots.flatMap((root) => indexOf(root).get(wanted[wanted.length - 1]!) ?? []);
