@@ -73,6 +73,25 @@ describe('parseResponseRefs (SPEC 7.1)', () => {
     expect(warnings(text)).toEqual(expected);
   });
 
+  it('an unclosed tag is ignored as if absent: later fenced examples stay examples', () => {
+    const text = 'Here: <ref id="draft">\n\n```xml\n<ref id="example">\nnot a ref\n</ref>\n```\n<ref id="real">\nyes\n</ref>\n';
+    expect(ids(text)).toEqual([['real', 'yes']]);
+    expect(warnings(text)).toEqual(['Unclosed <ref id="draft"> at line 1: ignored']);
+  });
+
+  it.each([
+    ['x', 1],
+    ['x\n', 1],
+    ['\na\n', 2],
+    ['\n', 1],
+    ['a\nb', 2],
+  ])('counts lines as SPEC 2 does (%j: %i)', (content, n) => {
+    // Content keeps its inner newlines: one newline on each side is the tag layout.
+    const r = parseResponseRefs(`<ref id="a">\n${content}\n</ref>`).refs[0]!;
+    expect(r.content).toBe(content);
+    expect(r.lines).toBe(n);
+  });
+
   it('an unclosed outer tag does not hide a closed inner one', () => {
     const text = '<ref id="outer">\n<ref id="inner">\nx\n</ref>\n';
     expect(ids(text)).toEqual([['inner', 'x']]);

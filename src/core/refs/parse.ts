@@ -69,6 +69,28 @@ interface Open {
  *   Inside a ref, code is content like any other text, and its tags count.
  */
 export function parseResponseRefs(text: string): ResponseRefs {
+  // An unclosed tag is ignored (SPEC 7.1), as if it were plain text. That is only known at the end
+  // of the text, and an open tag changes how what follows reads (inside a ref, fences are content),
+  // so parse again without the unclosed tags until none is left.
+  const ignored = new Map<number, Open>();
+  for (;;) {
+    const pass = parsePass(text, ignored);
+    if (pass.unclosed.length === 0) {
+      const unclosed = [...ignored.values()].sort((a, b) => a.start - b.start);
+      for (const open of unclosed) {
+        pass.warnings.push({
+          code: 'ref_unclosed',
+          message: `Unclosed <ref${open.id ? ` id="${open.id}"` : ''}> at line ${open.line}: ignored`,
+          details: [],
+        });
+      }
+      return { refs: pass.refs, warnings: pass.warnings };
+    }
+    for (const open of pass.unclosed) ignored.set(open.start, open);
+  }
+}
+
+function parsePass(text: string, ignored: ReadonlyMap<number, Open>): ResponseRefs & { unclosed: Open[] } {
   const found = new Map<string, ResponseRef>();
   const warnings: Diagnostic[] = [];
   const stack: Open[] = [];
@@ -98,6 +120,7 @@ export function parseResponseRefs(text: string): ResponseRefs {
     const at = lineAt(start);
 
     if (g.open !== undefined) {
+      if (ignored.has(start)) continue;
       for (const outer of stack) outer.inner.push([start, end]);
       const attributes = parseAttributes(g.attrs ?? '');
       let id: string | null = attributes.id ?? null;
@@ -128,17 +151,21 @@ export function parseResponseRefs(text: string): ResponseRefs {
       content,
       line: open.line,
       endLine: at,
-      lines: content === '' ? 0 : content.split('\n').length,
+      lines: lineCount(content),
       chars: codePoints(content),
       attributes: open.attributes,
     });
     openedAt.set(open.id, open.start);
   }
-  for (const open of stack) {
-    warn('ref_unclosed', `Unclosed <ref${open.id ? ` id="${open.id}"` : ''}> at line ${open.line}: ignored`);
-  }
   const refs = [...found.values()].sort((a, b) => openedAt.get(a.id)! - openedAt.get(b.id)!);
-  return { refs, warnings };
+  return { refs, warnings, unclosed: stack };
+}
+
+/** Lines of content as SPEC 2 counts them: a final newline does not start a new line. */
+function lineCount(content: string): number {
+  if (content === '') return 0;
+  const n = content.split('\n').length;
+  return content.endsWith('\n') ? n - 1 : n;
 }
 
 /** Fence state after a fence-looking line (CommonMark: same character, at least as long, no info). */
