@@ -7,6 +7,11 @@ import { renderDiagnostic } from '../core/output/render.js';
 export interface IO {
   ctx: Context;
   stdout: (text: string) => void;
+  /**
+   * Resolves once stdout can take more (a pipe's reader has caught up). Commands that stream a lot
+   * (`fd read --all`) await it between blocks so that memory stays bounded (SPEC 6).
+   */
+  drain?: () => Promise<void>;
   stderr: (text: string) => void;
   /** Standard input, for commands that read `-`. */
   stdin: NodeJS.ReadableStream;

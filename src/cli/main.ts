@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import os from 'node:os';
 import type { IO } from './io.js';
 import { runCli } from './run.js';
@@ -15,6 +16,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   const io: IO = {
     ctx: { cwd: process.cwd(), env: process.env, home: process.env.HOME || os.homedir() },
     stdout: (s) => void process.stdout.write(s),
+    drain: () => (process.stdout.writableNeedDrain ? once(process.stdout, 'drain').then(() => {}) : Promise.resolve()),
     stderr: (s) => void process.stderr.write(s),
     stdin: process.stdin,
     color: colorWanted(),

@@ -27,7 +27,10 @@ export async function runFdRead(source: string | undefined, opts: FdReadCliOptio
     }
     const view = await readFd({ ...opts, source }, io.ctx, io.stdin as AsyncIterable<Buffer>);
     try {
-      for (const block of fdRenderers[opts.format](view)) io.stdout(block);
+      for (const block of fdRenderers[opts.format](view)) {
+        io.stdout(block);
+        await io.drain?.();
+      }
     } finally {
       view.close();
     }

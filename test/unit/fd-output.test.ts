@@ -1,0 +1,31 @@
+import { Readable } from 'node:stream';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runFdRead } from '../../src/cli/commands/fd.js';
+import type { IO } from '../../src/cli/io.js';
+import { testCtx, tmpDir } from '../helpers/tmp.js';
+
+describe('fd read output', () => {
+  it('waits for stdout to drain between blocks, so a slow reader bounds memory', async () => {
+    const dir = tmpDir({ 'big.txt': 'x'.repeat(99) + '\n'.repeat(1) + ('line\n').repeat(5000) });
+    const events: string[] = [];
+    const io: IO = {
+      ctx: testCtx(dir),
+      stdout: (s) => events.push(`write ${s.length}`),
+      stderr: () => {},
+      drain: async () => {
+        events.push('drain');
+      },
+      stdin: Readable.from([]),
+      color: false,
+    };
+    const code = await runFdRead(path.join(dir, 'big.txt'), { pageSize: 1000, format: 'xml', all: true, store: path.join(dir, 'store') }, io);
+    expect(code).toBe(0);
+    const writes = events.filter((e) => e.startsWith('write')).length;
+    expect(writes).toBeGreaterThan(2);
+    // Every write is followed by a wait for the reader.
+    events.forEach((e, i) => {
+      if (e.startsWith('write')) expect(events[i + 1]).toBe('drain');
+    });
+  });
+});
