@@ -211,3 +211,26 @@ describe('PageTable', () => {
     expect([file.readDoubleLE(8193 * 40), file.readDoubleLE(8193 * 40 + 32)]).toEqual([81930, 3]);
   });
 });
+
+describe('PageTable memory', () => {
+  it('spills old blocks to a file and reads them back exactly, then removes the file', async () => {
+    const { PageTable } = await import('../../src/core/fd/page-table.js');
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'refcat-spill-'));
+    const table = new PageTable(() => dir);
+    const n = 8192 * 10 + 5; // more than the blocks kept in memory
+    const span = (i: number) => ({ start: i * 3, end: i * 3 + 3, lineStart: i, lineEnd: i + 1, continued: i % 2 === 0, truncated: i % 3 === 0 });
+    for (let i = 1; i <= n; i++) table.push(span(i));
+    expect(fs.readdirSync(dir)).toHaveLength(1);
+    for (const i of [1, 2, 8192, 8193, 40000, 65536, 65537, n - 1, n]) expect(table.get(i)).toEqual(span(i));
+    const bytes = Buffer.concat([...table.bytes()]);
+    expect(bytes.length).toBe(n * 40);
+    expect(bytes.readDoubleLE((n - 1) * 40)).toBe(n * 3);
+    expect(bytes.readDoubleLE(7 * 40 + 16)).toBe(8);
+    table.close();
+    expect(fs.readdirSync(dir)).toEqual([]);
+    fs.rmSync(dir, { recursive: true });
+  });
+});

@@ -86,7 +86,12 @@ export function* fileChunks(file: string, block = BLOCK): Iterable<Buffer> {
 /** Page a file without holding it: one streaming pass builds the page table. */
 export function scanFile(file: string, pageSize: number): { table: PageTable; totals: ScanTotals } {
   const table = new PageTable();
-  const scanner = new ByteScanner(pageSize, (s) => table.push(s));
-  for (const chunk of fileChunks(file)) scanner.push(chunk);
-  return { table, totals: scanner.finish() };
+  try {
+    const scanner = new ByteScanner(pageSize, (s) => table.push(s));
+    for (const chunk of fileChunks(file)) scanner.push(chunk);
+    return { table, totals: scanner.finish() };
+  } catch (err) {
+    table.close();
+    throw err;
+  }
 }

@@ -56,6 +56,7 @@ export async function ingest(chunks: AsyncIterable<Buffer | string> | Iterable<B
     return { label: entry.meta.id, stored: true, bytes: entry.source(), pages: table, totals: sizes };
   } catch (err) {
     sink.pending?.abort();
+    table.close();
     throw err;
   }
 }

@@ -1,4 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { PageSpan } from './pager.js';
 
 /** Each page is 5 float64 (start, end, lineStart, lineEnd, flags): 40 bytes, little-endian. */
@@ -17,19 +20,34 @@ export interface PageLookup {
 
 /** Records per block of a PageTable: it grows block by block, never copying what it holds. */
 const BLOCK_RECORDS = 8192;
+const BLOCK_BYTES = BLOCK_RECORDS * RECORD_BYTES;
+/** Blocks kept in memory (about 2.6 MiB); older ones go to a spill file. */
+const MEMORY_BLOCKS = 8;
 
 /**
- * The page-offset index of some content, in memory while it is built (40 bytes a page: about 10 MiB
- * for 1 GiB of text at 4000 characters a page), then saved as a flat file of fixed-size records so
- * that a later call reads page N with one 40-byte positioned read.
+ * The page-offset index of some content while it is built: 40 bytes a page, saved as a flat file
+ * of fixed-size records so that a later call reads page N with one 40-byte positioned read.
+ *
+ * Memory stays bounded whatever the content and page size (a 5 MB file at `--page-size 1` has 5
+ * million pages): the newest blocks stay in memory, older ones are written, in the index file's
+ * format, to a spill file in `spillDir` and read back with positioned reads. close() removes it.
  */
 export class PageTable implements PageLookup {
   private readonly blocks: Float64Array[] = [];
+  /** Number of the block held in blocks[0]; blocks before it are in the spill file. */
+  private firstInMemory = 0;
+  private spill: { fd: number; file: string } | null = null;
+  private readonly rec = Buffer.alloc(RECORD_BYTES);
   count = 0;
+
+  constructor(private readonly spillDir: () => string = os.tmpdir) {}
 
   push(s: PageSpan): void {
     const i = this.count % BLOCK_RECORDS;
-    if (i === 0) this.blocks.push(new Float64Array(BLOCK_RECORDS * FIELDS));
+    if (i === 0) {
+      if (this.blocks.length === MEMORY_BLOCKS) this.spillOldest();
+      this.blocks.push(new Float64Array(BLOCK_RECORDS * FIELDS));
+    }
     const b = this.blocks[this.blocks.length - 1]!;
     const o = i * FIELDS;
     b[o] = s.start;
@@ -41,23 +59,57 @@ export class PageTable implements PageLookup {
   }
 
   get(n: number): PageSpan {
-    const b = this.blocks[Math.floor((n - 1) / BLOCK_RECORDS)]!;
+    const k = Math.floor((n - 1) / BLOCK_RECORDS);
+    if (k < this.firstInMemory) {
+      fs.readSync(this.spill!.fd, this.rec, 0, RECORD_BYTES, (n - 1) * RECORD_BYTES);
+      return decodeRecord(this.rec);
+    }
+    const b = this.blocks[k - this.firstInMemory]!;
     const o = ((n - 1) % BLOCK_RECORDS) * FIELDS;
     return decode(b[o]!, b[o + 1]!, b[o + 2]!, b[o + 3]!, b[o + 4]!);
   }
 
-  close(): void {}
+  close(): void {
+    if (!this.spill) return;
+    fs.closeSync(this.spill.fd);
+    fs.rmSync(this.spill.file, { force: true });
+    this.spill = null;
+  }
 
   /** The index file's bytes, block by block (little-endian whatever the machine). */
   *bytes(): Iterable<Buffer> {
+    if (this.spill) {
+      const buf = Buffer.allocUnsafe(BLOCK_BYTES);
+      for (let k = 0; k < this.firstInMemory; k++) {
+        fs.readSync(this.spill.fd, buf, 0, BLOCK_BYTES, k * BLOCK_BYTES);
+        yield Buffer.from(buf);
+      }
+    }
     for (let k = 0; k < this.blocks.length; k++) {
-      const records = Math.min(BLOCK_RECORDS, this.count - k * BLOCK_RECORDS);
-      const buf = Buffer.allocUnsafe(records * RECORD_BYTES);
-      const b = this.blocks[k]!;
-      for (let i = 0; i < records * FIELDS; i++) buf.writeDoubleLE(b[i]!, i * 8);
-      yield buf;
+      const records = Math.min(BLOCK_RECORDS, this.count - (this.firstInMemory + k) * BLOCK_RECORDS);
+      yield encodeBlock(this.blocks[k]!, records);
     }
   }
+
+  private spillOldest(): void {
+    if (!this.spill) {
+      const file = path.join(this.spillDir(), `refcat-pages-${randomBytes(8).toString('hex')}.tmp`);
+      this.spill = { fd: fs.openSync(file, 'wx+', 0o600), file };
+    }
+    const block = this.blocks.shift()!;
+    fs.writeSync(this.spill.fd, encodeBlock(block, BLOCK_RECORDS), 0, BLOCK_BYTES, this.firstInMemory * BLOCK_BYTES);
+    this.firstInMemory++;
+  }
+}
+
+function encodeBlock(block: Float64Array, records: number): Buffer {
+  const buf = Buffer.allocUnsafe(records * RECORD_BYTES);
+  for (let i = 0; i < records * FIELDS; i++) buf.writeDoubleLE(block[i]!, i * 8);
+  return buf;
+}
+
+function decodeRecord(r: Buffer): PageSpan {
+  return decode(r.readDoubleLE(0), r.readDoubleLE(8), r.readDoubleLE(16), r.readDoubleLE(24), r.readDoubleLE(32));
 }
 
 /** A saved PageTable, read record by record. Opens the file on first use; call close(). */
@@ -73,8 +125,7 @@ export class PageFile implements PageLookup {
   get(n: number): PageSpan {
     this.fd ??= fs.openSync(this.file, 'r');
     fs.readSync(this.fd, this.rec, 0, RECORD_BYTES, (n - 1) * RECORD_BYTES);
-    const r = this.rec;
-    return decode(r.readDoubleLE(0), r.readDoubleLE(8), r.readDoubleLE(16), r.readDoubleLE(24), r.readDoubleLE(32));
+    return decodeRecord(this.rec);
   }
 
   close(): void {
