@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll } from 'vitest';
 
 export const REPO = path.resolve(__dirname, '../..');
 export const BIN = path.join(REPO, 'bin', 'refcat.js');
@@ -21,9 +22,17 @@ export interface RunOptions {
   home?: string;
 }
 
-/** A fresh, empty home folder: the built bin never sees the real `~`. */
+const homes: string[] = [];
+
+afterAll(() => {
+  for (const dir of homes.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh, empty home folder (removed after the test file): the bin never sees the real `~`. */
 export function freshHome(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'refcat-home-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'refcat-home-'));
+  homes.push(dir);
+  return dir;
 }
 
 function envFor(opts: RunOptions): NodeJS.ProcessEnv {
