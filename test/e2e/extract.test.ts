@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -207,6 +208,24 @@ describe('errors and exit codes', () => {
     });
   });
 
+  it('refuses a FIFO instead of waiting for a writer forever', () => {
+    const dir = tmpDir();
+    execFileSync('mkfifo', [path.join(dir, 'pipe')]);
+    expect(refcat(['@pipe'], { cwd: dir })).toEqual({ code: 1, stdout: '', stderr: 'Error: Not a regular file: @pipe\n' });
+  });
+
+  it('a malformed alias file fails only the alias refs; --json keeps everything in the JSON', () => {
+    const home = freshHome();
+    fs.mkdirSync(path.join(home, '.sdqctl'));
+    fs.writeFileSync(path.join(home, '.sdqctl', 'aliases.yaml'), 'aliases: [\n');
+    const r = refcat(['@lines.txt#L1', 'loop:a.swift', '--json'], { home });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('');
+    const json = JSON.parse(r.stdout);
+    expect(json.refs.map((x: { spec: string }) => x.spec)).toEqual(['@lines.txt#L1']);
+    expect(json.errors).toEqual([expect.objectContaining({ code: 'invalid_config', ref: 'loop:a.swift' })]);
+  });
+
   it('reports a malformed aliases.yaml by name, not as a stack trace', () => {
     const home = freshHome();
     fs.mkdirSync(path.join(home, '.sdqctl'));
@@ -235,6 +254,43 @@ describe('globs (SPEC 4.4)', () => {
     expect(r.stdout).toBe('@lines.txt#L1\n');
     const all = refcat(['**/*.{js,txt,log}#L1', '--spec', '--no-ignore']);
     expect(all.stdout).toBe('@build/out.txt#L1\n@ignored.log#L1\n@lines.txt#L1\n@node_modules/dep/index.js#L1\n');
+  });
+
+  it('a pattern after a glob selects in the files it matches; none matching is one error', () => {
+    const r = refcat(['src/*#/class /:+0', '--spec']);
+    expect(r).toEqual({ code: 0, stdout: '@src/Widget.java#L3\n@src/app.py#L6\n@src/app.ts#L16\n', stderr: '' });
+    expect(refcat(['src/*#/no such text/'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'Error: Pattern /no such text/ not found in any of the 3 files of src/*#/no such text/\n',
+    });
+  });
+
+  it('a glob matching only ignored files says so; a glob naming an ignored folder gets it', () => {
+    expect(refcat(['*.log'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'Error: Glob matched no files: *.log\n  1 ignored file(s) match (.gitignore, node_modules/, .git/): use --no-ignore to include them\n',
+    });
+    expect(refcat(['build/*.txt', 'node_modules/dep/*.js', '--spec']).stdout).toBe('@build/out.txt\n@node_modules/dep/index.js\n');
+  });
+
+  it('--list-files honours --absolute and --json', () => {
+    expect(refcat(['src/*.py', '--list-files', '--absolute']).stdout).toBe(`${BASIC}/src/app.py\n`);
+    const json = JSON.parse(refcat(['src/*.py', '@nope.txt', '--list-files', '--json']).stdout);
+    expect(json).toEqual({
+      version: 1,
+      files: ['src/app.py'],
+      errors: [expect.objectContaining({ code: 'not_found', ref: '@nope.txt' })],
+    });
+  });
+
+  it.each([
+    [['--validate-only', '--spec'], '--validate-only prints its own report: it combines with --json, not with --format spec'],
+    [['--list-files', '-q'], '--list-files prints its own report: it combines with --json, not with --format raw'],
+    [['--list-files', '--validate-only'], 'Use only one of --validate-only and --list-files'],
+  ])('refuses report flags with other formats %j', (flags, message) => {
+    expect(refcat(['@lines.txt', ...flags])).toEqual({ code: 2, stdout: '', stderr: `Error: ${message}\n` });
   });
 
   it('--list-files prints the files refs expand to', () => {

@@ -142,7 +142,7 @@ describe('malformed config files are errors naming the file', () => {
   });
 
   it.each([
-    ['aliases: [', /not valid YAML/],
+    ['aliases: [', /not valid YAML \([^)]*[^:]\)$/],
     ['- a\n- b\n', /top level must be a mapping/],
     ['aliases:\n  - a\n', /'aliases' must be a mapping/],
     ['aliases:\n  loop: 3\n', /aliases\.loop must be a path string/],
@@ -158,9 +158,20 @@ describe('malformed config files are errors naming the file', () => {
     expect(new AliasResolver(ctx).list()).toEqual([]);
   });
 
-  it('extract lets a ConfigError through instead of listing it as a ref error', () => {
-    const { ctx } = setup({ 'workspace.lock.json': '{' });
-    expect(() => extract(['x:a.py'], ctx)).toThrow(ConfigError);
+  it('extract reports a malformed file as the error of each alias ref, and still extracts the others', () => {
+    const { root, ctx } = setup({ 'workspace.lock.json': '{', 'a.txt': 'a\n' });
+    const report = extract(['@a.txt', 'x:a.py'], ctx);
+    expect(report.results.map((r) => r.displayPath)).toEqual(['a.txt']);
+    expect(report.errors).toEqual([
+      expect.objectContaining({ code: 'invalid_config', ref: 'x:a.py', message: expect.stringContaining(path.join(root, 'workspace.lock.json')) }),
+    ]);
+  });
+
+  it('rejects top-level keys other than aliases (a typo is not skipped in silence)', () => {
+    const { ctx } = setup({}, { '.sdqctl/aliases.yaml': 'loop: /x\n' });
+    expect(() => new AliasResolver(ctx).lookup('loop')).toThrow(
+      "Invalid config file ~/.sdqctl/aliases.yaml: unknown top-level key 'loop' (aliases go under 'aliases:', see aliases.example.yaml)",
+    );
   });
 });
 

@@ -78,8 +78,26 @@ describe('line ranges', () => {
     expect([r.start, r.end]).toEqual([start, end]);
   });
 
-  it('does not count lines it did not need to read', () => {
-    expect(lines(file, '@f.txt#L2-L3').total).toBeNull();
+  it('counts the rest of a small file for total_lines', () => {
+    expect(lines(file, '@f.txt#L2-L3').total).toBe(100);
+  });
+
+  it('does not count the rest of a big file', () => {
+    expect(lines({ 'big.txt': numbered(200_000) }, '@big.txt#L2-L3').total).toBeNull();
+  });
+
+  it('selects nothing for a start past the end, whatever -C adds', () => {
+    const report = run({ 'f.txt': numbered(18) }, '@f.txt#L40', { context: 30 });
+    expect(report.results[0]).toMatchObject({ lineStart: 40, lineEnd: 39, lines: [] });
+    expect(report.warnings[0]!.details).toEqual(['File has 18 lines, nothing left to select']);
+  });
+
+  it('says "1 line", not "1 lines"', () => {
+    expect(run({ 'f.txt': 'only\n' }, '@f.txt#L1-L3').warnings[0]!.details).toEqual(['File has 1 line, will clamp to L1-L1']);
+  });
+
+  it('uses the u flag for Unicode property escapes', () => {
+    expect(lines({ 'f.txt': '123\nÉté\n' }, '@f.txt#/^\\p{L}+$/').lines).toEqual(['Été']);
   });
 });
 
@@ -231,6 +249,29 @@ describe('file errors', () => {
   ])('reports a binary file (%s)', (_name, bytes) => {
     const report = run({ 'b.bin': bytes }, '@b.bin');
     expect(report.errors).toEqual([{ code: 'binary', ref: '@b.bin', message: 'Binary file: @b.bin', details: [] }]);
+  });
+
+  it.each(['@b.txt', '@b.txt#L1', '@b.txt#L4', '@b.txt#/ok4/'])('judges the bytes read the same whatever the selector (%s)', (ref) => {
+    const bytes = Buffer.concat([Buffer.from('ok\nok2\n'), Buffer.from([0xff, 0xfe]), Buffer.from(' bad\nok4\n')]);
+    expect(run({ 'b.txt': bytes }, ref).errors.map((e) => e.code)).toEqual(['binary']);
+    expect(run({ 'b.txt': bytes }, ref, { checkOnly: true }).errors.map((e) => e.code)).toEqual(['binary']);
+  });
+
+  it('accepts a multi-byte character split across read chunks, and refuses one cut by the end of file', () => {
+    expect(lines({ 'f.txt': 'a'.repeat(65535) + '€\nz\n' }, '@f.txt#L2').lines).toEqual(['z']);
+    expect(run({ 'f.txt': Buffer.from([0x61, 0x0a, 0xe2, 0x82]) }, '@f.txt#L1').errors.map((e) => e.code)).toEqual(['binary']);
+  });
+
+  it.each(['@one.txt', '@one.txt#L1', '@one.txt#/y/'])('refuses a line past the size cap without holding it (%s)', (ref) => {
+    const report = run({ 'one.txt': 'y'.repeat(3 * 1024 * 1024) }, ref, { maxSelectionChars: 1024 * 1024 });
+    expect(report.errors.map((e) => [e.code, e.message])).toEqual([['too_large', `Selection larger than 1 MiB: ${ref}`]]);
+  });
+
+  it('streams through a huge line it only skips or counts', () => {
+    const files = { 'one.txt': 'y'.repeat(3 * 1024 * 1024) + '\nsecond\n' };
+    expect(lines(files, '@one.txt#L2', { maxSelectionChars: 1024 * 1024 }).lines).toEqual(['second']);
+    const counted = run(files, '@one.txt', { maxSelectionChars: 1024 * 1024, checkOnly: true });
+    expect(counted.results[0]).toMatchObject({ lineStart: 1, lineEnd: 2, totalLines: 2 });
   });
 
   it('reports a directory', () => {

@@ -100,6 +100,7 @@ const valid: [string, Expected, string][] = [
   ['@/abs/path/a.py#L2-L3', { alias: null, path: '/abs/path/a.py', selector: range(2, 3) }, '@/abs/path/a.py#L2-L3'],
   ['@src/**/*.ts#L1', { alias: null, path: 'src/**/*.ts', selector: range(1, 1) }, '@src/**/*.ts#L1'],
   ['@a@b.txt', { alias: null, path: 'a@b.txt', selector: null }, '@a@b.txt'],
+  ['@./note:1.txt#L2', { alias: null, path: './note:1.txt', selector: range(2, 2) }, '@./note:1.txt#L2'],
 ];
 
 describe('parseRef: valid refs', () => {
@@ -170,6 +171,8 @@ describe('formatRef with a concrete span', () => {
     [{ alias: null, path: 'a.py', selector: null }, { start: 5, end: 5 }, '@a.py#L5'],
     [{ alias: null, path: 'a.py', selector: null }, { start: 10, end: 20 }, '@a.py#L10-L20'],
     [{ alias: 'loop', path: 'Sources/A.swift', selector: null }, { start: 3, end: 9 }, 'loop:Sources/A.swift#L3-L9'],
+    [{ alias: null, path: 'note:1.txt', selector: null }, { start: 1, end: 1 }, '@./note:1.txt#L1'],
+    [{ alias: null, path: 'C:/x.txt', selector: null }, undefined, '@C:/x.txt'],
   ] as const)('%j %j -> %s', (ref, span, out) => {
     expect(formatRef(ref, span)).toBe(out);
   });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AliasResolver } from '../../core/alias/resolve.js';
 import { extract, type ExtractOptions, type ExtractReport, resolveFiles } from '../../core/extract/extract.js';
-import { type OutputFormat, type RenderOptions, renderCheck, renderers } from '../../core/output/render.js';
+import { diagnosticJson, type OutputFormat, type RenderOptions, renderCheck, renderers } from '../../core/output/render.js';
 import { parseRef } from '../../core/spec/parse.js';
 import type { Context } from '../../shared/context.js';
 import { type Diagnostic, type ExitCode, isRefcatError, toDiagnostic, UsageError } from '../../shared/errors.js';
@@ -32,6 +32,7 @@ export interface ExtractCliOptions {
 export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO): Promise<ExitCode> {
   const { ctx } = io;
   const format = outputFormat(opts);
+  checkModes(opts, format);
   const base = opts.relativeTo ? checkDir(path.resolve(ctx.cwd, opts.relativeTo), '--relative-to') : ctx.cwd;
   const aliases = resolverFromFlags(opts.alias, ctx);
 
@@ -47,7 +48,7 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
   }
   const extractOpts = { base, aliases, context: opts.context ?? 0, noIgnore: !opts.ignore };
 
-  if (opts.listFiles) return listFiles(batches, io, extractOpts, problems);
+  if (opts.listFiles) return listFiles(batches, io, extractOpts, problems, { json: format === 'json', absolute: opts.absolute ?? false });
 
   const report = extractBatches(batches, ctx, { ...extractOpts, checkOnly: opts.validateOnly ?? false });
   report.errors.unshift(...problems);
@@ -67,6 +68,18 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
   if (out) io.stdout(out);
   await printDiagnostics(io, report.errors, report.warnings);
   return code;
+}
+
+/**
+ * `--validate-only` and `--list-files` print reports of their own: they combine with `--json` (the
+ * report as JSON) and `--absolute`, not with the other output formats, which they would drop.
+ */
+function checkModes(opts: ExtractCliOptions, format: OutputFormat): void {
+  const modes = [opts.validateOnly && '--validate-only', opts.listFiles && '--list-files'].filter(Boolean);
+  if (modes.length > 1) throw new UsageError('Use only one of --validate-only and --list-files');
+  if (modes.length === 1 && format !== 'markdown' && format !== 'json') {
+    throw new UsageError(`${modes[0]} prints its own report: it combines with --json, not with --format ${format}`);
+  }
 }
 
 function outputFormat(opts: ExtractCliOptions): OutputFormat {
@@ -122,26 +135,31 @@ async function listFiles(
   io: IO,
   options: ExtractOptions & { aliases: AliasResolver },
   problems: Diagnostic[],
+  show: { json: boolean; absolute: boolean },
 ): Promise<ExitCode> {
   const errors: Diagnostic[] = [...problems];
   const seen = new Set<string>();
-  let out = '';
+  const files: string[] = [];
   for (const batch of batches) {
     for (const input of batch.inputs) {
       try {
         for (const file of resolveFiles(parseRef(input), io.ctx, { ...batchOptions(batch, options), aliases: batch.aliases ?? options.aliases })) {
           if (seen.has(file.path)) continue;
           seen.add(file.path);
-          out += file.displayPath + '\n';
+          files.push(show.absolute ? file.path : file.displayPath);
         }
       } catch (err) {
-        if (!isRefcatError(err) || err.code === 'invalid_config') throw err;
+        if (!isRefcatError(err)) throw err;
         const d = { ...toDiagnostic(err), ref: err.ref ?? input };
         if (!(batch.optional && NO_MATCH.has(d.code))) errors.push(d);
       }
     }
   }
-  if (out) io.stdout(out);
+  if (show.json) {
+    io.stdout(JSON.stringify({ version: 1, files, errors: errors.map(diagnosticJson) }, null, 2) + '\n');
+    return exitCodeFor(errors);
+  }
+  if (files.length > 0) io.stdout(files.map((f) => f + '\n').join(''));
   await printDiagnostics(io, errors);
   return exitCodeFor(errors);
 }

@@ -221,8 +221,14 @@ function readAliasYaml(file: string, ctx: Context): Map<string, AliasEntry> {
   }
   if (data === null || data === undefined) return out; // an empty file defines no aliases
   if (!isRecord(data)) throw new ConfigError(shown, "top level must be a mapping with an 'aliases' key");
-  const aliases = data.aliases ?? {};
-  if (aliases === null) return out;
+  // Anything but `aliases:` at the top is a mistake (`alias:`, or names without the key), not
+  // something to skip in silence.
+  const stray = Object.keys(data).filter((k) => k !== 'aliases');
+  if (stray.length > 0) {
+    throw new ConfigError(shown, `unknown top-level key '${stray[0]}' (aliases go under 'aliases:', see aliases.example.yaml)`);
+  }
+  const aliases = data.aliases;
+  if (aliases === null || aliases === undefined) return out;
   if (!isRecord(aliases)) throw new ConfigError(shown, "'aliases' must be a mapping of name: path");
   const base = path.dirname(file);
   for (const [name, value] of Object.entries(aliases)) {
@@ -246,5 +252,5 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 function firstLine(s: string): string {
-  return s.split('\n')[0]!.trim();
+  return s.split('\n')[0]!.trim().replace(/:$/, '');
 }

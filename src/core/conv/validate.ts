@@ -189,7 +189,7 @@ export function checkConvRefs(
     try {
       resolveFiles(parseRef(r.ref), ctx, opts);
     } catch (err) {
-      if (!isRefcatError(err) || err.code === 'invalid_config') throw err;
+      if (!isRefcatError(err)) throw err;
       const missing = err.code === 'not_found' || err.code === 'glob_no_match';
       const severity = optional && err.code !== 'invalid_ref' ? 'warning' : 'error';
       if (missing) {
@@ -293,7 +293,7 @@ function checkRequire(conv: ConversationFile, ctx: Context, aliases: AliasResolv
       try {
         resolveFiles(parseRef(ref), ctx, { searchDirs: searchDirsFor(d, ctx), aliases });
       } catch (err) {
-        if (!isRefcatError(err) || err.code === 'invalid_config') throw err;
+        if (!isRefcatError(err)) throw err;
         const missing = err.code === 'not_found' || err.code === 'glob_no_match';
         const message = missing ? `REQUIRE not satisfied: ${item} not found` : err.message;
         findings.push(at(d, 'error', missing ? 'require_missing' : err.code, message, err.details, item));

@@ -9,8 +9,8 @@ import { formatRef, specOf } from '../spec/format.js';
 import { parseRef } from '../spec/parse.js';
 import type { RefSpec } from '../spec/types.js';
 import { expandGlob, hasGlobChars } from './glob.js';
-import { BinaryContentError, LineReader } from './lines.js';
-import { type Selection, SelectError, selectPattern, selectRange, selectWhole } from './select.js';
+import { BinaryContentError, LineReader, LineTooLongError } from './lines.js';
+import { DEFAULT_MAX_SELECTION_CHARS, type Selection, SelectError, selectPattern, selectRange, selectWhole } from './select.js';
 
 export interface ExtractOptions {
   /** Base folder for relative refs and displayed paths (`--relative-to`); default ctx.cwd. */
@@ -75,14 +75,19 @@ export interface ResolvedFile {
   relPath: string;
   displayPath: string;
   displayBase: string;
+  /** The file is one match of a glob. */
+  glob: boolean;
 }
 
 const DEFAULT_PATTERN_TIMEOUT_MS = 1500;
 
 /**
  * Extract every ref (SPEC 2 and 4). Never throws for a bad ref: every ref is processed, each
- * failure becomes an entry of `errors`, each clamp an entry of `warnings`, in the order given.
- * Only a malformed config file (ConfigError) or a non-refcat bug escapes.
+ * failure becomes an entry of `errors` (a malformed alias file included, naming the file), each
+ * clamp an entry of `warnings`, in the order given. Only a bug escapes.
+ *
+ * Decision: a pattern after a glob selects in the files it matches; files without a match are
+ * skipped, and only a pattern that matches in none of them is an error.
  */
 export function extract(refs: readonly (string | RefSpec)[], ctx: Context, options: ExtractOptions = {}): ExtractReport {
   const report: ExtractReport = { results: [], errors: [], warnings: [] };
@@ -91,14 +96,22 @@ export function extract(refs: readonly (string | RefSpec)[], ctx: Context, optio
     const refText = typeof input === 'string' ? input : input.raw;
     try {
       const spec = typeof input === 'string' ? parseRef(input) : input;
-      for (const file of resolveFiles(spec, ctx, { ...options, aliases })) {
+      const files = resolveFiles(spec, ctx, { ...options, aliases });
+      let skipped = 0;
+      for (const file of files) {
         try {
           const result = extractFile(file, options);
           report.results.push(result);
           if (result.wasClamped) report.warnings.push(clampWarning(file.refText, result));
         } catch (err) {
-          report.errors.push(asDiagnostic(err, file.refText));
+          // A pattern applied to a glob picks the files it matches: the others are not errors.
+          if (file.glob && isRefcatError(err) && err.code === 'pattern_not_found') skipped++;
+          else report.errors.push(asDiagnostic(err, file.refText));
         }
+      }
+      if (skipped > 0 && skipped === files.length && spec.selector?.kind === 'pattern') {
+        const message = `Pattern /${spec.selector.source}/ not found in any of the ${files.length} files of ${spec.raw}`;
+        report.errors.push({ code: 'pattern_not_found', message, details: [], ref: spec.raw });
       }
     } catch (err) {
       report.errors.push(asDiagnostic(err, refText));
@@ -107,8 +120,9 @@ export function extract(refs: readonly (string | RefSpec)[], ctx: Context, optio
   return report;
 }
 
+/** A ref's failure as a diagnostic: every RefcatError (a malformed alias file too) stays with its ref. */
 function asDiagnostic(err: unknown, ref: string): Diagnostic {
-  if (isRefcatError(err) && err.code !== 'invalid_config') return { ...toDiagnostic(err), ref: err.ref ?? ref };
+  if (isRefcatError(err)) return { ...toDiagnostic(err), ref: err.ref ?? ref };
   throw err;
 }
 
@@ -136,7 +150,7 @@ export function resolveFiles(
     const relPath = isAbsoluteRef ? abs.split(path.sep).join('/') : displayRelative(displayBase, abs);
     const displayPath = spec.alias ? `${spec.alias}:${relPath}` : relPath;
     const refText = glob ? formatRef({ alias: spec.alias, path: relPath, selector: spec.selector }) : spec.raw;
-    return { ref: spec, refText, path: abs, relPath, displayPath, displayBase };
+    return { ref: spec, refText, path: abs, relPath, displayPath, displayBase, glob };
   };
   const refPath = expandHome(spec.path, ctx.home);
   const isAbsoluteRef = !spec.alias && path.isAbsolute(refPath);
@@ -149,7 +163,9 @@ export function resolveFiles(
       const matches = expandGlob(refPath, dir, options.noIgnore ?? false);
       if (matches.length > 0) return matches.map((abs) => fileOf(abs, true));
     }
-    throw new RefError('glob_no_match', `Glob matched no files: ${spec.raw}`, spec.raw);
+    const ignored = options.noIgnore ? 0 : dirs.reduce((n, dir) => n + expandGlob(refPath, dir, true).length, 0);
+    const hint = ignored > 0 ? [`${ignored} ignored file(s) match (.gitignore, node_modules/, .git/): use --no-ignore to include them`] : [];
+    throw new RefError('glob_no_match', `Glob matched no files: ${spec.raw}`, spec.raw, hint);
   }
 
   const candidates = [...new Set(dirs.map((d) => path.resolve(d, refPath)))];
@@ -179,14 +195,15 @@ function exists(p: string): boolean {
 export function extractFile(file: ResolvedFile, options: ExtractOptions = {}): Extraction {
   const { ref, refText } = file;
   const language = languageOf(file.path);
-  const fd = openFile(file.path, refText);
+  const { fd, size } = openFile(file.path, refText);
   let sel: Selection;
   try {
-    const reader = new LineReader(fd);
+    const reader = new LineReader(fd, { maxLineBytes: options.maxSelectionChars });
     const selectOpts = {
       context: options.context ?? 0,
       countOnly: options.checkOnly ?? false,
       maxChars: options.maxSelectionChars,
+      fileSize: size,
     };
     const s = ref.selector;
     if (!s) sel = selectWhole(reader, selectOpts);
@@ -199,12 +216,14 @@ export function extractFile(file: ResolvedFile, options: ExtractOptions = {}): E
     }
   } catch (err) {
     if (err instanceof BinaryContentError) throw new RefError('binary', `Binary file: ${refText}`, refText);
+    const tooLarge = err instanceof LineTooLongError || (err instanceof SelectError && err.code === 'too_large');
+    if (tooLarge) {
+      const mib = Math.round((options.maxSelectionChars ?? DEFAULT_MAX_SELECTION_CHARS) / (1024 * 1024));
+      throw new RefError('too_large', `Selection larger than ${mib} MiB: ${refText}`, refText, [
+        'Select a line range (#L1-L500), or page through it with `refcat fd read`',
+      ]);
+    }
     if (err instanceof SelectError) {
-      if (err.code === 'too_large') {
-        throw new RefError(err.code, `${err.message}: ${refText}`, refText, [
-          'Select a line range (#L1-L500), or page through it with `refcat fd read`',
-        ]);
-      }
       const message = err.code === 'not_a_declaration' ? `${err.message} (in ${refText})` : `${err.message} in ${refText}`;
       throw new RefError(err.code, message, refText);
     }
@@ -234,20 +253,26 @@ export function extractFile(file: ResolvedFile, options: ExtractOptions = {}): E
   };
 }
 
-function openFile(abs: string, refText: string): number {
+/**
+ * Open a file to read. O_NONBLOCK so that a FIFO does not block the open (waiting for a writer
+ * forever); anything but a regular file is then refused. It has no effect on regular files.
+ */
+function openFile(abs: string, refText: string): { fd: number; size: number } {
   let fd: number;
   try {
-    fd = fs.openSync(abs, 'r');
+    fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   } catch (err) {
     throw readError(err, refText);
   }
   try {
-    if (fs.fstatSync(fd).isDirectory()) throw new RefError('is_directory', `Is a directory: ${refText}`, refText);
+    const stat = fs.fstatSync(fd);
+    if (stat.isDirectory()) throw new RefError('is_directory', `Is a directory: ${refText}`, refText);
+    if (!stat.isFile()) throw new RefError('not_regular', `Not a regular file: ${refText}`, refText);
+    return { fd, size: stat.size };
   } catch (err) {
     fs.closeSync(fd);
     throw err;
   }
-  return fd;
 }
 
 function readError(err: unknown, refText: string): RefError {
@@ -263,9 +288,7 @@ function readError(err: unknown, refText: string): RefError {
 
 function clampWarning(refText: string, r: Extraction): Diagnostic {
   const total = r.totalLines ?? 0;
-  const detail =
-    r.lineEnd < r.lineStart
-      ? `File has ${total} lines, nothing left to select`
-      : `File has ${total} lines, will clamp to L${r.lineStart}-L${r.lineEnd}`;
+  const has = `File has ${total} ${total === 1 ? 'line' : 'lines'}`;
+  const detail = r.lineEnd < r.lineStart ? `${has}, nothing left to select` : `${has}, will clamp to L${r.lineStart}-L${r.lineEnd}`;
   return { code: 'clamped', message: `REFCAT line range exceeds file bounds: ${refText}`, details: [detail], ref: refText };
 }

@@ -19,11 +19,21 @@ export interface Rule {
  */
 export class GitIgnore {
   private readonly root: string;
+  /** Folders from the root down to `from` (which the user named) are never ignored as folders. */
+  private readonly namedDepth: number;
   private readonly cache = new Map<string, Rule[]>();
 
-  /** `from` is the folder globbing starts in; rules are looked up from its repository root. */
-  constructor(from: string) {
-    this.root = repoRoot(from) ?? from;
+  /**
+   * `from` is the folder globbing starts in; rules are looked up from its repository root, or,
+   * outside a repository, from `top` (the base folder of the refs) when `from` lies below it.
+   *
+   * Decision: the folder a glob names is asked for, so `dist/*.js` lists dist/ even when dist/ is
+   * ignored; rules still apply to what the glob walks into and to the files themselves.
+   */
+  constructor(from: string, top?: string) {
+    const inTop = top !== undefined && !path.relative(top, from).startsWith('..');
+    this.root = repoRoot(from) ?? (inTop ? top : from);
+    this.namedDepth = path.relative(this.root, from).split(path.sep).filter(Boolean).length;
   }
 
   /** Whether the absolute file path is ignored. */
@@ -31,7 +41,7 @@ export class GitIgnore {
     const rel = path.relative(this.root, file);
     if (rel.startsWith('..') || path.isAbsolute(rel)) return false;
     const parts = rel.split(path.sep);
-    for (let i = 1; i < parts.length; i++) {
+    for (let i = this.namedDepth + 1; i < parts.length; i++) {
       if (this.matches(parts.slice(0, i), true)) return true;
     }
     return this.matches(parts, false);

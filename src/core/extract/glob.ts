@@ -15,6 +15,8 @@ export function hasGlobChars(p: string): boolean {
 /**
  * Expand a glob (SPEC 4.4) relative to `base`: absolute file paths, sorted, skipping what
  * `.gitignore` files ignore and anything under `node_modules/` or `.git/` unless `noIgnore`.
+ * Decision: those folders are skipped when the glob walks into them; a glob that names one
+ * (`node_modules/pkg/*.js`, `dist/*.js`) asked for it and gets it.
  */
 export function expandGlob(pattern: string, base: string, noIgnore: boolean): string[] {
   const posix = pattern.split(path.sep).join('/');
@@ -28,7 +30,7 @@ export function expandGlob(pattern: string, base: string, noIgnore: boolean): st
     dot: false,
     ignore: noIgnore ? [] : ['**/node_modules/**', '**/.git/**'],
   });
-  const ignore = noIgnore ? null : new GitIgnore(root);
+  const ignore = noIgnore ? null : new GitIgnore(root, base);
   const kept = files.map((f) => path.normalize(f)).filter((f) => !ignore?.ignores(f));
   return kept.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }

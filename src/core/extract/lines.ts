@@ -4,37 +4,49 @@ import { isUtf8 } from 'node:buffer';
 const CHUNK = 64 * 1024;
 /** SPEC 2: a NUL byte in the first 8 KiB makes a file binary. */
 const BINARY_SNIFF = 8 * 1024;
+/** Longest line kept in memory; longer ones are skipped through, or refused when wanted. */
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 const LF = 0x0a;
 const CR = 0x0d;
 
 export class BinaryContentError extends Error {}
+export class LineTooLongError extends Error {}
 
 /**
  * Reads a file line by line from an open descriptor, in chunks, so that a selection near the top
  * of a huge file stops reading as soon as it has its lines (SPEC 2).
  *
  * Lines end at `\n` or `\r\n` (a lone `\r` is content); a final terminator does not start a new
- * line; a UTF-8 BOM is not part of line 1. Binary content (a NUL in the first 8 KiB, or bytes of a
- * line that are not UTF-8) raises BinaryContentError. Only the bytes actually read are judged:
- * a file that turns invalid after the selected lines is not read that far, so it is not reported.
+ * line; a UTF-8 BOM is not part of line 1.
+ *
+ * Binary content raises BinaryContentError: a NUL byte in the first 8 KiB, or any byte read that
+ * is not UTF-8. Every chunk is checked as it is read (skipped lines included), so the verdict does
+ * not depend on the selector: the first 64 KiB are always judged, and as much more as the
+ * selection needs to read. Bytes after the last chunk read are not judged.
+ *
+ * Memory is bounded by the longest line kept: a line longer than `maxLineBytes` raises
+ * LineTooLongError when it is wanted, and is streamed through without being held when skipped.
  */
 export class LineReader {
   private readonly fd: number;
+  private readonly maxLineBytes: number;
   private buf: Buffer;
   private start = 0; // first unconsumed byte in buf
   private end = 0; // one past the last valid byte in buf
+  private checked = 0; // bytes of buf before this offset are known to be valid UTF-8
   private eof = false;
-  private first = true;
-  private pushed: string[] = [];
+  private bytesRead = 0;
+  private readonly pushed: string[] = [];
   /** Lines decoded in bulk from the buffer, handed out from `qi` on. */
   private queue: string[] = [];
   private qi = 0;
   /** Number of lines handed out (or skipped) so far: the 1-based number of the last line. */
   lineNo = 0;
 
-  constructor(fd: number, chunkSize = CHUNK) {
+  constructor(fd: number, options: { chunkSize?: number; maxLineBytes?: number } = {}) {
     this.fd = fd;
-    this.buf = Buffer.allocUnsafe(chunkSize);
+    this.buf = Buffer.allocUnsafe(options.chunkSize ?? CHUNK);
+    this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   }
 
   /** The next line without its terminator, or null at end of file. */
@@ -46,40 +58,6 @@ export class LineReader {
     if (this.qi >= this.queue.length && !this.decodeMore()) return null;
     this.lineNo++;
     return this.queue[this.qi++]!;
-  }
-
-  /**
-   * Decode every complete line in the buffer at once (one UTF-8 check and one string per chunk,
-   * not per line: bulk reads and pattern scans are several times faster). UTF-8 never uses the
-   * byte 0x0A inside a character, so splitting bytes at newlines is safe.
-   */
-  private decodeMore(): boolean {
-    this.queue = [];
-    this.qi = 0;
-    for (;;) {
-      const last = this.end > this.start ? this.buf.lastIndexOf(LF, this.end - 1) : -1;
-      if (last >= this.start) {
-        const region = this.buf.subarray(this.start, last);
-        this.start = last + 1;
-        if (!isUtf8(region)) throw new BinaryContentError('not valid UTF-8');
-        const lines = region.toString('utf8').split('\n');
-        for (let i = 0; i < lines.length; i++) {
-          const l = lines[i]!;
-          if (l.charCodeAt(l.length - 1) === CR) lines[i] = l.slice(0, -1);
-        }
-        this.queue = lines;
-        return true;
-      }
-      if (this.eof) {
-        if (this.start >= this.end) return false;
-        const region = this.buf.subarray(this.start, this.end);
-        this.start = this.end;
-        if (!isUtf8(region)) throw new BinaryContentError('not valid UTF-8');
-        this.queue = [region.toString('utf8')];
-        return true;
-      }
-      this.fill();
-    }
   }
 
   /** Give back lines read with next() (most recent last) so that they are read again. */
@@ -105,7 +83,7 @@ export class LineReader {
         this.lineNo += take;
         continue;
       }
-      if (!this.nextLineBytes()) return;
+      if (!this.skipLine()) return;
       this.lineNo++;
     }
   }
@@ -116,37 +94,74 @@ export class LineReader {
     return this.lineNo;
   }
 
-  /** [start, end) of the next line's bytes in buf (terminator excluded), or null at EOF. */
-  private nextLineBytes(): [number, number] | null {
-    let searchFrom = this.start;
+  /** Bytes of the file not read yet (from the descriptor's size at open). */
+  remainingBytes(size: number): number {
+    return Math.max(0, size - this.bytesRead);
+  }
+
+  /**
+   * Decode every complete line in the buffer at once (one string per chunk, not per line: bulk
+   * reads and pattern scans are several times faster). UTF-8 never uses the byte 0x0A inside a
+   * character, so splitting bytes at newlines is safe.
+   */
+  private decodeMore(): boolean {
+    this.queue = [];
+    this.qi = 0;
     for (;;) {
-      const nl = this.buf.indexOf(LF, searchFrom);
-      if (nl !== -1 && nl < this.end) {
-        const s = this.start;
-        this.start = nl + 1;
-        const e = nl > s && this.buf[nl - 1] === CR ? nl - 1 : nl;
-        return [s, e];
+      const last = this.end > this.start ? this.buf.lastIndexOf(LF, this.end - 1) : -1;
+      if (last >= this.start) {
+        const lines = this.buf.toString('utf8', this.start, last).split('\n');
+        this.start = last + 1;
+        for (let i = 0; i < lines.length; i++) {
+          const l = lines[i]!;
+          if (l.charCodeAt(l.length - 1) === CR) lines[i] = l.slice(0, -1);
+        }
+        this.queue = lines;
+        return true;
       }
-      searchFrom = this.end;
       if (this.eof) {
-        if (this.start >= this.end) return null;
-        const s = this.start;
+        if (this.start >= this.end) return false;
+        this.queue = [this.buf.toString('utf8', this.start, this.end)];
         this.start = this.end;
-        return [s, this.end];
+        return true;
       }
+      if (this.end - this.start >= this.maxLineBytes) throw new LineTooLongError();
+      this.fill();
+    }
+  }
+
+  /** Consume one line's bytes without keeping them; false at end of file. */
+  private skipLine(): boolean {
+    let from = this.start;
+    let sawBytes = false;
+    for (;;) {
+      const nl = this.buf.indexOf(LF, from);
+      if (nl !== -1 && nl < this.end) {
+        this.start = nl + 1;
+        return true;
+      }
+      if (this.end > this.start) sawBytes = true;
+      if (this.eof) {
+        this.start = this.end;
+        return sawBytes;
+      }
+      // No terminator yet: the checked bytes of this line are not needed any more, so a huge
+      // line is streamed through instead of held.
+      if (this.checked > this.start) this.start = this.checked;
+      from = this.end;
       const shift = this.start;
       this.fill();
-      searchFrom -= shift;
+      from -= shift;
     }
   }
 
   /** Move unconsumed bytes to the front, grow if a line fills the buffer, read one chunk. */
   private fill(): void {
-    const pending = this.end - this.start;
     if (this.start > 0) {
       this.buf.copy(this.buf, 0, this.start, this.end);
+      this.end -= this.start;
+      this.checked = Math.max(0, this.checked - this.start);
       this.start = 0;
-      this.end = pending;
     }
     if (this.end === this.buf.length) {
       const bigger = Buffer.allocUnsafe(this.buf.length * 2);
@@ -156,19 +171,41 @@ export class LineReader {
     const n = fs.readSync(this.fd, this.buf, this.end, this.buf.length - this.end, null);
     if (n === 0) {
       this.eof = true;
+      // An incomplete character at the very end of the file is not UTF-8.
+      if (this.checked < this.end) throw new BinaryContentError('not valid UTF-8');
       return;
     }
     const from = this.end;
     this.end += n;
-    if (this.first) {
-      this.first = false;
-      this.checkHead(from);
-    }
+    if (this.bytesRead === 0) this.checkHead(from);
+    this.bytesRead += n;
+    this.checkUtf8();
   }
 
   private checkHead(from: number): void {
     const head = this.buf.subarray(from, Math.min(this.end, from + BINARY_SNIFF));
     if (head.includes(0)) throw new BinaryContentError('NUL byte');
-    if (head.length >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) this.start = from + 3;
+    if (head.length >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) {
+      this.start = from + 3;
+      this.checked = from + 3;
+    }
   }
+
+  /** Check the bytes read since the last check, leaving an incomplete last character for later. */
+  private checkUtf8(): void {
+    const upTo = completeEnd(this.buf, this.checked, this.end);
+    if (!isUtf8(this.buf.subarray(this.checked, upTo))) throw new BinaryContentError('not valid UTF-8');
+    this.checked = upTo;
+  }
+}
+
+/** End of buf[from, to) without a trailing incomplete UTF-8 sequence. */
+function completeEnd(buf: Buffer, from: number, to: number): number {
+  for (let i = to - 1; i >= from && i >= to - 4; i--) {
+    const b = buf[i]!;
+    if ((b & 0xc0) === 0x80) continue;
+    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return i + need > to ? i : to;
+  }
+  return to;
 }

@@ -1,3 +1,4 @@
+import { compilePattern } from '../spec/parse.js';
 import type { PatternSelector, RangeSelector } from '../spec/types.js';
 import { looksLikeDeclaration, scanBlock } from './block.js';
 import type { LineReader } from './lines.js';
@@ -21,7 +22,15 @@ export interface SelectOptions {
   countOnly?: boolean;
   /** Most characters one selection may hold (default DEFAULT_MAX_SELECTION_CHARS). */
   maxChars?: number;
+  /** Size of the file at open, to decide whether counting the rest of it is cheap. */
+  fileSize?: number;
 }
+
+/**
+ * After a range, the rest of the file is counted (for `total_lines`) when it is this small: every
+ * source file gets its total, while a range near the top of a 1 GB file still stops reading.
+ */
+const COUNT_REST_BYTES = 1024 * 1024;
 
 /**
  * refcat makes prompt context, which is never this big; the cap turns `refcat @huge.log` into a
@@ -86,8 +95,15 @@ export function selectRange(reader: LineReader, sel: RangeSelector, opts: Select
     }
     lines.push(line);
   }
-  const totalLines = atEof ? reader.lineNo : null;
+  let totalLines = atEof ? reader.lineNo : null;
+  if (totalLines === null && opts.fileSize !== undefined && reader.remainingBytes(opts.fileSize) <= COUNT_REST_BYTES) {
+    const at = reader.lineNo;
+    totalLines = reader.countRemaining();
+    reader.lineNo = at;
+  }
   const clamped = totalLines !== null && (sel.start > totalLines || (sel.end !== null && sel.end > totalLines));
+  // A start past the end selects nothing, whatever the window or -C would add (SPEC 2).
+  if (totalLines !== null && sel.start > totalLines) return { start: sel.start, lines: [], totalLines, clamped };
   return { start: first, lines, totalLines, clamped };
 }
 
@@ -101,7 +117,7 @@ export function selectPattern(
   language: string,
   opts: SelectOptions & { timeoutMs: number },
 ): Selection {
-  const re = new RegExp(sel.source);
+  const re = compilePattern(sel.source);
   const windowBefore = sel.extent.kind === 'window' ? sel.extent.window.before : 0;
   const keep = windowBefore + opts.context;
   // The budget counts regex time only: reading a big file is slow but finite, a catastrophic
@@ -203,3 +219,4 @@ function readBatch(reader: LineReader): string[] {
   }
   return batch;
 }
+

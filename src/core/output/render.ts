@@ -120,7 +120,10 @@ export function diagnosticJson(d: Diagnostic): Record<string, unknown> {
 /** `--validate-only`: one `✓ <ref> → <path> (<a>-<b>)` line per checked file. */
 export function renderCheck(report: ExtractReport, opts: RenderOptions): string {
   return report.results
-    .map((r) => `✓ ${r.ref} → ${opts.absolute ? r.path : r.displayPath} (${r.lineStart}-${r.lineEnd})\n`)
+    .map((r) => {
+      const lines = r.lineEnd < r.lineStart ? 'no lines' : `${r.lineStart}-${r.lineEnd}`;
+      return `✓ ${r.ref} → ${opts.absolute ? r.path : r.displayPath} (${lines})\n`;
+    })
     .join('');
 }
 

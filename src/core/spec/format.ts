@@ -9,9 +9,17 @@ import type { LineSpan, PatternExtent, RefSpec, Selector, Window } from './types
  * `parseRef(formatRef(x))` equals `x` up to `raw`.
  */
 export function formatRef(ref: Pick<RefSpec, 'alias' | 'path' | 'selector'>, span?: LineSpan): string {
-  const head = ref.alias ? `${ref.alias}:${ref.path}` : `@${ref.path}`;
+  const head = ref.alias ? `${ref.alias}:${ref.path}` : `@${safePath(ref.path)}`;
   if (span) return head + formatSpan(span);
   return ref.selector ? `${head}#${formatSelector(ref.selector)}` : head;
+}
+
+/**
+ * A relative path that would read as `alias:path` (`note:1.txt`) gets a `./` so that the spec
+ * parses back to the same file.
+ */
+function safePath(p: string): string {
+  return /^[A-Za-z][A-Za-z0-9_-]*:/.test(p) && !/^[A-Za-z]:[\\/]/.test(p) ? `./${p}` : p;
 }
 
 export function formatSpan(span: LineSpan): string {

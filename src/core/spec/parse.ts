@@ -128,7 +128,7 @@ function parsePatternSelector(sel: string, fail: Fail): Selector {
   const source = sel.slice(1, close);
   if (source.length === 0) fail('empty pattern');
   try {
-    new RegExp(source);
+    compilePattern(source);
   } catch (err) {
     fail(`invalid regex /${source}/: ${regexProblem(err)}`);
   }
@@ -167,4 +167,13 @@ function parseExtent(text: string, fail: Fail): PatternExtent {
   if (plus) return { kind: 'lines', count: count(plus[1]!, fail) };
   if (text.includes('..')) return { kind: 'window', window: parseWindow(text, fail) };
   return fail(`bad pattern suffix ':${text}' (expected :+N, :-B..+A, :block, :function or :class)`);
+}
+
+/**
+ * The regex of a pattern selector. Decision: Unicode property and code point escapes (`\p{L}`,
+ * `\u{1F600}`) only work with the `u` flag, which is stricter about other escapes; so `u` is used
+ * exactly when the pattern holds one of them.
+ */
+export function compilePattern(source: string): RegExp {
+  return /\\[pP]\{|\\u\{/.test(source) ? new RegExp(source, 'u') : new RegExp(source);
 }
