@@ -25,10 +25,13 @@ export function createProgram(io: IO, setExit: (code: ExitCode) => void): Comman
       'after',
       `
 Examples:
-  $ refcat @src/app.ts#L10-L50            lines 10-50 as attributed markdown
-  $ refcat 'src/**/*.ts#/export function/' first match in every file
-  $ refcat loop:Sources/A.swift#L3-L9      a line range in an aliased repository
-  $ refcat validate workflows/             check every .conv below a folder
+  $ refcat @src/app.ts#L10-L50             lines 10-50 as attributed markdown
+  $ refcat 'src/**/*.ts#/export function/'  the first match in every file that has one
+  $ refcat loop:Sources/A.swift#L3-L9       a line range in an aliased repository
+  $ refcat validate workflows/              check every .conv below a folder
+
+Extraction flags (--json, -q, --spec, -C, --alias, ...): refcat refcat --help
+Other commands' flags: refcat <command> --help
 
 Exit codes: 0 success (warnings allowed), 1 a check or ref failed, 2 usage error.`,
     );
