@@ -322,3 +322,27 @@ describe('streaming (SPEC 2: a range near the top of a huge file stops reading)'
     }
   });
 });
+
+describe('GitIgnore sources', () => {
+  it.each([
+    ['a repository: .git/info/exclude applies, .gitignore may re-include', { '.git/info/exclude': '*.tmp\nlocal/\n', '.gitignore': '!keep.tmp\n' }],
+    [
+      'a linked worktree: exclude of the common git folder',
+      { '.git': 'gitdir: ../store/worktrees/wt\n', '../store/worktrees/wt/commondir': '../..\n', '../store/info/exclude': '*.tmp\nlocal/\n', '.gitignore': '!keep.tmp\n' },
+    ],
+  ])('%s', async (_name, layout) => {
+    const { GitIgnore } = await import('../../src/core/extract/gitignore.js');
+    const base = tmpDir();
+    const repo = path.join(base, 'repo');
+    for (const [rel, content] of Object.entries(layout)) {
+      const file = path.join(repo, rel);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, content);
+    }
+    const ignore = new GitIgnore(repo);
+    expect(ignore.ignores(path.join(repo, 'a.tmp'))).toBe(true);
+    expect(ignore.ignores(path.join(repo, 'keep.tmp'))).toBe(false);
+    expect(ignore.ignores(path.join(repo, 'local/x.txt'))).toBe(true);
+    expect(ignore.ignores(path.join(repo, 'a.txt'))).toBe(false);
+  });
+});

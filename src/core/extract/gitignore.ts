@@ -15,13 +15,16 @@ export interface Rule {
  * root (the nearest folder above with a `.git`) down to each file's folder apply, deeper files
  * last, later rules winning, `!` re-including, a trailing `/` matching folders only, a pattern with
  * an inner or leading `/` anchored to its file's folder. As in git, nothing below an ignored
- * folder can be re-included. `.git/info/exclude` and the global excludes file are not read.
+ * folder can be re-included. The repository's `.git/info/exclude` applies first, as git's lowest
+ * precedence source; the global excludes file (`core.excludesFile`) is not read, since finding it
+ * means reading git's config chain and a user's personal ignores rarely describe the project.
  */
 export class GitIgnore {
   private readonly root: string;
   /** Folders from the root down to `from` (which the user named) are never ignored as folders. */
   private readonly namedDepth: number;
   private readonly cache = new Map<string, Rule[]>();
+  private readonly exclude: Rule[];
 
   /**
    * `from` is the folder globbing starts in; rules are looked up from its repository root, or,
@@ -32,7 +35,9 @@ export class GitIgnore {
    */
   constructor(from: string, top?: string) {
     const inTop = top !== undefined && !path.relative(top, from).startsWith('..');
-    this.root = repoRoot(from) ?? (inTop ? top : from);
+    const repo = repoRoot(from);
+    this.root = repo ?? (inTop ? top : from);
+    this.exclude = repo ? readRules(excludeFile(repo)) : [];
     this.namedDepth = path.relative(this.root, from).split(path.sep).filter(Boolean).length;
   }
 
@@ -49,6 +54,11 @@ export class GitIgnore {
 
   private matches(parts: string[], isDir: boolean): boolean {
     let ignored = false;
+    const rel = parts.join('/');
+    for (const rule of this.exclude) {
+      if (rule.dirOnly && !isDir) continue;
+      if (rule.match(rel)) ignored = !rule.negated;
+    }
     // Rules of the .gitignore in root, root/a, root/a/b ... up to the target's parent folder.
     for (let depth = 0; depth < parts.length; depth++) {
       const dir = path.join(this.root, ...parts.slice(0, depth));
@@ -78,6 +88,29 @@ function repoRoot(from: string): string | null {
     const parent = path.dirname(dir);
     if (parent === dir) return null;
     dir = parent;
+  }
+}
+
+/**
+ * `<repo>/.git/info/exclude`; in a linked worktree `.git` is a file naming the worktree's git
+ * folder, whose `commondir` names the shared one that holds `info/`.
+ */
+function excludeFile(repo: string): string {
+  const dotGit = path.join(repo, '.git');
+  try {
+    if (fs.statSync(dotGit).isDirectory()) return path.join(dotGit, 'info', 'exclude');
+    const gitDir = /^gitdir:\s*(.+?)\s*$/m.exec(fs.readFileSync(dotGit, 'utf8'))?.[1];
+    if (!gitDir) return path.join(dotGit, 'info', 'exclude');
+    const own = path.resolve(repo, gitDir);
+    let common = own;
+    try {
+      common = path.resolve(own, fs.readFileSync(path.join(own, 'commondir'), 'utf8').trim());
+    } catch {
+      // A plain gitdir file (submodule): info/ lives in it.
+    }
+    return path.join(common, 'info', 'exclude');
+  } catch {
+    return path.join(dotGit, 'info', 'exclude');
   }
 }
 
