@@ -28,13 +28,21 @@ export async function stderrColors(io: IO): Promise<{ red: (s: string) => string
   return { red: (s) => chalkStderr.red.bold(s), yellow: (s) => chalkStderr.yellow.bold(s) };
 }
 
-/** Print diagnostics to stderr. */
-export async function printDiagnostics(io: IO, errors: Diagnostic[], warnings: Diagnostic[] = []): Promise<void> {
+/** A diagnostic with its level, for printing in the order the refs were given. */
+export interface Logged {
+  level: 'error' | 'warning';
+  diagnostic: Diagnostic;
+}
+
+/** Print diagnostics to stderr: warnings then errors, or, given `ordered`, in that order. */
+export async function printDiagnostics(io: IO, errors: Diagnostic[], warnings: Diagnostic[] = [], ordered?: Logged[]): Promise<void> {
   if (errors.length === 0 && warnings.length === 0) return;
   const { red, yellow } = await stderrColors(io);
+  const log = ordered ?? [...warnings.map((d) => ({ level: 'warning' as const, diagnostic: d })), ...errors.map((d) => ({ level: 'error' as const, diagnostic: d }))];
   let out = '';
-  for (const w of warnings) out += renderDiagnostic('Warning', w, yellow);
-  for (const e of errors) out += renderDiagnostic('Error', e, red);
+  for (const { level, diagnostic } of log) {
+    out += level === 'error' ? renderDiagnostic('Error', diagnostic, red) : renderDiagnostic('Warning', diagnostic, yellow);
+  }
   io.stderr(out);
 }
 

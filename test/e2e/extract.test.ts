@@ -307,6 +307,25 @@ describe('globs (SPEC 4.4)', () => {
   });
 });
 
+describe('diagnostics', () => {
+  it('come in the order of the refs, warnings and errors interleaved', () => {
+    const r = refcat(['@lines.txt#L1-L999', '@nope.txt', '@lines.txt#L2', '@lines.txt#L500', '-q']);
+    expect(r.code).toBe(1);
+    expect(r.stdout.split('\n').length).toBe(202);
+    expect(r.stderr).toBe(
+      [
+        'Warning: REFCAT line range exceeds file bounds: @lines.txt#L1-L999',
+        '  File has 200 lines, will clamp to L1-L200',
+        'Error: REFCAT ref not found: @nope.txt',
+        `  Searched: ${path.join(BASIC, 'nope.txt')}`,
+        'Warning: REFCAT line range exceeds file bounds: @lines.txt#L500',
+        '  File has 200 lines, nothing left to select',
+        '',
+      ].join('\n'),
+    );
+  });
+});
+
 describe('aliases', () => {
   const project = path.join(WORKSPACE, 'project');
 

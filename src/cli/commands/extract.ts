@@ -6,7 +6,7 @@ import { diagnosticJson, type OutputFormat, type RenderOptions, renderCheck, ren
 import { parseRef } from '../../core/spec/parse.js';
 import type { Context } from '../../shared/context.js';
 import { type Diagnostic, type ExitCode, isRefcatError, toDiagnostic, UsageError } from '../../shared/errors.js';
-import { exitCodeFor, type IO, printDiagnostics } from '../io.js';
+import { exitCodeFor, type IO, type Logged, printDiagnostics } from '../io.js';
 import { resolverFromFlags } from '../alias-flags.js';
 import type { RefBatch } from './workflow-refs.js';
 
@@ -50,8 +50,9 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
 
   if (opts.listFiles) return listFiles(batches, io, extractOpts, problems, { json: format === 'json', absolute: opts.absolute ?? false });
 
-  const report = extractBatches(batches, ctx, { ...extractOpts, checkOnly: opts.validateOnly ?? false });
+  const { report, log } = extractBatches(batches, ctx, { ...extractOpts, checkOnly: opts.validateOnly ?? false });
   report.errors.unshift(...problems);
+  log.unshift(...problems.map((diagnostic) => ({ level: 'error' as const, diagnostic })));
   const render: RenderOptions = {
     lineNumbers: opts.lineNumbers,
     showCwd: opts.cwd,
@@ -66,7 +67,7 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
   }
   const out = opts.validateOnly ? renderCheck(report, render) : renderers[format](report, render);
   if (out) io.stdout(out);
-  await printDiagnostics(io, report.errors, report.warnings);
+  await printDiagnostics(io, report.errors, report.warnings, log);
   return code;
 }
 
@@ -106,22 +107,34 @@ function checkDir(dir: string, flag: string): string {
   return dir;
 }
 
-/** Extract every batch with its own lookup folders and aliases, as one report. */
-function extractBatches(batches: RefBatch[], ctx: Context, options: ExtractOptions): ExtractReport {
+/**
+ * Extract every batch with its own lookup folders and aliases, as one report, and the diagnostics
+ * in the order of the refs (each ref's warnings before its errors), which is how stderr shows them.
+ */
+function extractBatches(batches: RefBatch[], ctx: Context, options: ExtractOptions): { report: ExtractReport; log: Logged[] } {
   const report: ExtractReport = { results: [], errors: [], warnings: [] };
+  const log: Logged[] = [];
   for (const batch of batches) {
-    const r = extract(batch.inputs, ctx, batchOptions(batch, options));
-    report.results.push(...r.results);
-    report.warnings.push(...r.warnings);
-    for (const e of r.errors) {
-      if (batch.optional && NO_MATCH.has(e.code)) {
-        report.warnings.push({ ...e, code: 'context_no_match', message: `CONTEXT-OPTIONAL pattern matches nothing: ${e.ref}` });
-      } else {
-        report.errors.push(e);
+    const batchOpts = batchOptions(batch, options);
+    for (const input of batch.inputs) {
+      const r = extract([input], ctx, batchOpts);
+      report.results.push(...r.results);
+      const warnings = [...r.warnings];
+      const errors: Diagnostic[] = [];
+      for (const e of r.errors) {
+        if (batch.optional && NO_MATCH.has(e.code)) {
+          warnings.push({ ...e, code: 'context_no_match', message: `CONTEXT-OPTIONAL pattern matches nothing: ${e.ref}` });
+        } else {
+          errors.push(e);
+        }
       }
+      report.warnings.push(...warnings);
+      report.errors.push(...errors);
+      log.push(...warnings.map((diagnostic) => ({ level: 'warning' as const, diagnostic })));
+      log.push(...errors.map((diagnostic) => ({ level: 'error' as const, diagnostic })));
     }
   }
-  return report;
+  return { report, log };
 }
 
 const NO_MATCH = new Set(['not_found', 'glob_no_match']);
