@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, FIXTURES, freshHome, refcat, type RunOptions } from '../helpers/cli.js';
+import { BIN, FIXTURES, freshHome, refcat, refcatAsync, type RunOptions } from '../helpers/cli.js';
 import { tmpDir } from '../helpers/tmp.js';
 
 const T = path.join(FIXTURES, 'transcripts');
@@ -215,9 +215,61 @@ describe('refcat ref export: file safety (SPEC 7.3)', () => {
     expect(r.stdout).toBe('');
     expect(read('csv_utils.py')).toBe('old content\n');
     // The complete new text was in the temp file next to it when the crash came.
-    const temps = fs.readdirSync(cwd).filter((f) => /^\.csv_utils\.py\.refcat-[0-9a-f]+\.tmp$/.test(f));
+    const temps = fs.readdirSync(cwd).filter((f) => /^\.refcat-[0-9a-f]{12}\.tmp$/.test(f));
     expect(temps).toHaveLength(1);
     expect(read(temps[0]!)).toBe(fixture('expected/csv_utils.py'));
+    // The killed writer's lock stays behind; its pid is gone, so the next export takes it over.
+    expect(fs.existsSync(path.join(cwd, 'csv_utils.py.refcat-lock'))).toBe(true);
+    const again = refcat(['ref', 'export', 'csv_module_full', '--from', 'csv.md', '--to', 'csv_utils.py', '--force'], { cwd, env: { REFCAT_STORE: store } });
+    expect(again.code).toBe(0);
+    expect(read('csv_utils.py')).toBe(fixture('expected/csv_utils.py'));
+    expect(fs.existsSync(path.join(cwd, 'csv_utils.py.refcat-lock'))).toBe(false);
+  });
+
+  it('concurrent appends to one file lose no update (the lock file)', async () => {
+    const { cwd, store, read } = workspace({ 'log.md': '' });
+    const transcript = Array.from({ length: 8 }, (_, i) => `<ref id="r${i}">\nline ${i}\n</ref>\n`).join('');
+    fs.writeFileSync(path.join(cwd, 'many.md'), transcript);
+    const runs = Array.from({ length: 8 }, (_, i) =>
+      refcatAsync(['ref', 'export', `r${i}`, '--from', 'many.md', '--to', 'log.md', '--mode', 'append'], { cwd, env: { REFCAT_STORE: store } }),
+    );
+    const results = await Promise.all(runs);
+    expect(results.map((r) => [r.code, r.stderr])).toEqual(Array.from({ length: 8 }, () => [0, '']));
+    expect(read('log.md').split('\n').filter(Boolean).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `line ${i}`));
+    expect(fs.readdirSync(cwd).filter((f) => f.startsWith('.refcat-') || f.endsWith('.refcat-lock'))).toEqual([]);
+  });
+
+  it('concurrent plain writes of a new file: exactly one wins, the others are refused', async () => {
+    const { cwd, store, read } = workspace();
+    const runs = Array.from({ length: 6 }, () =>
+      refcatAsync(['ref', 'export', 'fib_iterative', '--from', 'fibonacci.md', '--to', 'fib.py'], { cwd, env: { REFCAT_STORE: store } }),
+    );
+    const results = await Promise.all(runs);
+    expect(results.filter((r) => r.code === 0)).toHaveLength(1);
+    for (const r of results.filter((r) => r.code !== 0)) expect(r).toEqual({ code: 1, stdout: '', stderr: 'Error: fib.py exists (use --force to overwrite)\n' });
+    expect(read('fib.py')).toBe(fixture('expected/fibonacci.py'));
+    expect(fs.readdirSync(cwd).filter((f) => f.startsWith('.refcat-'))).toEqual([]);
+  });
+
+  it.each<[string, string]>([
+    ['out/', 'Error: --to names a folder (out/); give a file path\n'],
+    ['sub', 'Error: --to names a folder (sub); give a file path\n'],
+  ])('--to %s names a folder: usage error', (to, stderr) => {
+    const { run, cwd } = workspace({ 'sub/keep.txt': 'x\n' });
+    expect(run(['ref', 'export', 'fib_iterative', '--from', 'fibonacci.md', '--to', to])).toEqual({ code: 2, stdout: '', stderr });
+    expect(fs.existsSync(path.join(cwd, 'out'))).toBe(false);
+  });
+
+  it.skipIf(process.platform === 'win32')('a FIFO target is refused at once, with one line', () => {
+    const { run, cwd } = workspace();
+    spawnSync('mkfifo', [path.join(cwd, 'pipe')]);
+    for (const mode of ['write', 'append']) {
+      expect(run(['ref', 'export', 'fib_iterative', '--from', 'fibonacci.md', '--to', 'pipe', '--mode', mode])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: 'Error: pipe is not a regular file (a FIFO); refcat only writes regular files\n',
+      });
+    }
   });
 
   it.each([['ref'], ['ref', 'list'], ['ref', 'show'], ['ref', 'scan'], ['ref', 'export']])('%s --help', (...args) => {
