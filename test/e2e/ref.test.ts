@@ -120,6 +120,26 @@ describe('refcat ref show / scan', () => {
     expect(run(['fd', 'list', '--json']).stdout).toContain('"id": "ref:csv_writer_function"');
   });
 
+  it('readers never see a ref half-replaced while scans replace it again and again', async () => {
+    // A ref's content ends before the newline that precedes `</ref>`.
+    const a = 'A'.repeat(3000);
+    const b = 'B'.repeat(5000);
+    const { cwd, store } = workspace({ 'a.md': `<ref id="x">\n${a}\n</ref>\n`, 'b.md': `<ref id="x">\n${b}\n</ref>\n` });
+    const env = { REFCAT_STORE: store };
+    await refcatAsync(['ref', 'scan', 'a.md'], { cwd, env });
+    const scans = Array.from({ length: 6 }, (_, i) => refcatAsync(['ref', 'scan', i % 2 ? 'a.md' : 'b.md'], { cwd, env }));
+    const reads = Array.from({ length: 10 }, () => refcatAsync(['fd', 'read', 'ref:x', '--all', '--format', 'raw'], { cwd, env }));
+    for (const r of await Promise.all(scans)) expect(r.code).toBe(0);
+    for (const r of await Promise.all(reads)) {
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      expect([a, b]).toContain(r.stdout);
+    }
+    // However the races went, one version is current and young leftovers at most remain.
+    const [dir] = fs.readdirSync(path.join(store, 'refs'));
+    const current = fs.readFileSync(path.join(store, 'refs', dir!, 'current'), 'utf8').trim();
+    expect(fs.readdirSync(path.join(store, 'refs', dir!))).toContain(current);
+  });
+
   it('ids never become paths in the store', () => {
     const { run, store } = workspace({ 'odd.md': '<ref id="..">\nup\n</ref>\n<ref id="a:b">\ncolon\n</ref>\n' });
     run(['ref', 'scan', 'odd.md']);
