@@ -175,7 +175,7 @@ describe('refcat ref export: file safety (SPEC 7.3)', () => {
   });
 
   it('appends, and inserts by line or after a pattern', () => {
-    const { run, read } = workspace({ 'lib.py': 'import csv\nimport os\n\nprint("main")\n' });
+    const { run, read, cwd } = workspace({ 'lib.py': 'import csv\nimport os\n\nprint("main")\n' });
     const fib = fixture('expected/fibonacci.py');
     expect(run(['ref', 'export', 'fib_iterative', '--from', 'fibonacci.md', '--to', 'lib.py', '--mode', 'append']).stdout).toBe(
       exported('fib_iterative', 'lib.py', 8, 'append', 'Appended'),
@@ -193,6 +193,8 @@ describe('refcat ref export: file safety (SPEC 7.3)', () => {
       stdout: '',
       stderr: 'Error: Pattern /^class / not found in lib.py\n',
     });
+    // Errors leave neither a temp file nor the lock behind.
+    expect(fs.readdirSync(cwd).filter((f) => f.startsWith('.refcat-') || f.endsWith('.refcat-lock'))).toEqual([]);
   });
 
   it('refuses ../ targets and symlinks that lead outside', () => {
