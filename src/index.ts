@@ -2,7 +2,7 @@
  * refcat as a library (SPEC 8). The CLI is a thin layer over these functions.
  * Every function takes an explicit Context ({ cwd, env, home }) instead of reading the process.
  */
-export type { Context } from './shared/context.js';
+export type { Context, ProcessInfo } from './shared/context.js';
 export {
   RefcatError,
   UsageError,

@@ -14,7 +14,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     throw err;
   });
   const io: IO = {
-    ctx: { cwd: process.cwd(), env: process.env, home: process.env.HOME || os.homedir() },
+    ctx: { cwd: process.cwd(), env: process.env, home: process.env.HOME || os.homedir(), proc: { pid: process.pid, isAlive } },
     stdout: (s) => void process.stdout.write(s),
     drain: () => (process.stdout.writableNeedDrain ? once(process.stdout, 'drain').then(() => {}) : Promise.resolve()),
     stderr: (s) => void process.stderr.write(s),
@@ -40,6 +40,19 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
 function crashHooks(value: string | undefined): IO['writeHooks'] {
   if (value !== 'before-rename') return undefined;
   return { beforeRename: () => process.kill(process.pid, 'SIGKILL') };
+}
+
+/**
+ * Signal 0 checks for existence without signalling. EPERM means the process exists but belongs
+ * to someone else: alive, so its lock is respected.
+ */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
 }
 
 /** chalk's rules for stderr without loading chalk: NO_COLOR / FORCE_COLOR, else a TTY. */

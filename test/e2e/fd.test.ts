@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -299,6 +300,43 @@ describe('refcat fd list / close / write', () => {
   ])('fd write: %s is a usage error', (_name, args, stderr) => {
     const { run } = workspace();
     expect(run(['fd', 'write', ...args])).toEqual({ code: 2, stdout: '', stderr });
+  });
+});
+
+describe('refcat fd: a broken store', () => {
+  it.each<[string, string[], string | undefined]>([
+    ['fd read (stdin)', ['fd', 'read'], 'QUANTUM'],
+    ['fd read fd:1', ['fd', 'read', 'fd:1'], undefined],
+    ['fd read ref:x', ['fd', 'read', 'ref:x'], undefined],
+    ['fd list', ['fd', 'list'], undefined],
+    ['fd close', ['fd', 'close', 'fd:1'], undefined],
+    ['fd write', ['fd', 'write', 'fd:1', '--to', 'out.txt'], undefined],
+    ['ref scan', ['ref', 'scan', 'answer.md'], undefined],
+    ['ref list', ['ref', 'list'], undefined],
+  ])('--store naming a regular file: %s exits 1 with one line on stderr', (_name, args, input) => {
+    const { cwd } = workspace({ 'not-a-folder': 'x\n', 'answer.md': '<ref id="x">\nhi\n</ref>\n' });
+    const file = path.join(cwd, 'not-a-folder');
+    const r = refcat([...args, '--store', file], { cwd, input: input === 'QUANTUM' ? QUANTUM : input });
+    expect(r).toEqual({ code: 1, stdout: '', stderr: `Error: The store ${file} is not a folder (set --store or REFCAT_STORE to a folder)\n` });
+    expect(fs.readFileSync(file, 'utf8')).toBe('x\n');
+  });
+});
+
+describe('refcat fd write: odd targets', () => {
+  it('a folder target (existing, or ending in /) is a usage error; a FIFO is refused at once', () => {
+    const { run, cwd } = workspace({ 'sub/keep.txt': 'x\n' });
+    run(['fd', 'read', '--save'], { input: 'hello\n' });
+    expect(run(['fd', 'write', 'fd:1', '--to', 'sub'])).toEqual({ code: 2, stdout: '', stderr: 'Error: --to names a folder (sub); give a file path\n' });
+    expect(run(['fd', 'write', 'fd:1', '--to', 'new/'])).toEqual({ code: 2, stdout: '', stderr: 'Error: --to names a folder (new/); give a file path\n' });
+    if (process.platform !== 'win32') {
+      spawnSync('mkfifo', [path.join(cwd, 'pipe')]);
+      expect(run(['fd', 'write', 'fd:1', '--to', 'pipe', '--mode', 'append'])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: 'Error: pipe is not a regular file (a FIFO); refcat only writes regular files\n',
+      });
+    }
+    expect(fs.readdirSync(cwd).sort()).toEqual(['.store', 'pipe', 'sub'].filter((f) => f !== 'pipe' || process.platform !== 'win32'));
   });
 });
 

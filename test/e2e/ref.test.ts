@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, FIXTURES, freshHome, refcat, type RunOptions } from '../helpers/cli.js';
+import { BIN, FIXTURES, freshHome, refcat, refcatAsync, type RunOptions } from '../helpers/cli.js';
 import { tmpDir } from '../helpers/tmp.js';
 
 const T = path.join(FIXTURES, 'transcripts');
@@ -120,6 +120,26 @@ describe('refcat ref show / scan', () => {
     expect(run(['fd', 'list', '--json']).stdout).toContain('"id": "ref:csv_writer_function"');
   });
 
+  it('readers never see a ref half-replaced while scans replace it again and again', async () => {
+    // A ref's content ends before the newline that precedes `</ref>`.
+    const a = 'A'.repeat(3000);
+    const b = 'B'.repeat(5000);
+    const { cwd, store } = workspace({ 'a.md': `<ref id="x">\n${a}\n</ref>\n`, 'b.md': `<ref id="x">\n${b}\n</ref>\n` });
+    const env = { REFCAT_STORE: store };
+    await refcatAsync(['ref', 'scan', 'a.md'], { cwd, env });
+    const scans = Array.from({ length: 6 }, (_, i) => refcatAsync(['ref', 'scan', i % 2 ? 'a.md' : 'b.md'], { cwd, env }));
+    const reads = Array.from({ length: 10 }, () => refcatAsync(['fd', 'read', 'ref:x', '--all', '--format', 'raw'], { cwd, env }));
+    for (const r of await Promise.all(scans)) expect(r.code).toBe(0);
+    for (const r of await Promise.all(reads)) {
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      expect([a, b]).toContain(r.stdout);
+    }
+    // However the races went, one version is current and young leftovers at most remain.
+    const [dir] = fs.readdirSync(path.join(store, 'refs'));
+    const current = fs.readFileSync(path.join(store, 'refs', dir!, 'current'), 'utf8').trim();
+    expect(fs.readdirSync(path.join(store, 'refs', dir!))).toContain(current);
+  });
+
   it('ids never become paths in the store', () => {
     const { run, store } = workspace({ 'odd.md': '<ref id="..">\nup\n</ref>\n<ref id="a:b">\ncolon\n</ref>\n' });
     run(['ref', 'scan', 'odd.md']);
@@ -155,7 +175,7 @@ describe('refcat ref export: file safety (SPEC 7.3)', () => {
   });
 
   it('appends, and inserts by line or after a pattern', () => {
-    const { run, read } = workspace({ 'lib.py': 'import csv\nimport os\n\nprint("main")\n' });
+    const { run, read, cwd } = workspace({ 'lib.py': 'import csv\nimport os\n\nprint("main")\n' });
     const fib = fixture('expected/fibonacci.py');
     expect(run(['ref', 'export', 'fib_iterative', '--from', 'fibonacci.md', '--to', 'lib.py', '--mode', 'append']).stdout).toBe(
       exported('fib_iterative', 'lib.py', 8, 'append', 'Appended'),
@@ -173,6 +193,8 @@ describe('refcat ref export: file safety (SPEC 7.3)', () => {
       stdout: '',
       stderr: 'Error: Pattern /^class / not found in lib.py\n',
     });
+    // Errors leave neither a temp file nor the lock behind.
+    expect(fs.readdirSync(cwd).filter((f) => f.startsWith('.refcat-') || f.endsWith('.refcat-lock'))).toEqual([]);
   });
 
   it('refuses ../ targets and symlinks that lead outside', () => {
@@ -215,9 +237,61 @@ describe('refcat ref export: file safety (SPEC 7.3)', () => {
     expect(r.stdout).toBe('');
     expect(read('csv_utils.py')).toBe('old content\n');
     // The complete new text was in the temp file next to it when the crash came.
-    const temps = fs.readdirSync(cwd).filter((f) => /^\.csv_utils\.py\.refcat-[0-9a-f]+\.tmp$/.test(f));
+    const temps = fs.readdirSync(cwd).filter((f) => /^\.refcat-[0-9a-f]{12}\.tmp$/.test(f));
     expect(temps).toHaveLength(1);
     expect(read(temps[0]!)).toBe(fixture('expected/csv_utils.py'));
+    // The killed writer's lock stays behind; its pid is gone, so the next export takes it over.
+    expect(fs.existsSync(path.join(cwd, 'csv_utils.py.refcat-lock'))).toBe(true);
+    const again = refcat(['ref', 'export', 'csv_module_full', '--from', 'csv.md', '--to', 'csv_utils.py', '--force'], { cwd, env: { REFCAT_STORE: store } });
+    expect(again.code).toBe(0);
+    expect(read('csv_utils.py')).toBe(fixture('expected/csv_utils.py'));
+    expect(fs.existsSync(path.join(cwd, 'csv_utils.py.refcat-lock'))).toBe(false);
+  });
+
+  it('concurrent appends to one file lose no update (the lock file)', async () => {
+    const { cwd, store, read } = workspace({ 'log.md': '' });
+    const transcript = Array.from({ length: 8 }, (_, i) => `<ref id="r${i}">\nline ${i}\n</ref>\n`).join('');
+    fs.writeFileSync(path.join(cwd, 'many.md'), transcript);
+    const runs = Array.from({ length: 8 }, (_, i) =>
+      refcatAsync(['ref', 'export', `r${i}`, '--from', 'many.md', '--to', 'log.md', '--mode', 'append'], { cwd, env: { REFCAT_STORE: store } }),
+    );
+    const results = await Promise.all(runs);
+    expect(results.map((r) => [r.code, r.stderr])).toEqual(Array.from({ length: 8 }, () => [0, '']));
+    expect(read('log.md').split('\n').filter(Boolean).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `line ${i}`));
+    expect(fs.readdirSync(cwd).filter((f) => f.startsWith('.refcat-') || f.endsWith('.refcat-lock'))).toEqual([]);
+  });
+
+  it('concurrent plain writes of a new file: exactly one wins, the others are refused', async () => {
+    const { cwd, store, read } = workspace();
+    const runs = Array.from({ length: 6 }, () =>
+      refcatAsync(['ref', 'export', 'fib_iterative', '--from', 'fibonacci.md', '--to', 'fib.py'], { cwd, env: { REFCAT_STORE: store } }),
+    );
+    const results = await Promise.all(runs);
+    expect(results.filter((r) => r.code === 0)).toHaveLength(1);
+    for (const r of results.filter((r) => r.code !== 0)) expect(r).toEqual({ code: 1, stdout: '', stderr: 'Error: fib.py exists (use --force to overwrite)\n' });
+    expect(read('fib.py')).toBe(fixture('expected/fibonacci.py'));
+    expect(fs.readdirSync(cwd).filter((f) => f.startsWith('.refcat-'))).toEqual([]);
+  });
+
+  it.each<[string, string]>([
+    ['out/', 'Error: --to names a folder (out/); give a file path\n'],
+    ['sub', 'Error: --to names a folder (sub); give a file path\n'],
+  ])('--to %s names a folder: usage error', (to, stderr) => {
+    const { run, cwd } = workspace({ 'sub/keep.txt': 'x\n' });
+    expect(run(['ref', 'export', 'fib_iterative', '--from', 'fibonacci.md', '--to', to])).toEqual({ code: 2, stdout: '', stderr });
+    expect(fs.existsSync(path.join(cwd, 'out'))).toBe(false);
+  });
+
+  it.skipIf(process.platform === 'win32')('a FIFO target is refused at once, with one line', () => {
+    const { run, cwd } = workspace();
+    spawnSync('mkfifo', [path.join(cwd, 'pipe')]);
+    for (const mode of ['write', 'append']) {
+      expect(run(['ref', 'export', 'fib_iterative', '--from', 'fibonacci.md', '--to', 'pipe', '--mode', mode])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: 'Error: pipe is not a regular file (a FIFO); refcat only writes regular files\n',
+      });
+    }
   });
 
   it.each([['ref'], ['ref', 'list'], ['ref', 'show'], ['ref', 'scan'], ['ref', 'export']])('%s --help', (...args) => {

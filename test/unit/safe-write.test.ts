@@ -1,8 +1,13 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BufferSource } from '../../src/core/fd/bytes.js';
+import { TEMP_RE } from '../../src/core/files/atomic.js';
+import { lockPathFor } from '../../src/core/files/lock.js';
 import { safeWrite, type SafeWriteOptions } from '../../src/core/files/safe-write.js';
+import type { RefcatError } from '../../src/shared/errors.js';
 import { testCtx, tmpDir } from '../helpers/tmp.js';
 
 const src = (s: string) => new BufferSource(Buffer.from(s));
@@ -50,7 +55,11 @@ describe('safeWrite: modes (SPEC 7.3)', () => {
     ['insert --after the last line without newline', { 'a.txt': 'a\nb' }, 'c', { to: 'a.txt', mode: 'insert', after: /b/ }, { text: 'a\nb\nc\n' }],
     ['insert --after, no match', { 'a.txt': 'a\n' }, 'c', { to: 'a.txt', mode: 'insert', after: /zz/ }, { text: 'a\n', error: 'Pattern /zz/ not found in a.txt' }],
     ['insert needs --line or --after', { 'a.txt': 'a\n' }, 'c', { to: 'a.txt', mode: 'insert' }, { text: 'a\n', error: '--mode insert needs exactly one of --line N and --after /regex/' }],
-    ['a folder is no file', { 'd/x': '' }, 'c', { to: 'd', force: true }, { text: null, error: 'd is a directory' }],
+    ['a folder is no file', { 'd/x': '' }, 'c', { to: 'd', force: true }, { text: null, error: '--to names a folder (d); give a file path' }],
+    ['a folder is no file to append to', { 'd/x': '' }, 'c', { to: 'd', mode: 'append' }, { text: null, error: '--to names a folder (d); give a file path' }],
+    ['a path ending in / names a folder', {}, 'c', { to: 'new/' }, { text: null, error: '--to names a folder (new/); give a file path' }],
+    ['. names a folder', {}, 'c', { to: '.' }, { text: null, error: '--to names a folder (.); give a file path' }],
+    ['a path ending in /. names a folder', { 'd/x': '' }, 'c', { to: 'd/.' }, { text: null, error: '--to names a folder (d/.); give a file path' }],
   ])('%s', (_name, files, content, opts, expected) => {
     expect(run(files, content, opts)).toEqual(expected);
   });
@@ -61,7 +70,6 @@ describe('safeWrite: the root', () => {
     ['../x.txt', '../x.txt is outside'],
     ['sub/../../x.txt', 'sub/../../x.txt is outside'],
     ['/tmp/refcat-outside-test.txt', '/tmp/refcat-outside-test.txt is outside'],
-    ['.', '. is outside'],
   ])('refuses %s', (to, message) => {
     const r = run({}, 'x', { to });
     expect(r.error).toContain(message);
@@ -129,5 +137,177 @@ describe('safeWrite: atomicity and modes', () => {
     expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('old\n');
     expect(fs.existsSync(sawTemp)).toBe(false);
     expect(fs.readdirSync(dir)).toEqual(['a.txt']);
+  });
+});
+
+/** Every name in `dir` that a write may leave behind by mistake: temp files and lock files. */
+const leftovers = (dir: string) => fs.readdirSync(dir).filter((f) => TEMP_RE.test(f) || f.endsWith('.refcat-lock'));
+
+describe('safeWrite: races', () => {
+  it('write without --force never replaces a file created after the check (link, not rename)', () => {
+    const dir = tmpDir({});
+    expect(() =>
+      safeWrite(src('mine\n'), { to: 'a.txt', mode: 'write' }, testCtx(dir), {
+        beforeRename: () => fs.writeFileSync(path.join(dir, 'a.txt'), 'theirs\n'),
+      }),
+    ).toThrow('a.txt exists (use --force to overwrite)');
+    expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('theirs\n');
+    expect(leftovers(dir)).toEqual([]);
+  });
+
+  it('append to a missing file does not replace one created meanwhile', () => {
+    const dir = tmpDir({});
+    expect(() =>
+      safeWrite(src('mine\n'), { to: 'a.txt', mode: 'append' }, testCtx(dir), {
+        beforeRename: () => fs.writeFileSync(path.join(dir, 'a.txt'), 'theirs\n'),
+      }),
+    ).toThrow('a.txt was created by another program while refcat was writing it; nothing written (run again)');
+    expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('theirs\n');
+    expect(leftovers(dir)).toEqual([]);
+  });
+
+  describe('on a file system without hard links (O_EXCL copy instead)', () => {
+    afterEach(() => vi.restoreAllMocks());
+    const noLinks = () =>
+      vi.spyOn(fs, 'linkSync').mockImplementation(() => {
+        throw Object.assign(new Error('EPERM: operation not permitted, link'), { code: 'EPERM' });
+      });
+
+    it.each<[string, string]>([
+      ['EPERM', 'EPERM'],
+      ['ENOTSUP', 'ENOTSUP'],
+    ])('%s: creates the file', (_name, code) => {
+      vi.spyOn(fs, 'linkSync').mockImplementation(() => {
+        throw Object.assign(new Error(`${code}: link`), { code });
+      });
+      const dir = tmpDir({});
+      safeWrite(src('new\n'), { to: 'a.txt', mode: 'write' }, testCtx(dir));
+      expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('new\n');
+      expect(leftovers(dir)).toEqual([]);
+    });
+
+    it('still refuses a file created after the check', () => {
+      noLinks();
+      const dir = tmpDir({});
+      expect(() =>
+        safeWrite(src('mine\n'), { to: 'a.txt', mode: 'write' }, testCtx(dir), {
+          beforeRename: () => fs.writeFileSync(path.join(dir, 'a.txt'), 'theirs\n'),
+        }),
+      ).toThrow('a.txt exists (use --force to overwrite)');
+      expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('theirs\n');
+      expect(leftovers(dir)).toEqual([]);
+    });
+  });
+});
+
+describe('safeWrite: the lock of append, insert and --force', () => {
+  const proc = (alive: boolean) => ({ pid: 4242, isAlive: () => alive });
+  const ctxWith = (dir: string, alive: boolean) => ({ ...testCtx(dir), proc: proc(alive) });
+
+  it('is held while the file is replaced and removed after', () => {
+    const dir = tmpDir({ 'a.txt': 'one\n' });
+    let held = '';
+    safeWrite(src('two\n'), { to: 'a.txt', mode: 'append' }, ctxWith(dir, true), {
+      beforeRename: () => (held = fs.readFileSync(path.join(dir, 'a.txt.refcat-lock'), 'utf8')),
+    });
+    expect(held).toMatch(/^4242 [0-9a-f]{16}\n$/);
+    expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('one\ntwo\n');
+    expect(leftovers(dir)).toEqual([]);
+  });
+
+  it.each<[string, Partial<SafeWriteOptions>, string]>([
+    ['append', { mode: 'append' }, 'one\n'],
+    ['insert', { mode: 'insert', line: 1 }, 'one\n'],
+    ['write --force', { mode: 'write', force: true }, 'one\n'],
+  ])('%s waits for a live lock, then gives up naming the lock file', (_name, opts, kept) => {
+    const dir = tmpDir({ 'a.txt': 'one\n', 'a.txt.refcat-lock': '999999 00112233aabbccdd\n' });
+    const lock = path.join(dir, 'a.txt.refcat-lock');
+    const t0 = Date.now();
+    expect(() => safeWrite(src('two\n'), { to: 'a.txt', ...opts } as SafeWriteOptions, ctxWith(dir, true), { lockWaitMs: 150 })).toThrow(
+      `a.txt is being written by another refcat (pid 999999); try again, or remove ${lock} if no refcat is running`,
+    );
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
+    expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe(kept);
+    expect(fs.readFileSync(lock, 'utf8')).toBe('999999 00112233aabbccdd\n');
+    expect(fs.readdirSync(dir).filter((f) => TEMP_RE.test(f))).toEqual([]);
+  });
+
+  it('takes over the lock of a writer that no longer runs', () => {
+    const dir = tmpDir({ 'a.txt': 'one\n', 'a.txt.refcat-lock': '999999 00112233aabbccdd\n' });
+    safeWrite(src('two\n'), { to: 'a.txt', mode: 'append' }, ctxWith(dir, false), { lockWaitMs: 150 });
+    expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('one\ntwo\n');
+    expect(leftovers(dir)).toEqual([]);
+  });
+
+  it('without ProcessInfo never judges a lock stale', () => {
+    const dir = tmpDir({ 'a.txt': 'one\n', 'a.txt.refcat-lock': '999999 00112233aabbccdd\n' });
+    expect(() => safeWrite(src('two\n'), { to: 'a.txt', mode: 'append' }, testCtx(dir), { lockWaitMs: 50 })).toThrow('is being written by another refcat');
+  });
+
+  it('goes when the write fails', () => {
+    const dir = tmpDir({ 'a.txt': 'one\n' });
+    expect(() => safeWrite(src('two\n'), { to: 'a.txt', mode: 'insert', after: /zz/ }, ctxWith(dir, true))).toThrow('Pattern /zz/ not found');
+    expect(() =>
+      safeWrite(src('two\n'), { to: 'a.txt', mode: 'append' }, ctxWith(dir, true), {
+        beforeRename: () => {
+          throw new Error('disk on fire');
+        },
+      }),
+    ).toThrow('Cannot write a.txt: disk on fire');
+    expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('one\n');
+    expect(leftovers(dir)).toEqual([]);
+  });
+
+  it('lockPathFor: beside the target, hashed when the name would pass NAME_MAX', () => {
+    expect(lockPathFor('/d/a.txt')).toBe('/d/a.txt.refcat-lock');
+    const long = lockPathFor(`/d/${'x'.repeat(250)}`);
+    expect(path.dirname(long)).toBe('/d');
+    expect(path.basename(long)).toMatch(/^\.[0-9a-f]{32}\.refcat-lock$/);
+  });
+});
+
+describe('safeWrite: odd targets', () => {
+  it('a name of 250 bytes: the temp and lock names stay under NAME_MAX', () => {
+    const name = 'n'.repeat(250);
+    const dir = tmpDir({ [name]: 'one\n' });
+    let temp = '';
+    safeWrite(src('two\n'), { to: name, mode: 'append' }, testCtx(dir), { beforeRename: (t) => (temp = t) });
+    expect(path.basename(temp)).toMatch(TEMP_RE);
+    expect(fs.readFileSync(path.join(dir, name), 'utf8')).toBe('one\ntwo\n');
+    expect(leftovers(dir)).toEqual([]);
+  });
+
+  it.skipIf(process.platform === 'win32').each<[string, Partial<SafeWriteOptions>]>([
+    ['write', { mode: 'write' }],
+    ['write --force', { mode: 'write', force: true }],
+    ['append', { mode: 'append' }],
+    ['insert', { mode: 'insert', line: 1 }],
+  ])('a FIFO is refused at once (%s), never opened', (_name, opts) => {
+    const dir = tmpDir({});
+    execFileSync('mkfifo', [path.join(dir, 'pipe')]);
+    expect(() => safeWrite(src('x\n'), { to: 'pipe', ...opts } as SafeWriteOptions, testCtx(dir))).toThrow(
+      'pipe is not a regular file (a FIFO); refcat only writes regular files',
+    );
+    expect(fs.statSync(path.join(dir, 'pipe')).isFIFO()).toBe(true);
+    expect(fs.readdirSync(dir)).toEqual(['pipe']);
+  });
+
+  it.skipIf(process.platform === 'win32')('a socket and a device are refused', async () => {
+    const dir = tmpDir({});
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(path.join(dir, 'sock'), resolve));
+    try {
+      expect(() => safeWrite(src('x\n'), { to: 'sock', mode: 'append' }, testCtx(dir))).toThrow('sock is not a regular file (a socket)');
+    } finally {
+      server.close();
+    }
+    let code = '';
+    try {
+      safeWrite(src('x\n'), { to: '/dev/null', mode: 'write', force: true, allowOutside: true }, testCtx(dir));
+    } catch (err) {
+      code = (err as RefcatError).code;
+      expect((err as Error).message).toBe('/dev/null is not a regular file (a device); refcat only writes regular files');
+    }
+    expect(code).toBe('not_regular');
   });
 });

@@ -29,12 +29,23 @@ export class BufferSource implements ByteSource {
   close(): void {}
 }
 
+/**
+ * A file read by positioned reads. The file is opened at once and its size taken from the open
+ * descriptor: a stored entry replaced or removed afterwards (a new `ref scan`, `fd close`) stays
+ * readable, whole and consistent, through it.
+ */
 export class FileSource implements ByteSource {
   readonly size: number;
-  private fd: number | null = null;
+  private fd: number | null;
 
   constructor(private readonly file: string) {
-    this.size = fs.statSync(file).size;
+    this.fd = fs.openSync(file, 'r');
+    try {
+      this.size = fs.fstatSync(this.fd).size;
+    } catch (err) {
+      fs.closeSync(this.fd);
+      throw err;
+    }
   }
 
   bytes(start: number, end: number): Buffer {
@@ -80,6 +91,19 @@ export function* fileChunks(file: string, block = BLOCK): Iterable<Buffer> {
     }
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+/** Page an open source without holding it: one pass of positioned reads builds the page table. */
+export function scanSource(source: ByteSource, pageSize: number): { table: PageTable; totals: ScanTotals } {
+  const table = new PageTable();
+  try {
+    const scanner = new ByteScanner(pageSize, (s) => table.push(s));
+    for (let at = 0; at < source.size; at += BLOCK) scanner.push(source.bytes(at, Math.min(source.size, at + BLOCK)));
+    return { table, totals: scanner.finish() };
+  } catch (err) {
+    table.close();
+    throw err;
   }
 }
 

@@ -112,14 +112,23 @@ function decodeRecord(r: Buffer): PageSpan {
   return decode(r.readDoubleLE(0), r.readDoubleLE(8), r.readDoubleLE(16), r.readDoubleLE(24), r.readDoubleLE(32));
 }
 
-/** A saved PageTable, read record by record. Opens the file on first use; call close(). */
+/**
+ * A saved PageTable, read record by record. Opened at once, so that an index whose entry is
+ * replaced or removed afterwards stays readable through the descriptor; call close().
+ */
 export class PageFile implements PageLookup {
   readonly count: number;
-  private fd: number | null = null;
+  private fd: number | null;
   private readonly rec = Buffer.alloc(RECORD_BYTES);
 
   constructor(private readonly file: string) {
-    this.count = Math.floor(fs.statSync(file).size / RECORD_BYTES);
+    this.fd = fs.openSync(file, 'r');
+    try {
+      this.count = Math.floor(fs.fstatSync(this.fd).size / RECORD_BYTES);
+    } catch (err) {
+      fs.closeSync(this.fd);
+      throw err;
+    }
   }
 
   get(n: number): PageSpan {

@@ -97,7 +97,10 @@ async function load(
   if (parseEntryId(source)) {
     const entry = store().open(source);
     const pretty = opts.prettyJson ? prettyText(entry.contentPath, entry.meta.id, warnings) : null;
-    if (pretty !== null) return { content: inMemory(pretty, entry.meta.id, pageSize), onTheFly: true };
+    if (pretty !== null) {
+      entry.close();
+      return { content: inMemory(pretty, entry.meta.id, pageSize), onTheFly: true };
+    }
     return { content: { label: entry.meta.id, stored: false, bytes: entry.source(), pages: entry.pages(pageSize), totals: entry.meta }, onTheFly: false };
   }
 

@@ -2,10 +2,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../shared/context.js';
-import { FdError, UsageError } from '../../shared/errors.js';
+import { FdError, RefcatError, UsageError } from '../../shared/errors.js';
 import { resolveFrom, sdqctlDir } from '../../shared/paths.js';
-import { AtomicFile, writeFileAtomic } from '../files/atomic.js';
-import { FileSource, scanFile } from './bytes.js';
+import { AtomicFile, TEMP_RE, writeFileAtomic } from '../files/atomic.js';
+import { FileSource, scanSource } from './bytes.js';
 import { type PageLookup, PageFile, type PageTable } from './page-table.js';
 
 /** What the store knows about one entry (meta.json). */
@@ -53,18 +53,33 @@ export function parseEntryId(id: string): { kind: 'fd'; n: number } | { kind: 'r
   return null;
 }
 
+/** The file of a ref's folder naming its current version folder. */
+const CURRENT = 'current';
+const VERSION_RE = /^v-[0-9a-f]+$/;
+/** A version folder no pointer names, older than this, was left by a crash or a lost race. */
+const ORPHAN_AGE_MS = 10 * 60 * 1000;
+
 /**
  * The on-disk store of fds and refs. Layout:
  *
- *   <dir>/<N>/          meta.json, content, pages-<size>.idx for `fd:N` (`closed` once closed)
- *   <dir>/refs/<hash>/  the same for `ref:ID`; the folder name is a hash of the id, because ids
- *                      (`..`, `a:b`) must never become paths
+ *   <dir>/<N>/                 meta.json, content, pages-<size>.idx for `fd:N` (`closed` once closed)
+ *   <dir>/refs/<hash>/current  the name of the current version folder of `ref:ID`
+ *   <dir>/refs/<hash>/v-<rand>/  meta.json, content, pages-<size>.idx of that version
+ *
+ * The ref folder name is a hash of the id, because ids (`..`, `a:b`) must never become paths. A
+ * ref folder without `current` but with a meta.json is an entry of the older flat layout, still
+ * read as it is and converted by the next scan of its id.
  *
  * An entry exists once its meta.json does: content and index are written first, each to a temp
  * file renamed into place, meta.json last, so a crash never leaves a half-written entry that
- * reads as complete. `fd:N` ids come from mkdir(2) of the entry folder, which fails when the
- * folder exists: two processes can never get the same N, and closing keeps the (emptied) folder
- * as a tombstone so that N is never handed out again.
+ * reads as complete. A ref stored again is written as a new version folder and switched to by
+ * replacing `current` (temp file + rename), so a reader sees the old version or the new one,
+ * never a folder being swapped. `fd:N` ids come from mkdir(2) of the entry folder, which fails
+ * when the folder exists: two processes can never get the same N, and closing keeps the
+ * (emptied) folder as a tombstone so that N is never handed out again.
+ *
+ * Unexpected file-system failures (a store that is a file, a full disk, no permission) become
+ * RefcatError `store_error`, one line naming the store.
  */
 export class Store {
   constructor(readonly dir: string) {}
@@ -75,100 +90,120 @@ export class Store {
 
   /** Reserve the next `fd:N` and return a writer for its content. */
   newFd(source: string): PendingEntry {
-    const base = this.dir;
-    fs.mkdirSync(base, { recursive: true });
-    let n = 1 + Math.max(0, ...fs.readdirSync(base).filter((d) => /^\d+$/.test(d)).map(Number));
-    for (;;) {
-      const dir = path.join(base, String(n));
-      try {
-        fs.mkdirSync(dir);
-        return new PendingEntry(`fd:${n}`, dir, source, () => fs.rmSync(dir, { recursive: true, force: true }));
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-        n++;
+    return this.guard(() => {
+      const base = this.dir;
+      fs.mkdirSync(base, { recursive: true });
+      let n = 1 + Math.max(0, ...fs.readdirSync(base).filter((d) => /^\d+$/.test(d)).map(Number));
+      for (;;) {
+        const dir = path.join(base, String(n));
+        try {
+          fs.mkdirSync(dir);
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+          n++;
+          continue;
+        }
+        try {
+          return new PendingEntry(`fd:${n}`, dir, source, () => fs.rmSync(dir, { recursive: true, force: true }), this.dir);
+        } catch (err) {
+          fs.rmSync(dir, { recursive: true, force: true });
+          throw err;
+        }
       }
-    }
+    });
   }
 
   /**
-   * Store `ref:ID` (replacing an older one: a transcript scanned again wins). Built in a temp
-   * folder and swapped in with renames.
+   * Store `ref:ID` (replacing an older one: a transcript scanned again wins). Written as a new
+   * version folder, then `current` is switched to it in one rename; the replaced version is
+   * removed afterwards (a reader that already opened it keeps reading it through its descriptors).
    */
   putRef(id: string, content: string, source: string, line: number, totals: EntryTotals): EntryMeta {
-    const base = path.join(this.dir, 'refs');
-    fs.mkdirSync(base, { recursive: true });
-    const tmp = fs.mkdtempSync(path.join(base, '.new-'));
-    const pending = new PendingEntry(`ref:${id}`, tmp, source, () => fs.rmSync(tmp, { recursive: true, force: true }));
-    pending.write(Buffer.from(content));
-    const entry = pending.commit(totals, null, { line });
-    const final = this.refDir(id);
-    // Swap the new folder in; a concurrent scan of the same id may slip its own in between: retry.
-    for (let attempt = 1; ; attempt++) {
-      const old = path.join(base, `.old-${crypto.randomBytes(6).toString('hex')}`);
+    return this.guard(() => {
+      const dir = this.refDir(id);
+      fs.mkdirSync(dir, { recursive: true });
+      const version = `v-${crypto.randomBytes(8).toString('hex')}`;
+      const vdir = path.join(dir, version);
+      fs.mkdirSync(vdir);
+      const drop = () => fs.rmSync(vdir, { recursive: true, force: true });
+      let meta: EntryMeta;
       try {
-        fs.renameSync(final, old);
+        const pending = new PendingEntry(`ref:${id}`, vdir, source, drop, this.dir);
+        try {
+          pending.write(Buffer.from(content));
+          meta = pending.commit(totals, null, { line }).meta;
+        } catch (err) {
+          pending.abort();
+          throw err;
+        }
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        drop();
+        throw err;
       }
+      const replaced = readPointer(dir);
       try {
-        fs.renameSync(tmp, final);
-        break;
+        writeFileAtomic(path.join(dir, CURRENT), version + '\n', { durable: true });
       } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if ((code !== 'ENOTEMPTY' && code !== 'EEXIST') || attempt === 5) throw err;
-      } finally {
-        fs.rmSync(old, { recursive: true, force: true });
+        drop();
+        throw err;
       }
-    }
-    return entry.meta;
+      pruneVersions(dir, version, replaced);
+      return meta;
+    });
   }
 
-  /** Open an entry; FdError not_found for an unknown, closed or incomplete one. */
+  /** Open an entry; FdError not_found for an unknown, closed or incomplete one. Call close() on it. */
   open(id: string): Entry {
     const parsed = parseEntryId(id);
     if (!parsed) throw new UsageError(`Not an fd or ref id: ${id} (expected fd:N or ref:ID)`, { code: 'invalid_fd' });
-    const dir = parsed.kind === 'fd' ? path.join(this.dir, String(parsed.n)) : this.refDir(parsed.ref);
-    const name = parsed.kind === 'fd' ? `fd:${parsed.n}` : id;
-    const what = parsed.kind === 'fd' ? `File descriptor ${name}` : `Reference ${name}`;
-    let meta: EntryMeta;
-    try {
-      meta = JSON.parse(fs.readFileSync(path.join(dir, 'meta.json'), 'utf8')) as EntryMeta;
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && !(err instanceof SyntaxError)) throw err;
-      if (fs.existsSync(path.join(dir, 'closed'))) throw new FdError('not_found', name, `${what} has been closed`);
-      if (fs.existsSync(dir) && parsed.kind === 'fd') {
-        throw new FdError('incomplete', name, `${what} is incomplete (its writer was interrupted or is still running)`);
+    return this.guard(() => {
+      const name = parsed.kind === 'fd' ? `fd:${parsed.n}` : id;
+      const what = parsed.kind === 'fd' ? `File descriptor ${name}` : `Reference ${name}`;
+      const base = parsed.kind === 'fd' ? path.join(this.dir, String(parsed.n)) : this.refDir(parsed.ref);
+      // A ref version can vanish between reading `current` and opening its files, when a new
+      // scan replaces it right then: follow the pointer once more.
+      for (let attempt = 1; ; attempt++) {
+        const dir = parsed.kind === 'fd' ? base : refEntryDir(base);
+        const entry = openEntry(dir);
+        if (entry) return entry;
+        if (parsed.kind === 'ref' && dir !== base && attempt < 2) continue;
+        if (fs.existsSync(path.join(base, 'closed'))) throw new FdError('not_found', name, `${what} has been closed`);
+        if (fs.existsSync(base) && parsed.kind === 'fd') {
+          throw new FdError('incomplete', name, `${what} is incomplete (its writer was interrupted or is still running)`);
+        }
+        const hint = parsed.kind === 'ref' ? " (store refs with 'refcat ref scan FILE')" : '';
+        throw new FdError('not_found', name, `${what} not found in ${this.dir}${hint}`);
       }
-      const hint = parsed.kind === 'ref' ? " (store refs with 'refcat ref scan FILE')" : '';
-      throw new FdError('not_found', name, `${what} not found in ${this.dir}${hint}`);
-    }
-    return new Entry(meta, dir);
+    });
   }
 
   /** Every complete entry: fds by number, then refs by id. */
   list(): EntryMeta[] {
-    const read = (sub: string, pick: RegExp): EntryMeta[] => {
-      let names: string[];
-      try {
-        names = fs.readdirSync(path.join(this.dir, sub));
-      } catch {
-        return [];
-      }
-      const out: EntryMeta[] = [];
-      for (const name of names) {
-        if (!pick.test(name)) continue;
+    return this.guard(() => {
+      const read = (sub: string, pick: RegExp, entryDir: (dir: string) => string): EntryMeta[] => {
+        let names: string[];
         try {
-          out.push(JSON.parse(fs.readFileSync(path.join(this.dir, sub, name, 'meta.json'), 'utf8')) as EntryMeta);
-        } catch {
-          // closed, incomplete or being replaced: not an entry to show
+          names = fs.readdirSync(path.join(this.dir, sub));
+        } catch (err) {
+          // No store yet, or no refs in it: nothing stored. Anything else is a broken store.
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+          throw err;
         }
-      }
-      return out;
-    };
-    const fds = read('.', /^\d+$/).sort((a, b) => Number(a.id.slice(3)) - Number(b.id.slice(3)));
-    const refs = read('refs', /^[0-9a-f]+$/).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return [...fds, ...refs];
+        const out: EntryMeta[] = [];
+        for (const name of names) {
+          if (!pick.test(name)) continue;
+          try {
+            out.push(readMeta(entryDir(path.join(this.dir, sub, name))));
+          } catch {
+            // closed, incomplete or being replaced: not an entry to show
+          }
+        }
+        return out;
+      };
+      const fds = read('.', /^\d+$/, (d) => d).sort((a, b) => Number(a.id.slice(3)) - Number(b.id.slice(3)));
+      const refs = read('refs', /^[0-9a-f]+$/, refEntryDir).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      return [...fds, ...refs];
+    });
   }
 
   /**
@@ -178,25 +213,134 @@ export class Store {
   close(id: string): void {
     let dir: string;
     try {
-      dir = this.open(id).dir;
+      const entry = this.open(id);
+      entry.close();
+      dir = entry.dir;
     } catch (err) {
       if (!(err instanceof FdError) || err.type !== 'incomplete') throw err;
       dir = path.join(this.dir, String(Number(id.slice(3))));
     }
-    if (id.startsWith('ref:')) {
-      fs.rmSync(dir, { recursive: true, force: true });
-      return;
-    }
-    fs.writeFileSync(path.join(dir, 'closed'), '');
-    for (const f of fs.readdirSync(dir)) if (f !== 'closed') fs.rmSync(path.join(dir, f), { force: true });
+    this.guard(() => {
+      if (id.startsWith('ref:')) {
+        fs.rmSync(this.refDir(id.slice(4)), { recursive: true, force: true });
+        return;
+      }
+      fs.writeFileSync(path.join(dir, 'closed'), '');
+      for (const f of fs.readdirSync(dir)) if (f !== 'closed') fs.rmSync(path.join(dir, f), { force: true });
+    });
   }
 
   private refDir(id: string): string {
     return path.join(this.dir, 'refs', crypto.createHash('sha256').update(id).digest('hex').slice(0, 32));
   }
+
+  private guard<T>(run: () => T): T {
+    try {
+      return run();
+    } catch (err) {
+      throw storeError(err, this.dir);
+    }
+  }
 }
 
-/** An entry being written: content first (temp file), then commit() adds the index and meta.json. */
+/**
+ * A file-system failure inside the store as one line naming the store, never a stack trace.
+ * RefcatErrors (not found, ...) and bugs (no errno code) pass through unchanged.
+ */
+export function storeError(err: unknown, dir: string): unknown {
+  if (err instanceof RefcatError) return err;
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (typeof code !== 'string') return err;
+  if (code === 'ENOTDIR' || code === 'EEXIST') {
+    let isFolder = true;
+    try {
+      isFolder = fs.statSync(dir).isDirectory();
+    } catch {
+      // missing or unreadable: the errno message below says more
+    }
+    if (!isFolder) {
+      return new RefcatError(`The store ${dir} is not a folder (set --store or REFCAT_STORE to a folder)`, { code: 'store_error' });
+    }
+  }
+  return new RefcatError(`Cannot use the store ${dir}: ${(err as Error).message}`, { code: 'store_error' });
+}
+
+/** The folder holding a ref's files: the version `current` names, or the folder itself (old layout). */
+function refEntryDir(refDir: string): string {
+  const version = readPointer(refDir);
+  return version ? path.join(refDir, version) : refDir;
+}
+
+/** The version `current` names; null without one. A name that is not a version is never followed. */
+function readPointer(refDir: string): string | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(refDir, CURRENT), 'utf8').trim();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  return VERSION_RE.test(text) ? text : null;
+}
+
+/**
+ * After switching to `mine`: remove the version it replaced, files of the old flat layout, and
+ * versions no pointer has named for a while (left by a crash, or by two scans racing, where each
+ * removes only what it replaced). Best effort: a failure leaves some disk used, nothing wrong.
+ */
+function pruneVersions(refDir: string, mine: string, replaced: string | null): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(refDir);
+  } catch {
+    return;
+  }
+  const now = Date.now();
+  for (const name of names) {
+    if (name === mine || name === CURRENT) continue;
+    try {
+      const file = path.join(refDir, name);
+      if (VERSION_RE.test(name)) {
+        // Never the version in use: another scan may have switched to its own since.
+        if (readPointer(refDir) === name) continue;
+        if (name !== replaced && now - fs.statSync(file).mtimeMs < ORPHAN_AGE_MS) continue;
+        fs.rmSync(file, { recursive: true, force: true });
+      } else if (name === 'meta.json' || name === 'content' || /^pages-\d+\.idx$/.test(name)) {
+        fs.rmSync(file, { force: true });
+      } else if (TEMP_RE.test(name) && now - fs.statSync(file).mtimeMs >= ORPHAN_AGE_MS) {
+        fs.rmSync(file, { force: true });
+      }
+    } catch {
+      // gone already, or not ours to remove: leave it
+    }
+  }
+}
+
+function readMeta(dir: string): EntryMeta {
+  return JSON.parse(fs.readFileSync(path.join(dir, 'meta.json'), 'utf8')) as EntryMeta;
+}
+
+/**
+ * The entry in `dir` with its content already open (so that it stays readable if the folder is
+ * replaced next); null when it has no complete meta.json or content.
+ */
+function openEntry(dir: string): Entry | null {
+  let meta: EntryMeta;
+  let source: FileSource;
+  try {
+    meta = readMeta(dir);
+    source = new FileSource(path.join(dir, 'content'));
+  } catch (err) {
+    if (err instanceof SyntaxError || (err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  return new Entry(meta, dir, source);
+}
+
+/**
+ * An entry being written: content first (temp file), then commit() adds the index and meta.json.
+ * Failures are store_error naming `storeDir`.
+ */
 export class PendingEntry {
   private readonly content: AtomicFile;
 
@@ -205,27 +349,38 @@ export class PendingEntry {
     readonly dir: string,
     private readonly source: string,
     private readonly discard: () => void,
+    private readonly storeDir: string,
   ) {
-    this.content = new AtomicFile(path.join(dir, 'content'));
+    this.content = this.guard(() => new AtomicFile(path.join(dir, 'content')));
   }
 
   write(chunk: Buffer): void {
-    this.content.write(chunk);
+    this.guard(() => this.content.write(chunk));
   }
 
   /** Make the entry visible; `table` is the page index already built for `pageSize`, if any. */
   commit(totals: EntryTotals, table: { pageSize: number; table: PageTable } | null, extra: { line?: number } = {}): Entry {
-    this.content.commit();
-    if (table) writeFileAtomic(path.join(this.dir, indexName(table.pageSize)), table.table.bytes());
-    const meta: EntryMeta = { version: 1, id: this.id, created: new Date().toISOString(), source: this.source, ...totals, ...extra };
-    writeFileAtomic(path.join(this.dir, 'meta.json'), JSON.stringify(meta, null, 2) + '\n');
-    return new Entry(meta, this.dir);
+    return this.guard(() => {
+      this.content.commit();
+      if (table) writeFileAtomic(path.join(this.dir, indexName(table.pageSize)), table.table.bytes());
+      const meta: EntryMeta = { version: 1, id: this.id, created: new Date().toISOString(), source: this.source, ...totals, ...extra };
+      writeFileAtomic(path.join(this.dir, 'meta.json'), JSON.stringify(meta, null, 2) + '\n');
+      return new Entry(meta, this.dir);
+    });
   }
 
   /** Give up: nothing of the entry stays (its id was never shown to anyone). */
   abort(): void {
     this.content.abort();
     this.discard();
+  }
+
+  private guard<T>(run: () => T): T {
+    try {
+      return run();
+    } catch (err) {
+      throw storeError(err, this.storeDir);
+    }
   }
 }
 
@@ -234,28 +389,41 @@ export class Entry {
   constructor(
     readonly meta: EntryMeta,
     readonly dir: string,
+    /** The content, opened by Store.open() before anything could replace it. */
+    private src: FileSource | null = null,
   ) {}
 
   get contentPath(): string {
     return path.join(this.dir, 'content');
   }
 
+  /** The content; the same open source on every call. Closing it (or the entry) releases it. */
   source(): FileSource {
-    return new FileSource(this.contentPath);
+    return (this.src ??= new FileSource(this.contentPath));
+  }
+
+  close(): void {
+    this.src?.close();
   }
 
   /**
    * The page index for `pageSize`: read from its file when a previous call saved it (page N is
-   * then one positioned read), else built by one streaming pass and saved for the next call.
+   * then one positioned read), else built by one pass over the open content and saved for the
+   * next call.
    */
   pages(pageSize: number): PageLookup {
     const file = path.join(this.dir, indexName(pageSize));
-    if (fs.existsSync(file)) return new PageFile(file);
-    const { table } = scanFile(this.contentPath, pageSize);
+    try {
+      return new PageFile(file);
+    } catch {
+      // Not saved yet, unreadable, or its version was just replaced: build it from the content we
+      // hold open (the index is only a cache of it).
+    }
+    const { table } = scanSource(this.source(), pageSize);
     try {
       writeFileAtomic(file, table.bytes());
     } catch {
-      // A read-only store still pages, it only cannot remember the index.
+      // A read-only store (or a version removed meanwhile) still pages, it only cannot remember the index.
     }
     return table;
   }

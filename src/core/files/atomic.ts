@@ -5,15 +5,43 @@ import path from 'node:path';
 export interface AtomicFileOptions {
   /** Permission bits of the new file (default: 0o666 less the umask, as for any new file). */
   mode?: number;
-  /** fsync before the rename, so that a power cut cannot leave an empty file behind the new name. */
+  /** fsync before publishing, so that a power cut cannot leave an empty file behind the new name. */
   durable?: boolean;
+  /**
+   * Never replace an existing target: publish with link(2), which fails when the name exists,
+   * instead of rename(2), which silently replaces it. commit() then throws TargetExistsError.
+   */
+  noReplace?: boolean;
 }
 
+/** commit() with `noReplace` found the target name taken; the temp file is gone, the target untouched. */
+export class TargetExistsError extends Error {
+  readonly code = 'EEXIST';
+  constructor(readonly target: string) {
+    super(`${target} exists`);
+    this.name = 'TargetExistsError';
+  }
+}
+
+/** The stray-temp-file name pattern, for tests and for a reader cleaning up after a crash. */
+export const TEMP_RE = /^\.refcat-[0-9a-f]{12}\.tmp$/;
+
 /**
- * A file written under a temporary name in the target's own folder and renamed over the target
- * when complete (SPEC 6 and 7.3). rename(2) is atomic within a file system, so a crash at any
- * moment leaves either the old target or the new one, never a mix; at worst a stray
- * `.<name>.refcat-*.tmp` file stays next to it.
+ * A temp name in `dir`. Short and fixed-length whatever the target's name (a 255-byte name plus a
+ * suffix would pass NAME_MAX), and recognizable as refcat's by anyone who finds a stray one.
+ */
+export function tempName(dir: string): string {
+  return path.join(dir, `.refcat-${crypto.randomBytes(6).toString('hex')}.tmp`);
+}
+
+/** Errors meaning "this file system has no hard links" (FAT, some FUSE and network mounts). */
+const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
+
+/**
+ * A file written under a temporary name in the target's own folder and published under the
+ * target's name when complete (SPEC 6 and 7.3). rename(2) and link(2) are atomic within a file
+ * system, so a crash at any moment leaves either the old target or the new one, never a mix; at
+ * worst a stray `.refcat-*.tmp` file stays next to it.
  */
 export class AtomicFile {
   readonly temp: string;
@@ -24,8 +52,7 @@ export class AtomicFile {
     readonly target: string,
     private readonly opts: AtomicFileOptions = {},
   ) {
-    const rand = crypto.randomBytes(6).toString('hex');
-    this.temp = path.join(path.dirname(target), `.${path.basename(target)}.refcat-${rand}.tmp`);
+    this.temp = tempName(path.dirname(target));
     // 'wx': O_EXCL, so that two writers (or a symlink planted at the temp name) never share it.
     this.fd = fs.openSync(this.temp, 'wx', opts.mode ?? 0o666);
   }
@@ -38,22 +65,25 @@ export class AtomicFile {
   }
 
   /**
-   * Finish and rename over the target. `beforeRename` runs between the complete temp file and the
-   * rename: the window a crash test aims at.
+   * Finish and publish under the target's name. `beforeRename` runs between the complete temp
+   * file and the publishing step: the window a crash test aims at.
    */
   commit(beforeRename?: (temp: string) => void): void {
     try {
       // The open mode is filtered by the umask; an explicit mode (kept from an old file) is not.
       if (this.opts.mode !== undefined) fs.fchmodSync(this.fd!, this.opts.mode);
+      // Before the rename, not after: otherwise a power cut can leave the new name on an empty file.
       if (this.opts.durable) fs.fsyncSync(this.fd!);
       fs.closeSync(this.fd!);
       this.fd = null;
       beforeRename?.(this.temp);
-      fs.renameSync(this.temp, this.target);
+      if (this.opts.noReplace) this.publishNew();
+      else fs.renameSync(this.temp, this.target);
     } catch (err) {
       this.abort();
       throw err;
     }
+    if (this.opts.durable) fsyncDir(path.dirname(this.target));
   }
 
   /** Drop the temp file; the target is untouched. */
@@ -67,6 +97,74 @@ export class AtomicFile {
       this.fd = null;
     }
     fs.rmSync(this.temp, { force: true });
+  }
+
+  /**
+   * Publish without replacing. Checking for the target and then renaming would let a file created
+   * in between be overwritten; link(2) checks and creates in one step.
+   */
+  private publishNew(): void {
+    try {
+      fs.linkSync(this.temp, this.target);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? '';
+      if (code === 'EEXIST') throw new TargetExistsError(this.target);
+      if (!NO_LINKS.has(code)) throw err;
+      this.copyExclusive();
+    }
+    // The target now holds the content under its own name; the temp name is just a second link.
+    fs.rmSync(this.temp, { force: true });
+  }
+
+  /**
+   * Without hard links, O_EXCL still refuses an existing target. The copy is not atomic: a crash
+   * in the middle leaves a partial new file (never a damaged old one, as there was none); a
+   * failure without a crash removes it.
+   */
+  private copyExclusive(): void {
+    let out: number;
+    try {
+      out = fs.openSync(this.target, 'wx', this.opts.mode ?? 0o666);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new TargetExistsError(this.target);
+      throw err;
+    }
+    try {
+      if (this.opts.mode !== undefined) fs.fchmodSync(out, this.opts.mode);
+      // Through our own descriptor: the name could be swapped for something else after the open.
+      const buf = Buffer.allocUnsafe(1 << 20);
+      const from = fs.openSync(this.temp, 'r');
+      try {
+        for (let n; (n = fs.readSync(from, buf, 0, buf.length, null)) > 0; ) {
+          for (let off = 0; off < n; ) off += fs.writeSync(out, buf, off, n - off);
+        }
+      } finally {
+        fs.closeSync(from);
+      }
+      if (this.opts.durable) fs.fsyncSync(out);
+    } catch (err) {
+      fs.closeSync(out);
+      fs.rmSync(this.target, { force: true });
+      throw err;
+    }
+    fs.closeSync(out);
+  }
+}
+
+/**
+ * fsync a folder so that a rename or link in it survives a power cut. Best effort: some platforms
+ * (Windows: EISDIR/EPERM) and file systems cannot open or sync folders, and the data itself is
+ * already synced, so a failure here is no reason to report the write as failed.
+ */
+export function fsyncDir(dir: string): void {
+  let fd: number | null = null;
+  try {
+    fd = fs.openSync(dir, 'r');
+    fs.fsyncSync(fd);
+  } catch {
+    // not supported here: the rename is done, only its durability is not guaranteed
+  } finally {
+    if (fd !== null) fs.closeSync(fd);
   }
 }
 

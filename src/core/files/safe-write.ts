@@ -4,7 +4,8 @@ import type { Context } from '../../shared/context.js';
 import { RefcatError, UsageError } from '../../shared/errors.js';
 import { expandHome } from '../../shared/paths.js';
 import type { ByteSource } from '../fd/bytes.js';
-import { AtomicFile } from './atomic.js';
+import { AtomicFile, TargetExistsError } from './atomic.js';
+import { acquireLock } from './lock.js';
 
 export type WriteMode = 'write' | 'append' | 'insert';
 export const WRITE_MODES: readonly WriteMode[] = ['write', 'append', 'insert'];
@@ -27,6 +28,8 @@ export interface SafeWriteOptions {
 export interface SafeWriteHooks {
   /** Runs when the complete temp file exists and the rename has not happened (crash tests). */
   beforeRename?: (temp: string) => void;
+  /** How long to wait for another refcat's lock on the target (default 5 s; tests shorten it). */
+  lockWaitMs?: number;
 }
 
 export interface SafeWriteResult {
@@ -50,7 +53,12 @@ const BLOCK = 1 << 20;
  * - append and insert keep lines whole: a newline is added after content that lacks one, and
  *   before it when the old text does not end with one.
  * - The new file is written in full to a temp file in the target's folder, fsynced, given the old
- *   file's permission bits, and renamed over the target: a crash leaves the old file or the new.
+ *   file's permission bits, and published: a crash leaves the old file or the new. A new file is
+ *   published with link(2), which fails if the name was taken meanwhile (never check-then-rename);
+ *   a replacement is renamed over the old file.
+ * - append, insert and `write --force` read (or replace) the old file under an advisory lock
+ *   (lock.ts) so that two refcats writing the same file never lose an update.
+ * - Only regular files are written: a FIFO, socket or device target is refused, never opened.
  * - The target must resolve, symlinks followed, inside `root` (default: the working directory)
  *   unless `allowOutside`: `../x` and a symlink that leads out are refused. A symlink inside the
  *   root is kept and its target file updated. Missing parent folders are created.
@@ -59,36 +67,110 @@ export function safeWrite(content: ByteSource, opts: SafeWriteOptions, ctx: Cont
   if (opts.mode === 'insert' && (opts.line === undefined) === (opts.after === undefined)) {
     throw new UsageError('--mode insert needs exactly one of --line N and --after /regex/');
   }
+  if (namesFolder(opts.to)) throw folderError(opts.to);
   const target = resolveTarget(opts, ctx);
   const old = statOrNull(target, opts.to);
-  if (old?.isDirectory()) throw new RefcatError(`${opts.to} is a directory`, { code: 'is_directory' });
-  if (opts.mode === 'write' && old && !opts.force) {
-    throw new RefcatError(`${opts.to} exists (use --force to overwrite)`, { code: 'exists' });
-  }
+  checkKind(old, opts.to);
+  if (opts.mode === 'write' && old && !opts.force) throw existsError(opts.to);
 
   try {
-    const before = opts.mode === 'write' || !old ? Buffer.alloc(0) : fs.readFileSync(target);
-    const at = opts.mode === 'insert' ? insertOffset(before, opts) : before.length;
-    const lead = at > 0 && before[at - 1] !== 0x0a ? '\n' : '';
-    const trail = opts.mode !== 'write' && content.size > 0 && !endsWithNewline(content) ? '\n' : '';
-
     fs.mkdirSync(path.dirname(target), { recursive: true });
-    const file = new AtomicFile(target, { mode: old ? old.mode & 0o7777 : undefined, durable: true });
+    // A plain write never replaces anything (link(2) refuses), so it needs no lock.
+    const locked = opts.mode !== 'write' || opts.force === true;
+    const release = locked ? acquireLock(target, { proc: ctx.proc, waitMs: hooks.lockWaitMs, shown: opts.to }) : null;
     try {
-      file.write(before.subarray(0, at));
-      file.write(lead);
-      for (let off = 0; off < content.size; off += BLOCK) file.write(content.bytes(off, Math.min(content.size, off + BLOCK)));
-      file.write(trail);
-      file.write(before.subarray(at));
-    } catch (err) {
-      file.abort();
-      throw err;
+      return writeTarget(content, target, opts, hooks);
+    } finally {
+      release?.();
     }
-    file.commit(hooks.beforeRename);
-    return { path: target, mode: opts.mode, created: !old, bytes: content.size + trail.length };
   } catch (err) {
     if (err instanceof RefcatError) throw err;
-    throw new RefcatError(`Cannot write ${opts.to}: ${(err as Error).message}`, { code: 'write_failed' });
+    throw writeError(err, opts.to);
+  }
+}
+
+/** The read-modify-write itself; for append and insert the caller holds the lock. */
+function writeTarget(content: ByteSource, target: string, opts: SafeWriteOptions, hooks: SafeWriteHooks): SafeWriteResult {
+  // Read again now that we hold the lock: another refcat may have changed the file while we waited.
+  const old: { stat: fs.Stats; buf?: Buffer } | null = opts.mode === 'write' ? statRegular(target, opts.to) : readRegular(target, opts.to);
+  const before = old?.buf ?? Buffer.alloc(0);
+  const at = opts.mode === 'insert' ? insertOffset(before, opts) : before.length;
+  const lead = at > 0 && before[at - 1] !== 0x0a ? '\n' : '';
+  const trail = opts.mode !== 'write' && content.size > 0 && !endsWithNewline(content) ? '\n' : '';
+
+  // No old file: publish without replacing, so a file someone created meanwhile is never lost.
+  const file = new AtomicFile(target, { mode: old ? old.stat.mode & 0o7777 : undefined, durable: true, noReplace: !old });
+  try {
+    file.write(before.subarray(0, at));
+    file.write(lead);
+    for (let off = 0; off < content.size; off += BLOCK) file.write(content.bytes(off, Math.min(content.size, off + BLOCK)));
+    file.write(trail);
+    file.write(before.subarray(at));
+  } catch (err) {
+    file.abort();
+    throw err;
+  }
+  try {
+    file.commit(hooks.beforeRename);
+  } catch (err) {
+    if (!(err instanceof TargetExistsError)) throw err;
+    if (opts.mode === 'write' && !opts.force) throw existsError(opts.to);
+    throw new RefcatError(`${opts.to} was created by another program while refcat was writing it; nothing written (run again)`, { code: 'exists' });
+  }
+  return { path: target, mode: opts.mode, created: !old, bytes: content.size + trail.length };
+}
+
+function existsError(shown: string): RefcatError {
+  return new RefcatError(`${shown} exists (use --force to overwrite)`, { code: 'exists' });
+}
+
+/** `dir/`, `dir/.`: the user named a folder, whether or not it exists yet. */
+function namesFolder(to: string): boolean {
+  const base = path.basename(to);
+  return to.endsWith('/') || to.endsWith(path.sep) || base === '.' || base === '..';
+}
+
+function folderError(shown: string): UsageError {
+  return new UsageError(`--to names a folder (${shown}); give a file path`, { code: 'is_directory' });
+}
+
+/**
+ * Only regular files are targets: writing "to" a FIFO or a device means something else entirely,
+ * and opening a FIFO would block until a reader came.
+ */
+function checkKind(st: fs.Stats | null, shown: string): void {
+  if (!st || st.isFile()) return;
+  if (st.isDirectory()) throw folderError(shown);
+  const kind = st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : 'not a file';
+  throw new RefcatError(`${shown} is not a regular file (${kind}); refcat only writes regular files`, { code: 'not_regular' });
+}
+
+function statRegular(target: string, shown: string): { stat: fs.Stats } | null {
+  const stat = statOrNull(target, shown);
+  checkKind(stat, shown);
+  return stat ? { stat } : null;
+}
+
+/**
+ * The old file's bytes and stat, or null if there is none. Opened with O_NONBLOCK and checked on
+ * the open descriptor: a FIFO put there since the first check is refused, not waited on.
+ */
+function readRegular(target: string, shown: string): { stat: fs.Stats; buf: Buffer } | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(target, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    if (code === 'EISDIR') throw folderError(shown);
+    throw err;
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    checkKind(stat, shown);
+    return { stat, buf: fs.readFileSync(fd) };
+  } finally {
+    fs.closeSync(fd);
   }
 }
 

@@ -56,7 +56,16 @@ export function refsFromStore(store: Store): RefSet {
       line: m.line ?? 0,
       lines: m.lines,
       chars: m.chars,
-      content: () => fs.readFileSync(store.open(m.id).contentPath, 'utf8'),
+      content: () => {
+        // Through the entry's open content: a scan replacing the ref meanwhile cannot pull it away.
+        const entry = store.open(m.id);
+        try {
+          const src = entry.source();
+          return src.bytes(0, src.size).toString('utf8');
+        } finally {
+          entry.close();
+        }
+      },
     }));
   return { from: store.dir, refs, warnings: [] };
 }
