@@ -130,6 +130,10 @@ describe('keyword-ended languages: Ruby, Lua, Elixir', () => {
     [src('defmodule M do', '  def f(x) do', '    x', '  end', '  def g(x), do: x', 'end', 'IO.puts 1'), 'ex', '/defmodule/:class', 'L1-L6'],
     [src('defmodule M do', '  def f(x) do', '    x', '  end', '  def g(x), do: x', 'end', 'IO.puts 1'), 'exs', '/def g/:function', 'L5-L5'],
     [src('def f do', '  Enum.map([1], fn x -> x end)', '  """', '  end', '  """', 'end', 'x'), 'ex', '/def f/:function', 'L1-L6'],
+    [src('def f(x) do', '  case x do', '    :end -> 1', '    _ -> %{a: 1,', '      b: 2}', '  end', 'end', 'x'), 'ex', '/def f/:function', 'L1-L7'],
+    [src('def __call__(', '      %{a: 1} = conn,', '      opts', '    ) do', '  conn', 'end', 'x'), 'ex', '/def __call__/:function', 'L1-L6'],
+    [src('class << self', '  def x', '    @y ||= begin', '      1', '    end', '  end', 'end', 'z'), 'ruby', '/class << self/:class', 'L1-L7'],
+    [src('def f', '  return unless x', '  next if y', '  z', 'end', 'g'), 'ruby', '/def f/:function', 'L1-L5'],
   ])('%j %s %s → %s', (source, language, selector, expected) => {
     expect(block(source, language, selector)).toBe(expected);
   });
@@ -148,6 +152,8 @@ describe('shell', () => {
     [src('function deploy {', '  echo', '}', 'x'), 'zsh', '/deploy/:function', 'L1-L3'],
     [src('greet()', '{', '  echo hi', '}', 'x'), 'bash', '/greet/:function', 'L1-L4'],
     [src('if true; then echo x; fi', 'echo y'), 'bash', '/^if/:function', 'not a function'],
+    [src('case "$1" in', '  *) if [ "$x" ]; then', '       y', '     fi ;;', 'esac', 'z'), 'bash', '/^case/:block', 'L1-L5'],
+    [src('sq() {', "  sed -e 's/'\\''/x/g'", '  done=no', '}', 'z'), 'bash', '/sq/:function', 'L1-L4'],
   ])('%j %s %s → %s', (source, language, selector, expected) => {
     expect(block(source, language, selector)).toBe(expected);
   });

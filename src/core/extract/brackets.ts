@@ -93,6 +93,10 @@ export class Lexer {
         interp.depth++;
       }
 
+      if (s.codeEscapes && c === '\\') {
+        emit(line.slice(i, i + 2));
+        continue;
+      }
       if (s.luaLongBrackets) {
         const m = /^(--)?\[(=*)\[/.exec(line.slice(i, i + 40));
         if (m) {

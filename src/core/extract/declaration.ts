@@ -1,6 +1,6 @@
 import type { SemanticUnit } from '../spec/types.js';
 import { Lexer, lineDepth } from './brackets.js';
-import { canonicalLanguage, syntaxOf } from './syntax.js';
+import { canonicalLanguage, type Syntax, syntaxOf } from './syntax.js';
 
 /**
  * Whether a line looks like a function or class declaration for `:function` / `:class`
@@ -15,13 +15,26 @@ export function looksLikeDeclaration(line: string, unit: SemanticUnit, language:
   if (unit === 'block') return true;
   const lang = canonicalLanguage(language);
   // Decorators on the declaration's own line (`@Override public void f()`) are not part of its shape.
-  const code = new Lexer(syntaxOf(lang)).mask(line).replace(INLINE_DECORATORS, '');
+  const syntax = syntaxOf(lang);
+  const code = stripDecorators(new Lexer(syntax).mask(line), syntax);
   if (unit === 'class') return (CLASS_RES[lang] ?? ANY_CLASS).test(code);
-  if (startsWithControl(code)) return false;
+  if (startsWithControl(code, JS_LIKE.has(lang) ? JS_CONTROL : CONTROL)) return false;
   return (FUNCTION_RES[lang] ?? ANY_FUNCTION).some((re) => re.test(code));
 }
 
-const INLINE_DECORATORS = /^\s*((@[\w$.]+(\([^)]*\))?|#\[[^\]]*\]|\[\[[^\]]*\]\]|\[[^\]]*\])\s*)+/;
+const INLINE_DECORATOR: Record<Syntax['decorators'][number], string> = {
+  at: '@[\\w$.]+(\\([^)]*\\))?',
+  'hash-bracket': '#\\[[^\\]]*\\]',
+  'double-bracket': '\\[\\[[^\\]]*\\]\\]',
+  bracket: '\\[[^\\]]*\\]',
+};
+
+/** Decorators at the start of a masked line, for `language`'s kinds only (`[key]() {` is a JS method). */
+function stripDecorators(code: string, syntax: Syntax): string {
+  if (syntax.decorators.length === 0) return code;
+  const kinds = syntax.decorators.map((k) => INLINE_DECORATOR[k]).join('|');
+  return code.replace(new RegExp(`^\\s*((${kinds})\\s*)+`), '');
+}
 
 const CONTROL = new Set([
   'if', 'else', 'elif', 'elsif', 'for', 'foreach', 'while', 'do', 'switch', 'case', 'catch', 'try', 'finally',
@@ -29,13 +42,25 @@ const CONTROL = new Set([
   'return', 'throw', 'await', 'yield', 'new', 'delete', 'defer', 'select', 'repeat', 'goto', 'assert',
 ]);
 
+/**
+ * In JavaScript only reserved words are control flow: `delete(key) {` and `match(path) {` are
+ * methods there.
+ */
+const JS_CONTROL = new Set([
+  'if', 'else', 'for', 'while', 'do', 'switch', 'case', 'catch', 'try', 'finally', 'with', 'return', 'throw',
+  'new', 'await', 'yield', 'typeof', 'void',
+]);
+const JS_LIKE = new Set(['javascript', 'typescript']);
+
 /** The first word after any closing brackets (`} else {`) is a control-flow keyword. */
-function startsWithControl(code: string): boolean {
+function startsWithControl(code: string, control: ReadonlySet<string>): boolean {
   const m = /^[\s})\]]*([A-Za-z_]\w*)/.exec(code);
-  return m !== null && CONTROL.has(m[1]!);
+  return m !== null && control.has(m[1]!);
 }
 
 const JS_MODIFIERS = '(?:(?:export|default|public|private|protected|static|async|readonly|override|abstract|declare|get|set|accessor)\\s+|\\*\\s*)*';
+/** A method name, computed ones (`[Symbol.iterator]`) included. */
+const JS_NAME = '(?:[\\w$#]+|\\[[^\\]]+\\])';
 /** `name = `, `const name: T = `, `this.name = `, `key: ` then the function value. */
 const JS_BINDING = `^\\s*${JS_MODIFIERS}(?:(?:const|let|var)\\s+)?[\\w$#.]+\\s*(?::[^=]+)?=\\s*(?:async\\s+)?`;
 const JS_FUNCTION = [
@@ -47,8 +72,8 @@ const JS_FUNCTION = [
   new RegExp(`${JS_BINDING}(?:<[^>]*>\\s*)?\\([^)]*$`),
   // Method shorthand: `name(args) {`, `async *gen() {`, `get x(): T {`, a one-line body too,
   // or `name(` with the parameters on the next lines.
-  new RegExp(`^\\s*${JS_MODIFIERS}[\\w$#]+\\s*(?:<[^>]*>)?\\s*\\([^)]*\\)\\s*(?::[^{;=]+)?\\{`),
-  new RegExp(`^\\s*${JS_MODIFIERS}[\\w$#]+\\s*(?:<[^>]*>)?\\s*\\([^)]*$`),
+  new RegExp(`^\\s*${JS_MODIFIERS}${JS_NAME}\\s*(?:<[^>]*>)?\\s*\\(.*\\)\\s*(?::[^{;=]+)?\\{`),
+  new RegExp(`^\\s*${JS_MODIFIERS}${JS_NAME}\\s*(?:<[^>]*>)?\\s*\\([^)]*$`),
 ];
 
 const FUNCTION_RES: Record<string, RegExp[]> = {
@@ -111,7 +136,7 @@ export function isDecoratorStart(line: string, language: string): boolean {
   const syntax = syntaxOf(language);
   if (!syntax.decorators.some((kind) => DECORATOR_START[kind]!.test(line))) return false;
   // What follows the decorators: nothing, or the rest of a multi-line argument (`@Component({`).
-  const rest = new Lexer(syntax).mask(line).replace(INLINE_DECORATORS, '').trim();
+  const rest = stripDecorators(new Lexer(syntax).mask(line), syntax).trim();
   return !/^[\w$]/.test(rest);
 }
 

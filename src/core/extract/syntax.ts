@@ -52,6 +52,8 @@ export interface Syntax {
   rustRawStrings: boolean;
   /** Lua `[[…]]`, `[==[…]==]` long strings and `--[[…]]` comments. */
   luaLongBrackets: boolean;
+  /** A backslash in code escapes the next character (shell: `\'` is a quote, not a string). */
+  codeEscapes: boolean;
   /** JS/TS `/re/` literals, told from division by what comes before the `/`. */
   regexLiterals: boolean;
   /** Heredocs (`<<EOF` in shell, `<<~SQL` in Ruby): the lines up to the terminator are text. */
@@ -84,6 +86,7 @@ const C_LIKE: Syntax = {
   charLiterals: true,
   rustRawStrings: false,
   luaLongBrackets: false,
+  codeEscapes: false,
   regexLiterals: false,
   heredocs: null,
   openers: '{([',
@@ -142,18 +145,21 @@ function luaKeyword(word: string, code: string, start: number, end: number): num
   return 0;
 }
 
-// Elixir: `do` opens unless it is the keyword-list form `do:`; `fn` opens; `end` closes.
+// Elixir: `do` opens unless it is the keyword-list form `do:`; `fn` opens; `end` closes. `:end`
+// is an atom.
 function elixirKeyword(word: string, code: string, start: number, end: number): number {
-  if (code[start - 1] === '.' || code[end] === ':') return 0;
+  if (code[start - 1] === '.' || code[start - 1] === ':' || code[end] === ':') return 0;
   if (word === 'do' || word === 'fn') return 1;
   if (word === 'end') return -1;
   return 0;
 }
 
-// Shell: a keyword counts only in command position (`echo done` is an argument).
-const SHELL_COMMAND = /(^|[;&|({!]|\b(then|do|else|elif|if|while|until|time))$/;
-function shellKeyword(word: string, code: string, start: number): number {
+// Shell: a keyword counts only in command position (`echo done` is an argument); `)` ends a
+// `case` pattern, after which a command starts.
+const SHELL_COMMAND = /(^|[;&|(){!]|\b(then|do|else|elif|if|while|until|time))$/;
+function shellKeyword(word: string, code: string, start: number, end: number): number {
   if (word !== 'if' && word !== 'case' && word !== 'do' && word !== 'fi' && word !== 'esac' && word !== 'done') return 0;
+  if (code[end] === '=') return 0; // `done=no` is an assignment
   if (!atStatementStart(code, start, SHELL_COMMAND)) return 0;
   return word === 'if' || word === 'case' || word === 'do' ? 1 : -1;
 }
@@ -237,6 +243,7 @@ const TABLE: Record<string, Syntax> = {
     ],
     charLiterals: false,
     heredocs: 'shell',
+    codeEscapes: true,
     // Only braces: `case` arms (`a)`) and `[[ … ]]` tests do not pair up per line.
     openers: '{',
     closers: '}',
