@@ -141,6 +141,14 @@ describe('blocks (:block, :function, :class)', () => {
     });
   });
 
+  it('puts -C context lines around the decorators, not between them and the declaration', () => {
+    expect(refcat(['@routes.py#/def show_user/:function', '-C', '1', '--spec'], { cwd })).toEqual({
+      code: 0,
+      stdout: '@routes.py#L4-L14\n',
+      stderr: '',
+    });
+  });
+
   it('lists a block that never closes as a warning in --json, exit 0', () => {
     const r = refcat(['@unclosed.js#/function broken/:function', '--json'], { cwd });
     expect(r.code).toBe(0);

@@ -30,8 +30,17 @@ export class Lexer {
     }
     const s = this.syntax;
     const out: string[] = [];
-    // The code seen so far with each literal as `0`: tells a regex from a division.
+    // The end of the code seen so far, each literal as `0` and spaces collapsed: tells a regex
+    // from a division. Only its tail is kept, so a huge minified line stays linear.
     let sig = '';
+    const note = (text: string) => {
+      if (text === ' ' || text === '\t') {
+        if (sig.endsWith(' ')) return;
+        text = ' ';
+      }
+      sig += text;
+      if (sig.length > 64) sig = sig.slice(-32);
+    };
     const heredocs: Frame[] = [];
     let i = 0;
     const blank = (n: number) => {
@@ -52,7 +61,7 @@ export class Lexer {
         } else if (line.startsWith(frame.close, i)) {
           this.stack.pop();
           blank(frame.close.length);
-          sig += '0';
+          note('0');
         } else if (frame.interpolation && line.startsWith('${', i)) {
           push({ kind: 'interp', depth: 0 }, 2);
         } else {
@@ -68,7 +77,7 @@ export class Lexer {
           if (frame.depth === 0) this.stack.pop();
           else frame.depth--;
           blank(frame.close.length);
-          sig += ' ';
+          note(' ');
         } else {
           blank(1);
         }
@@ -79,7 +88,7 @@ export class Lexer {
       const interp = frame?.kind === 'interp' ? frame : null;
       const emit = (text: string) => {
         for (const ch of text) out.push(interp ? ' ' : ch);
-        sig += text;
+        note(text);
         i += text.length;
       };
       if (interp && c === '}') {
@@ -137,7 +146,7 @@ export class Lexer {
         const m = CHAR_LITERAL.exec(line.slice(i, i + 16));
         if (m) {
           blank(m[0].length);
-          sig += '0';
+          note('0');
         } else {
           emit(c); // a Rust lifetime or a stray quote: not a string
         }
@@ -147,7 +156,7 @@ export class Lexer {
         const end = regexEnd(line, i);
         if (end !== -1) {
           blank(end - i);
-          sig += '0';
+          note('0');
           continue;
         }
       }
@@ -197,10 +206,14 @@ function regexMayStart(sig: string): boolean {
   return word !== null && REGEX_AFTER_WORDS.has(word[0]);
 }
 
+const MAX_REGEX_CHARS = 2000;
+
 /** End (exclusive, flags included) of a regex literal starting at `start`, or -1 if none closes on the line. */
 function regexEnd(line: string, start: number): number {
   let inClass = false;
-  for (let j = start + 1; j < line.length; j++) {
+  // A regex literal is short; the bound keeps a line of unclosed `(/` linear.
+  const limit = Math.min(line.length, start + MAX_REGEX_CHARS);
+  for (let j = start + 1; j < limit; j++) {
     const c = line[j];
     if (c === '\\') j++;
     else if (c === '[') inClass = true;

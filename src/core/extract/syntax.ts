@@ -100,9 +100,17 @@ export const REGEX_AFTER_WORDS = new Set([
   'return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'yield', 'await',
 ]);
 
-/** The word ends a statement-start context (nothing but these before it on the line). */
+/**
+ * What precedes a word on its line, up to a bound: enough to judge its context, and keyword
+ * checks on a huge minified line stay linear.
+ */
+function lineBefore(code: string, start: number): string {
+  return code.slice(Math.max(0, start - 256), start);
+}
+
+/** The word is at a statement start: nothing before it on the line, or something `after` matches. */
 function atStatementStart(code: string, start: number, after: RegExp): boolean {
-  const before = code.slice(0, start).trimEnd();
+  const before = lineBefore(code, start).trimEnd();
   return before === '' || after.test(before);
 }
 
@@ -125,7 +133,7 @@ function rubyKeyword(word: string, code: string, start: number, end: number): nu
     case 'case':
       return 1;
     case 'do':
-      return /(^|[;=])\s*(while|until|for)\b/.test(code.slice(0, start)) ? 0 : 1;
+      return /(^|[;=])\s*(while|until|for)\b/.test(lineBefore(code, start)) ? 0 : 1;
     case 'if':
     case 'unless':
     case 'while':
