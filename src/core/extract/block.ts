@@ -3,8 +3,6 @@ import { Lexer, lineDepth } from './brackets.js';
 import { decoratorEnd, isDecoratorStart, leadingDecorators, looksLikeDeclaration } from './declaration.js';
 import { type Syntax, syntaxOf } from './syntax.js';
 
-export { looksLikeDeclaration } from './declaration.js';
-
 /**
  * `:block` / `:function` / `:class` (SPEC 1). Heuristic on purpose: a lexer (brackets.ts) blanks
  * strings and comments across lines, well enough for real code; nothing is parsed.
