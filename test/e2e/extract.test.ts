@@ -89,6 +89,83 @@ describe('refcat REFS (markdown)', () => {
   });
 });
 
+// SPEC 1 `:block` / `:function` / `:class`: one row per language family, through the built bin.
+describe('blocks (:block, :function, :class)', () => {
+  const cwd = path.join(FIXTURES, 'blocks');
+  const unclosedWarning =
+    'Warning: Block at line 1 never closes in @unclosed.js#/function broken/:function\n' +
+    '  Selected to the end of the file (L1-L4); an unbalanced bracket, string or comment may have hidden its end\n';
+
+  it.each([
+    ['@routes.py#/def show_user/:function', 0, '@routes.py#L5-L13\n', ''],
+    ['@routes.py#/@app.route/:function', 0, '@routes.py#L5-L13\n', ''],
+    ['@tricky.ts#/function render/:function', 0, '@tricky.ts#L1-L5\n', ''],
+    ['@tricky.ts#/function size/:function', 0, '@tricky.ts#L7\n', ''],
+    ['@tricky.ts#/if \\(ready/:block', 0, '@tricky.ts#L10-L12\n', ''],
+    [
+      '@tricky.ts#/if \\(ready/:function',
+      1,
+      '',
+      'Error: Line 10 matched by /if \\(ready/ does not look like a function declaration: if (ready) { (in @tricky.ts#/if \\(ready/:function)\n',
+    ],
+    ['@deploy.sh#/^deploy\\(\\)/:function', 0, '@deploy.sh#L2-L9\n', ''],
+    ['@deploy.sh#/case/:block', 0, '@deploy.sh#L4-L7\n', ''],
+    ['@tasks.rb#/class Tasks/:class', 0, '@tasks.rb#L1-L10\n', ''],
+    ['@tasks.rb#/def run/:function', 0, '@tasks.rb#L2-L7\n', ''],
+    ['@tasks.rb#/def name/:function', 0, '@tasks.rb#L9\n', ''],
+    ['@unclosed.js#/function broken/:function', 0, '@unclosed.js#L1-L4\n', unclosedWarning],
+  ])('%s --spec', (ref, code, stdout, stderr) => {
+    expect(refcat([ref, '--spec'], { cwd })).toEqual({ code, stdout, stderr });
+  });
+
+  it('prints a decorated function with its decorators and a dedented string inside', () => {
+    const r = refcat(['@routes.py#/def show_user/:function', '--no-cwd'], { cwd });
+    expect(r).toEqual({
+      code: 0,
+      stdout: [
+        '## From: routes.py:5-13',
+        '```python',
+        ' 5 | @app.route("/users/<id>")',
+        ' 6 | @login_required',
+        ' 7 | def show_user(id):',
+        ' 8 |     query = """',
+        ' 9 | SELECT * FROM users',
+        '10 | WHERE id = %s',
+        '11 | """',
+        '12 |     # a brace in a comment: {',
+        '13 |     return db.one(query, id)',
+        '```',
+        '',
+      ].join('\n'),
+      stderr: '',
+    });
+  });
+
+  it('puts -C context lines around the decorators, not between them and the declaration', () => {
+    expect(refcat(['@routes.py#/def show_user/:function', '-C', '1', '--spec'], { cwd })).toEqual({
+      code: 0,
+      stdout: '@routes.py#L4-L14\n',
+      stderr: '',
+    });
+  });
+
+  it('lists a block that never closes as a warning in --json, exit 0', () => {
+    const r = refcat(['@unclosed.js#/function broken/:function', '--json'], { cwd });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const json = JSON.parse(r.stdout);
+    expect(json.refs.map((x: { spec: string }) => x.spec)).toEqual(['@unclosed.js#L1-L4']);
+    expect(json.warnings).toEqual([
+      {
+        ref: '@unclosed.js#/function broken/:function',
+        code: 'block_unclosed',
+        message: 'Block at line 1 never closes in @unclosed.js#/function broken/:function',
+        details: ['Selected to the end of the file (L1-L4); an unbalanced bracket, string or comment may have hidden its end'],
+      },
+    ]);
+  });
+});
+
 describe('refcat --json', () => {
   it('lists refs, errors and warnings with a version, keeping the exit code', () => {
     const r = refcat(['@lines.txt#L199-L300', '@missing.txt', '--json']);

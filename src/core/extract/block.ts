@@ -1,79 +1,224 @@
 import type { SemanticUnit } from '../spec/types.js';
+import { Lexer, lineDepth } from './brackets.js';
+import { decoratorEnd, isDecoratorStart, leadingDecorators, looksLikeDeclaration } from './declaration.js';
+import { type Syntax, syntaxOf } from './syntax.js';
 
 /**
- * `:block` / `:function` / `:class` (SPEC 1). Heuristic on purpose: strings and comments are
- * skipped well enough for real code, not parsed exactly.
+ * `:block` / `:function` / `:class` (SPEC 1). Heuristic on purpose: a lexer (brackets.ts) blanks
+ * strings and comments across lines, well enough for real code; nothing is parsed.
  *
- * - If the match line opens more `{([` than it closes: up to the line that balances them. A
- *   Python-style header that balances on a line ending in ':' (a multi-line `def f(\n a,\n):`)
- *   continues with the indentation rule.
- * - If the next non-blank line starts with '{' (Allman style): the bracket rule from there.
- * - Otherwise: every following line that is blank or indented deeper than the match line,
- *   trailing blank lines dropped.
+ * By language family (syntax.ts):
+ * - brace, keyword (Ruby, Lua, Elixir), shell: if the match line opens more brackets or opener
+ *   keywords than it closes, up to the line that balances them (`end`, `fi`, `done`, `esac`
+ *   counted). A line that opens and closes its own body (`f() { return 1 }`) is the whole block.
+ *   A `{` (or `do`) starting the next non-blank line is an Allman-style opener. Otherwise the
+ *   indentation rule.
+ * - indent (Python): brackets for a multi-line header; a header ending in ':' goes on with the
+ *   indentation rule.
+ * - yaml: the indentation rule; a `key:` without a value also takes the `- ` items written at
+ *   its own indentation.
+ *
+ * Indentation rule: every following line indented deeper than the match line. Blank lines and
+ * comment lines at or left of the match's indentation are kept only when a deeper line follows
+ * (trailing ones dropped); lines inside a multi-line string always belong.
  */
 export interface BlockResult {
   /** Lines after the match line that belong to the block. */
   body: string[];
   /** Lines pulled while looking ahead that do not belong to it, in order (give them back). */
   lookahead: string[];
+  /**
+   * `unclosed`: brackets or keywords never balanced, the body runs to the end of the file.
+   * `truncated`: the body reached the line cap and was cut there.
+   */
+  problem: 'unclosed' | 'truncated' | null;
 }
 
-export function scanBlock(first: string, next: () => string | null, language: string): BlockResult {
-  const syntax = syntaxOf(language);
-  const body: string[] = [];
-  let depth = bracketDelta(first, syntax);
-  let headerEndsWithColon = first.trimEnd().endsWith(':');
+export interface SemanticResult extends BlockResult {
+  /** How many of the lines before the match (the last ones) belong too: decorators. */
+  leading: number;
+}
 
-  if (depth <= 0 && !headerEndsWithColon) {
-    // Allman style: `void f()` then `{` on its own line.
-    const blanks: string[] = [];
-    let line = next();
-    while (line !== null && isBlank(line)) {
-      blanks.push(line);
-      line = next();
-    }
-    if (line === null) return { body: [], lookahead: blanks };
-    if (!line.trimStart().startsWith('{')) {
-      return indentBlock(indentOf(first), [...blanks, line], next, body);
-    }
-    body.push(...blanks, line);
-    depth = bracketDelta(line, syntax);
-    if (depth <= 0) return { body, lookahead: [] };
-  }
+/**
+ * A block this long is cut with a warning: a block that never closes must not pull in the rest
+ * of a huge file silently, and no real function is this long.
+ */
+export const DEFAULT_MAX_BLOCK_LINES = 10_000;
 
-  if (depth > 0) {
-    for (;;) {
+/**
+ * The block of `first` for `unit`, or null when `:function` / `:class` finds no declaration.
+ * For those two, decorators directly above (`before` holds the lines preceding the match) are
+ * included, and a match on a decorator line extends down to the declaration it decorates.
+ */
+export function scanSemantic(
+  before: readonly string[],
+  first: string,
+  next: () => string | null,
+  language: string,
+  unit: SemanticUnit,
+  maxLines = DEFAULT_MAX_BLOCK_LINES,
+): SemanticResult | null {
+  if (unit === 'block') return { leading: 0, ...scanBlock(first, next, language, maxLines) };
+
+  const header = [first];
+  let at = 0;
+  while (isDecoratorStart(header[at]!, language)) {
+    let end = decoratorEnd(header, at, language);
+    while (end === -1 && header.length - at < MAX_DECORATOR_LINES) {
       const line = next();
-      if (line === null) return { body, lookahead: [] };
-      body.push(line);
-      depth += bracketDelta(line, syntax);
-      if (depth <= 0) {
-        headerEndsWithColon = line.trimEnd().endsWith(':');
-        if (!headerEndsWithColon) return { body, lookahead: [] };
-        break;
-      }
+      if (line === null) return null;
+      header.push(line);
+      end = decoratorEnd(header, at, language);
     }
+    if (end === -1) return null;
+    if (end === header.length) {
+      const line = next();
+      if (line === null) return null;
+      header.push(line);
+    }
+    at = end;
   }
-  return indentBlock(indentOf(first), [], next, body);
+  const declaration = header[at]!;
+  if (!looksLikeDeclaration(declaration, unit, language)) return null;
+  const block = scanBlock(declaration, next, language, maxLines - at);
+  return {
+    leading: leadingDecorators(before.slice(-LOOKBACK_LINES), language),
+    body: [...header.slice(1), ...block.body],
+    lookahead: block.lookahead,
+    problem: block.problem,
+  };
 }
 
-function indentBlock(base: number, pending: string[], next: () => string | null, body: string[]): BlockResult {
-  const blanks: string[] = [];
-  for (;;) {
-    const line = pending.length > 0 ? pending.shift()! : next();
-    if (line === null) return { body, lookahead: blanks };
-    if (isBlank(line)) {
+/** Lines before a match searched for its decorators (select.ts keeps this many). */
+export const LOOKBACK_LINES = 64;
+const MAX_DECORATOR_LINES = 40;
+
+export function scanBlock(
+  first: string,
+  next: () => string | null,
+  language: string,
+  maxLines = DEFAULT_MAX_BLOCK_LINES,
+): BlockResult {
+  return new BlockScan(syntaxOf(language), next, maxLines).run(first);
+}
+
+interface Pending {
+  raw: string;
+  code: string;
+  /** The line starts inside a string or comment. */
+  state: 'code' | 'string' | 'comment';
+}
+
+class BlockScan {
+  private readonly lexer: Lexer;
+  private readonly body: string[] = [];
+
+  constructor(
+    private readonly syntax: Syntax,
+    private readonly next: () => string | null,
+    private readonly maxLines: number,
+  ) {
+    this.lexer = new Lexer(syntax);
+  }
+
+  run(first: string): BlockResult {
+    const { family } = this.syntax;
+    const code = this.lexer.mask(first);
+    const base = indentOf(first);
+    if (family === 'yaml') return this.indented(base, [], isYamlKey(code));
+
+    const d = lineDepth(code, this.syntax);
+    // `} else {` dips below zero before it opens: what counts is how much it opens after its lowest point.
+    const open = d.delta - d.min;
+    const colonHeaders = family === 'indent' || family === 'plain';
+    if (open > 0) {
+      const end = this.brackets(open);
+      if (end.kind !== 'closed') return this.result([], end.kind === 'eof' ? 'unclosed' : 'truncated');
+      if (colonHeaders && end.code.trimEnd().endsWith(':')) return this.indented(base, [], false);
+      return this.result([], null);
+    }
+    if (family === 'indent' || (colonHeaders && code.trimEnd().endsWith(':'))) return this.indented(base, [], false);
+    if (d.opened) return this.result([], null);
+
+    // Allman style: `void f()` then `{` on its own line (`do` for a shell or Ruby loop).
+    const blanks: Pending[] = [];
+    let line = this.read();
+    while (line !== null && line.raw.trim() === '') {
       blanks.push(line);
-      continue;
+      line = this.read();
     }
-    if (indentOf(line) <= base) return { body, lookahead: [...blanks, line, ...pending] };
-    body.push(...blanks, line);
-    blanks.length = 0;
+    if (line === null) return this.result(blanks.map((b) => b.raw), null);
+    const depth = lineDepth(line.code, this.syntax).delta;
+    if (/^\s*\{/.test(line.code) || (depth > 0 && /^\s*do\b/.test(line.code))) {
+      this.body.push(...blanks.map((b) => b.raw), line.raw);
+      if (depth <= 0) return this.result([], null);
+      const end = this.brackets(depth);
+      return this.result([], end.kind === 'closed' ? null : end.kind === 'eof' ? 'unclosed' : 'truncated');
+    }
+    return this.indented(base, [...blanks, line], false);
+  }
+
+  private read(): Pending | null {
+    const raw = this.next();
+    if (raw === null) return null;
+    const state = this.lexer.state;
+    return { raw, code: this.lexer.mask(raw), state };
+  }
+
+  /** Lines until the depth is back to zero. */
+  private brackets(depth: number): { kind: 'closed'; code: string } | { kind: 'eof' | 'cap' } {
+    for (;;) {
+      if (this.body.length >= this.maxLines) return { kind: 'cap' };
+      const line = this.read();
+      if (line === null) return { kind: 'eof' };
+      this.body.push(line.raw);
+      depth += lineDepth(line.code, this.syntax).delta;
+      if (depth <= 0) return { kind: 'closed', code: line.code };
+    }
+  }
+
+  /**
+   * The indentation rule from `base`. `yamlKey`: the match is a YAML `key:` whose list items may
+   * sit at its own indentation.
+   */
+  private indented(base: number, pending: Pending[], yamlKey: boolean): BlockResult {
+    const held: string[] = [];
+    // Open brackets carried from earlier body lines: a Python call continued on dedented lines.
+    const countBrackets = this.syntax.family === 'indent';
+    let depth = 0;
+    for (;;) {
+      if (this.body.length >= this.maxLines) {
+        return this.result([...held, ...pending.map((p) => p.raw)], 'truncated');
+      }
+      const line = pending.shift() ?? this.read();
+      if (line === null) return this.result(held, null);
+      const continued = line.state === 'string' || depth > 0;
+      if (!continued) {
+        const indent = indentOf(line.raw);
+        if (line.code.trim() === '') {
+          // Blank, or a comment at or left of the header: kept only if the block goes on.
+          if (line.raw.trim() === '' || indent <= base) {
+            held.push(line.raw);
+            continue;
+          }
+        } else if (indent < base || (indent === base && !(yamlKey && /^\s*-(\s|$)/.test(line.raw)))) {
+          return this.result([...held, line.raw, ...pending.map((p) => p.raw)], null);
+        }
+      }
+      this.body.push(...held, line.raw);
+      held.length = 0;
+      if (countBrackets) depth = Math.max(0, depth + lineDepth(line.code, this.syntax).delta);
+    }
+  }
+
+  private result(lookahead: string[], problem: BlockResult['problem']): BlockResult {
+    return { body: this.body, lookahead, problem };
   }
 }
 
-function isBlank(line: string): boolean {
-  return line.trim().length === 0;
+/** A YAML mapping key with no value on its line (`steps:`), not itself a list item. */
+function isYamlKey(code: string): boolean {
+  return /^\s*[^-\s].*:\s*$/.test(code);
 }
 
 /** Leading whitespace width, tabs advancing to the next multiple of 8 (as Python counts them). */
@@ -85,108 +230,4 @@ function indentOf(line: string): number {
     else break;
   }
   return w;
-}
-
-interface Syntax {
-  hashComments: boolean;
-  slashComments: boolean;
-  /** `'` starts a string (JS, Python, shell) rather than a char literal or a Rust lifetime. */
-  singleQuoteStrings: boolean;
-}
-
-const HASH = new Set(['python', 'ruby', 'bash', 'yaml', 'toml', 'dockerfile', 'perl', 'r', 'text']);
-const CHAR_LITERALS = new Set(['c', 'cpp', 'java', 'kotlin', 'rust', 'swift', 'go', 'cs', 'scala']);
-
-function syntaxOf(language: string): Syntax {
-  const hash = HASH.has(language);
-  return {
-    hashComments: hash,
-    slashComments: !hash || language === 'text',
-    singleQuoteStrings: !CHAR_LITERALS.has(language),
-  };
-}
-
-const CHAR_LITERAL_RE = /^'(?:\\.[^']*|[^'\\])'/;
-
-/** Opened minus closed brackets on a line, skipping strings and comments. */
-export function bracketDelta(line: string, syntax: Syntax): number {
-  let depth = 0;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (c === '"' || c === '`' || (c === "'" && syntax.singleQuoteStrings)) {
-      i = skipString(line, i, c);
-    } else if (c === "'") {
-      const m = CHAR_LITERAL_RE.exec(line.slice(i, i + 12));
-      if (m) i += m[0].length - 1;
-    } else if (c === '#' && syntax.hashComments) {
-      break;
-    } else if (c === '/' && syntax.slashComments && line[i + 1] === '/') {
-      break;
-    } else if (c === '/' && syntax.slashComments && line[i + 1] === '*') {
-      const close = line.indexOf('*/', i + 2);
-      if (close === -1) break;
-      i = close + 1;
-    } else if (c === '{' || c === '(' || c === '[') {
-      depth++;
-    } else if (c === '}' || c === ')' || c === ']') {
-      depth--;
-    }
-  }
-  return depth;
-}
-
-function skipString(line: string, i: number, quote: string): number {
-  for (let j = i + 1; j < line.length; j++) {
-    if (line[j] === '\\') j++;
-    else if (line[j] === quote) return j;
-  }
-  return line.length;
-}
-
-const FUNCTION_RES: Record<string, RegExp[]> = {
-  python: [/^\s*(async\s+)?def\s+\w+/],
-  ruby: [/^\s*def\s+/],
-  javascript: [
-    /\bfunction\b/,
-    /^\s*(export\s+)?(default\s+)?(const|let|var)\s+[\w$]+\s*=\s*(async\s+)?(\([^)]*\)|[\w$]+)\s*=>/,
-    /^\s*(static\s+|async\s+|get\s+|set\s+|\*\s*)*[\w$#]+\s*\([^)]*\)?\s*\{?\s*$/,
-  ],
-  typescript: [
-    /\bfunction\b/,
-    /^\s*(export\s+)?(default\s+)?(const|let|var)\s+[\w$]+\s*(:[^=]+)?=\s*(async\s+)?(<[^>]*>\s*)?(\([^)]*\)?|[\w$]+)/,
-    /^\s*((public|private|protected|static|async|readonly|override|abstract|get|set)\s+)*[\w$#]+\s*(<[^>]*>)?\s*\(/,
-  ],
-  swift: [/\b(func|init|deinit|subscript)\b/],
-  kotlin: [/\bfun\b/],
-  go: [/^\s*func\b/],
-  rust: [/\bfn\s+\w+/],
-  bash: [/^\s*(function\s+[\w-]+|[\w-]+\s*\(\s*\))/],
-};
-// C-family: a return type (or modifiers) then a name and '(' with no ';' ending the line.
-const C_FUNCTION = /^\s*[\w:<>,*&~\s]*?[\w~]+[\w:<>]*\s*\**&?\s*[\w:~]+\s*\([^;]*$/;
-for (const lang of ['c', 'cpp', 'java', 'cs']) FUNCTION_RES[lang] = [C_FUNCTION];
-
-const CLASS_RES: Record<string, RegExp> = {
-  python: /^\s*class\s+\w+/,
-  ruby: /^\s*(class|module)\s+\w+/,
-  javascript: /\bclass\b/,
-  typescript: /\b(class|interface|enum)\b/,
-  swift: /\b(class|struct|enum|protocol|extension|actor)\b/,
-  kotlin: /\b(class|interface|object)\b/,
-  java: /\b(class|interface|enum|record)\b/,
-  cs: /\b(class|interface|enum|struct|record)\b/,
-  cpp: /\b(class|struct|union|enum)\b/,
-  c: /\b(struct|union|enum)\b/,
-  go: /\btype\s+\w+\s+(struct|interface)\b/,
-  rust: /\b(struct|enum|trait|impl|union)\b/,
-};
-
-const ANY_FUNCTION = Object.values(FUNCTION_RES).flat();
-const ANY_CLASS = /\b(class|struct|interface|enum|protocol|trait|impl|module|object|record)\b/;
-
-/** Whether `line` looks like a declaration of `unit` in `language`; blocks accept anything. */
-export function looksLikeDeclaration(line: string, unit: SemanticUnit, language: string): boolean {
-  if (unit === 'block') return true;
-  if (unit === 'class') return (CLASS_RES[language] ?? ANY_CLASS).test(line);
-  return (FUNCTION_RES[language] ?? ANY_FUNCTION).some((re) => re.test(line));
 }

@@ -10,7 +10,15 @@ import { parseRef } from '../spec/parse.js';
 import type { RefSpec } from '../spec/types.js';
 import { expandGlob, hasGlobChars } from './glob.js';
 import { BinaryContentError, LineReader, LineTooLongError } from './lines.js';
-import { DEFAULT_MAX_SELECTION_CHARS, type Selection, SelectError, selectPattern, selectRange, selectWhole } from './select.js';
+import {
+  DEFAULT_MAX_SELECTION_CHARS,
+  type Selection,
+  SelectError,
+  type SelectWarning,
+  selectPattern,
+  selectRange,
+  selectWhole,
+} from './select.js';
 
 export interface ExtractOptions {
   /** Base folder for relative refs and displayed paths (`--relative-to`); default ctx.cwd. */
@@ -31,6 +39,8 @@ export interface ExtractOptions {
   checkOnly?: boolean;
   /** Most characters one selection may hold (default 64 MiB): past it, a `too_large` error. */
   maxSelectionChars?: number;
+  /** Longest `:block` / `:function` / `:class` body (default 10000 lines): past it, cut with a warning. */
+  maxBlockLines?: number;
 }
 
 /** One file's extracted lines with everything a renderer needs. */
@@ -100,9 +110,10 @@ export function extract(refs: readonly (string | RefSpec)[], ctx: Context, optio
       let skipped = 0;
       for (const file of files) {
         try {
-          const result = extractFile(file, options);
+          const { extraction: result, warnings } = extractFileWithWarnings(file, options);
           report.results.push(result);
           if (result.wasClamped) report.warnings.push(clampWarning(file.refText, result));
+          for (const w of warnings) report.warnings.push({ ...w, message: `${w.message} in ${file.refText}`, ref: file.refText });
         } catch (err) {
           // A pattern applied to a glob picks the files it matches: the others are not errors.
           if (file.glob && isRefcatError(err) && err.code === 'pattern_not_found') skipped++;
@@ -193,6 +204,14 @@ function exists(p: string): boolean {
 
 /** Read one resolved file and select its lines. Throws RefError. */
 export function extractFile(file: ResolvedFile, options: ExtractOptions = {}): Extraction {
+  return extractFileWithWarnings(file, options).extraction;
+}
+
+/** extractFile, with the selection's warnings (a block that never closes) besides. */
+export function extractFileWithWarnings(
+  file: ResolvedFile,
+  options: ExtractOptions = {},
+): { extraction: Extraction; warnings: SelectWarning[] } {
   const { ref, refText } = file;
   const language = languageOf(file.path);
   const { fd, size } = openFile(file.path, refText);
@@ -204,6 +223,7 @@ export function extractFile(file: ResolvedFile, options: ExtractOptions = {}): E
       countOnly: options.checkOnly ?? false,
       maxChars: options.maxSelectionChars,
       fileSize: size,
+      maxBlockLines: options.maxBlockLines,
     };
     const s = ref.selector;
     if (!s) sel = selectWhole(reader, selectOpts);
@@ -235,7 +255,7 @@ export function extractFile(file: ResolvedFile, options: ExtractOptions = {}): E
   const count = options.checkOnly && !ref.selector ? (sel.totalLines ?? 0) : sel.lines.length;
   const lineEnd = sel.start + count - 1;
   const empty = lineEnd < sel.start;
-  return {
+  const extraction: Extraction = {
     ref: refText,
     spec: empty && ref.selector ? null : specOf(ref.alias, file.relPath, ref.selector ? { start: sel.start, end: lineEnd } : null),
     alias: ref.alias,
@@ -251,6 +271,7 @@ export function extractFile(file: ResolvedFile, options: ExtractOptions = {}): E
     wasClamped: sel.clamped,
     lines: sel.lines,
   };
+  return { extraction, warnings: sel.warnings ?? [] };
 }
 
 /**

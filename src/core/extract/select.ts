@@ -1,6 +1,6 @@
 import { compilePattern } from '../spec/parse.js';
 import type { PatternSelector, RangeSelector } from '../spec/types.js';
-import { looksLikeDeclaration, scanBlock } from './block.js';
+import { DEFAULT_MAX_BLOCK_LINES, LOOKBACK_LINES, scanSemantic } from './block.js';
 import type { LineReader } from './lines.js';
 import { findMatch, PatternTimeout } from './pattern.js';
 
@@ -13,6 +13,14 @@ export interface Selection {
   totalLines: number | null;
   /** The explicitly requested range went past the end of the file. */
   clamped: boolean;
+  /** Problems worth a warning that did not stop the selection (a block that never closes). */
+  warnings?: SelectWarning[];
+}
+
+export interface SelectWarning {
+  code: 'block_unclosed' | 'block_truncated';
+  message: string;
+  details: string[];
 }
 
 export interface SelectOptions {
@@ -24,6 +32,8 @@ export interface SelectOptions {
   maxChars?: number;
   /** Size of the file at open, to decide whether counting the rest of it is cheap. */
   fileSize?: number;
+  /** Longest `:block` / `:function` / `:class` body before it is cut (default DEFAULT_MAX_BLOCK_LINES). */
+  maxBlockLines?: number;
 }
 
 /**
@@ -119,7 +129,9 @@ export function selectPattern(
 ): Selection {
   const re = compilePattern(sel.source);
   const windowBefore = sel.extent.kind === 'window' ? sel.extent.window.before : 0;
-  const keep = windowBefore + opts.context;
+  // A declaration's decorators are above its match line: keep enough lines to find them.
+  const lookback = sel.extent.kind === 'semantic' ? LOOKBACK_LINES : 0;
+  const keep = windowBefore + opts.context + lookback;
   // The budget counts regex time only: reading a big file is slow but finite, a catastrophic
   // regex is not (SPEC 2).
   let budget = opts.timeoutMs;
@@ -149,14 +161,26 @@ export function selectPattern(
     const matchNo = batchStart + idx;
     const matchLine = batch[idx]!;
     reader.unread(batch.slice(idx + 1));
-    const beforeLines = keep > 0 ? history.concat(batch.slice(0, idx)).slice(-keep) : [];
+    const earlier = keep > 0 ? history.concat(batch.slice(0, idx)).slice(-keep) : [];
 
     const next = keeper(reader, opts);
-    const after = linesAfterMatch(reader, next, sel, matchNo, matchLine, language);
+    const { after, leading, warnings } = linesAfterMatch(reader, next, sel, matchNo, matchLine, earlier, language, opts);
+    const ownLines = earlier.slice(earlier.length - leading);
+    const wanted = windowBefore + opts.context;
+    const beforeLines = wanted > 0 ? earlier.slice(0, earlier.length - leading).slice(-wanted) : [];
     const trailing = takeLines(next, opts.context);
-    const lines = [...beforeLines, matchLine, ...after, ...trailing];
-    return { start: matchNo - beforeLines.length, lines, totalLines: null, clamped: false };
+    const lines = [...beforeLines, ...ownLines, matchLine, ...after, ...trailing];
+    const selection: Selection = { start: matchNo - ownLines.length - beforeLines.length, lines, totalLines: null, clamped: false };
+    if (warnings.length > 0) selection.warnings = warnings;
+    return selection;
   }
+}
+
+interface AfterMatch {
+  after: string[];
+  /** How many of the lines before the match belong to the selection itself (decorators). */
+  leading: number;
+  warnings: SelectWarning[];
 }
 
 function linesAfterMatch(
@@ -165,9 +189,12 @@ function linesAfterMatch(
   sel: PatternSelector,
   matchNo: number,
   matchLine: string,
+  earlier: readonly string[],
   language: string,
-): string[] {
+  opts: SelectOptions,
+): AfterMatch {
   const extent = sel.extent;
+  const plain = (after: string[]): AfterMatch => ({ after, leading: 0, warnings: [] });
   switch (extent.kind) {
     case 'paragraph': {
       const out: string[] = [];
@@ -178,22 +205,38 @@ function linesAfterMatch(
         }
         out.push(line);
       }
-      return out;
+      return plain(out);
     }
     case 'lines':
-      return takeLines(next, extent.count);
+      return plain(takeLines(next, extent.count));
     case 'window':
-      return takeLines(next, extent.window.after ?? Number.POSITIVE_INFINITY);
+      return plain(takeLines(next, extent.window.after ?? Number.POSITIVE_INFINITY));
     case 'semantic': {
-      if (!looksLikeDeclaration(matchLine, extent.unit, language)) {
+      const maxLines = opts.maxBlockLines ?? DEFAULT_MAX_BLOCK_LINES;
+      const block = scanSemantic(earlier, matchLine, next, language, extent.unit, maxLines);
+      if (block === null) {
         throw new SelectError(
           'not_a_declaration',
           `Line ${matchNo} matched by /${sel.source}/ does not look like a ${extent.unit} declaration: ${matchLine.trim()}`,
         );
       }
-      const { body, lookahead } = scanBlock(matchLine, next, language);
-      reader.unread(lookahead);
-      return body;
+      reader.unread(block.lookahead);
+      const span = `L${matchNo - block.leading}-L${matchNo + block.body.length}`;
+      const warnings: SelectWarning[] = [];
+      if (block.problem === 'unclosed') {
+        warnings.push({
+          code: 'block_unclosed',
+          message: `Block at line ${matchNo} never closes`,
+          details: [`Selected to the end of the file (${span}); an unbalanced bracket, string or comment may have hidden its end`],
+        });
+      } else if (block.problem === 'truncated') {
+        warnings.push({
+          code: 'block_truncated',
+          message: `Block at line ${matchNo} is longer than ${maxLines} lines`,
+          details: [`Cut at ${span}; select a line range for more`],
+        });
+      }
+      return { after: block.body, leading: block.leading, warnings };
     }
   }
 }
