@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BufferSource } from '../../src/core/fd/bytes.js';
 import { TEMP_RE } from '../../src/core/files/atomic.js';
+import { makeDirs } from '../../src/core/files/dirs.js';
 import { lockPathFor } from '../../src/core/files/lock.js';
 import { safeWrite, type SafeWriteOptions } from '../../src/core/files/safe-write.js';
 import type { RefcatError } from '../../src/shared/errors.js';
@@ -309,5 +310,28 @@ describe('safeWrite: odd targets', () => {
       expect((err as Error).message).toBe('/dev/null is not a regular file (a device); refcat only writes regular files');
     }
     expect(code).toBe('not_regular');
+  });
+});
+
+describe('makeDirs', () => {
+  it.each([
+    ['a/b/c', {}, null],
+    ['a/b', { 'a/b/keep.txt': 'x' }, null],
+    ['f/sub', { f: 'a file' }, /ENOTDIR|EEXIST/],
+    ['f', { f: 'a file' }, /EEXIST/],
+  ])('%s in %j', (rel, files, error) => {
+    const dir = tmpDir(files);
+    const target = path.join(dir, rel);
+    if (error) {
+      expect(() => makeDirs(target)).toThrow(error);
+    } else {
+      makeDirs(target);
+      expect(fs.statSync(target).isDirectory()).toBe(true);
+    }
+  });
+
+  it.runIf(process.platform === 'linux' && fs.existsSync('/proc/self'))('fails at once where mkdir answers ENOENT under an existing parent (procfs)', () => {
+    // fs.mkdirSync('/proc/x', { recursive: true }) loops forever on this; makeDirs must not.
+    expect(() => makeDirs('/proc/refcat-test/x')).toThrow(/ENOENT/);
   });
 });

@@ -5,6 +5,7 @@ import type { Context } from '../../shared/context.js';
 import { FdError, RefcatError, UsageError } from '../../shared/errors.js';
 import { resolveFrom, sdqctlDir } from '../../shared/paths.js';
 import { AtomicFile, TEMP_RE, writeFileAtomic } from '../files/atomic.js';
+import { makeDirs } from '../files/dirs.js';
 import { FileSource, scanSource } from './bytes.js';
 import { type PageLookup, PageFile, type PageTable } from './page-table.js';
 
@@ -92,7 +93,7 @@ export class Store {
   newFd(source: string): PendingEntry {
     return this.guard(() => {
       const base = this.dir;
-      fs.mkdirSync(base, { recursive: true });
+      makeDirs(base);
       let n = 1 + Math.max(0, ...fs.readdirSync(base).filter((d) => /^\d+$/.test(d)).map(Number));
       for (;;) {
         const dir = path.join(base, String(n));
@@ -121,7 +122,7 @@ export class Store {
   putRef(id: string, content: string, source: string, line: number, totals: EntryTotals): EntryMeta {
     return this.guard(() => {
       const dir = this.refDir(id);
-      fs.mkdirSync(dir, { recursive: true });
+      makeDirs(dir);
       const version = `v-${crypto.randomBytes(8).toString('hex')}`;
       const vdir = path.join(dir, version);
       fs.mkdirSync(vdir);

@@ -5,6 +5,7 @@ import { RefcatError, UsageError } from '../../shared/errors.js';
 import { expandHome } from '../../shared/paths.js';
 import type { ByteSource } from '../fd/bytes.js';
 import { AtomicFile, TargetExistsError } from './atomic.js';
+import { makeDirs } from './dirs.js';
 import { acquireLock } from './lock.js';
 
 export type WriteMode = 'write' | 'append' | 'insert';
@@ -74,7 +75,7 @@ export function safeWrite(content: ByteSource, opts: SafeWriteOptions, ctx: Cont
   if (opts.mode === 'write' && old && !opts.force) throw existsError(opts.to);
 
   try {
-    fs.mkdirSync(path.dirname(target), { recursive: true });
+    makeDirs(path.dirname(target));
     // A plain write never replaces anything (link(2) refuses), so it needs no lock.
     const locked = opts.mode !== 'write' || opts.force === true;
     const release = locked ? acquireLock(target, { proc: ctx.proc, waitMs: hooks.lockWaitMs, shown: opts.to }) : null;
