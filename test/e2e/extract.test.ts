@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, freshHome, refcat } from '../helpers/cli.js';
+import { FIXTURES, freshHome, REPO, refcat } from '../helpers/cli.js';
 import { tmpDir } from '../helpers/tmp.js';
 
 const BASIC = path.join(FIXTURES, 'basic');
@@ -370,6 +370,16 @@ describe('globs (SPEC 4.4)', () => {
     expect(refcat(['@lines.txt', ...flags])).toEqual({ code: 2, stdout: '', stderr: `Error: ${message}\n` });
   });
 
+  it('--list-files lists what extraction would print: a pattern keeps the files where it matches, failures are errors', () => {
+    expect(refcat(['src/*#/class /', '--list-files'])).toEqual({ code: 0, stdout: 'src/Widget.java\nsrc/app.py\nsrc/app.ts\n', stderr: '' });
+    expect(refcat(['src/*#/def /', '--list-files'])).toEqual({ code: 0, stdout: 'src/app.py\n', stderr: '' });
+    expect(refcat(['@lines.txt#/zzz/', '@src', '@lines.txt', '--list-files'])).toEqual({
+      code: 1,
+      stdout: 'lines.txt\n',
+      stderr: 'Error: Pattern /zzz/ not found in @lines.txt#/zzz/\nError: Is a directory: @src\n',
+    });
+  });
+
   it('--list-files prints the files refs expand to', () => {
     const r = refcat(['src/*', '@lines.txt', '--list-files']);
     expect(r).toEqual({ code: 0, stdout: 'src/Widget.java\nsrc/app.py\nsrc/app.ts\nlines.txt\n', stderr: '' });
@@ -454,5 +464,26 @@ describe('aliases', () => {
       origin: lock,
       shadowed: false,
     });
+  });
+});
+
+describe('README', () => {
+  it('its first example prints what the README shows (a ref into this repository)', () => {
+    const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
+    const block = /````console\n\$ npx refcat '([^']+)'\n([\s\S]*?)````/.exec(readme);
+    expect(block).not.toBeNull();
+    const [, ref, shown] = block!;
+    const r = refcat([ref!], { cwd: REPO });
+    expect(r).toEqual({ code: 0, stdout: shown!.replace('/home/me/refcat', REPO), stderr: '' });
+  });
+
+  it('its quick-start ref resolves to a function', () => {
+    const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
+    const ref = /npm install && npx refcat '([^']+)'/.exec(readme)?.[1];
+    expect(ref).toBeDefined();
+    const r = refcat([ref!, '-q'], { cwd: REPO });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^export function parseRef\([\s\S]*\n}\n$/);
   });
 });

@@ -1,11 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AliasResolver } from '../../core/alias/resolve.js';
-import { extract, type ExtractOptions, type ExtractReport, resolveFiles } from '../../core/extract/extract.js';
+import { extract, type ExtractOptions, type ExtractReport } from '../../core/extract/extract.js';
 import { diagnosticJson, type OutputFormat, type RenderOptions, renderCheck, renderers } from '../../core/output/render.js';
-import { parseRef } from '../../core/spec/parse.js';
 import type { Context } from '../../shared/context.js';
-import { type Diagnostic, type ExitCode, isRefcatError, toDiagnostic, UsageError } from '../../shared/errors.js';
+import { type Diagnostic, type ExitCode, UsageError } from '../../shared/errors.js';
 import { exitCodeFor, type IO, type Logged, printDiagnostics } from '../io.js';
 import { resolverFromFlags } from '../alias-flags.js';
 import type { RefBatch } from './workflow-refs.js';
@@ -143,36 +141,27 @@ function batchOptions(batch: RefBatch, options: ExtractOptions): ExtractOptions 
   return { ...options, searchDirs: batch.searchDirs ?? options.searchDirs, aliases: batch.aliases ?? options.aliases };
 }
 
+/**
+ * `--list-files`: the files extraction would print, found the same way (a `--validate-only` pass):
+ * a pattern after a glob lists the files where it matches, and a folder, a binary file or a
+ * pattern matching nothing is the same error as when extracting.
+ */
 async function listFiles(
   batches: RefBatch[],
   io: IO,
-  options: ExtractOptions & { aliases: AliasResolver },
+  options: ExtractOptions,
   problems: Diagnostic[],
   show: { json: boolean; absolute: boolean },
 ): Promise<ExitCode> {
-  const errors: Diagnostic[] = [...problems];
-  const seen = new Set<string>();
-  const files: string[] = [];
-  for (const batch of batches) {
-    for (const input of batch.inputs) {
-      try {
-        for (const file of resolveFiles(parseRef(input), io.ctx, { ...batchOptions(batch, options), aliases: batch.aliases ?? options.aliases })) {
-          if (seen.has(file.path)) continue;
-          seen.add(file.path);
-          files.push(show.absolute ? file.path : file.displayPath);
-        }
-      } catch (err) {
-        if (!isRefcatError(err)) throw err;
-        const d = { ...toDiagnostic(err), ref: err.ref ?? input };
-        if (!(batch.optional && NO_MATCH.has(d.code))) errors.push(d);
-      }
-    }
-  }
+  const { report, log } = extractBatches(batches, io.ctx, { ...options, checkOnly: true });
+  const errors = [...problems, ...report.errors];
+  const files = [...new Set(report.results.map((r) => (show.absolute ? r.path : r.displayPath)))];
   if (show.json) {
     io.stdout(JSON.stringify({ version: 1, files, errors: errors.map(diagnosticJson) }, null, 2) + '\n');
     return exitCodeFor(errors);
   }
   if (files.length > 0) io.stdout(files.map((f) => f + '\n').join(''));
-  await printDiagnostics(io, errors);
+  const ordered = [...problems.map((diagnostic) => ({ level: 'error' as const, diagnostic })), ...log];
+  await printDiagnostics(io, errors, report.warnings, ordered);
   return exitCodeFor(errors);
 }
