@@ -243,7 +243,7 @@ describe('errors and exit codes', () => {
     [['@nope.py#L1'], 1, `Error: REFCAT ref not found: @nope.py#L1\n  Searched: ${path.join(BASIC, 'nope.py')}\n`],
     [['@src'], 1, 'Error: Is a directory: @src\n'],
     [['@src/app.py#/zzz/'], 1, 'Error: Pattern /zzz/ not found in @src/app.py#/zzz/\n'],
-    [['@src/app.py#L0'], 2, 'Error: Cannot parse ref: @src/app.py#L0 (line numbers start at 1 (L0 is not a line))\n'],
+    [['@src/app.py#L0'], 2, 'Error: Cannot parse ref: @src/app.py#L0 (line numbers start at 1; L0 is not a line)\n'],
     [['@a b.py'], 2, 'Error: Cannot parse ref: @a b.py (whitespace inside the ref)\n'],
     [['nope/*.py'], 1, 'Error: Glob matched no files: nope/*.py\n'],
     [

@@ -43,12 +43,30 @@ describe('refcat --from-workflow', () => {
     expect(refcat(['--from-workflow', 'w.conv', '-q'], { cwd: dir })).toEqual({
       code: 0,
       stdout: 'x\n',
-      stderr: `Warning: CONTEXT-OPTIONAL pattern matches nothing: @maybe.md\n  Searched: ${dir}/maybe.md\n`,
+      stderr: `Warning: CONTEXT-OPTIONAL pattern matches nothing: @maybe.md\n  Searched: ${dir}/maybe.md\n  at w.conv:1\n`,
     });
     const missing = refcat(['--from-workflow', path.join(W, 'bad/lenient.conv'), '--spec'], { cwd: dir });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('Error: REFCAT ref not found: @docs/missing.md\n');
     expect(missing.stderr).toContain("Error: Unknown REFCAT alias: 'loop' in loop:Sources/A.swift\n");
+  });
+
+  it('a ref error says where the workflow holds the ref; an unparseable ref there is exit 1, as in validate', () => {
+    const dir = tmpDir({ 'w.conv': 'PROMPT p\nREFCAT @a.txt#L0 @gone.txt\n', 'a.txt': 'x\n' });
+    const r = refcat(['--from-workflow', 'w.conv', '--spec'], { cwd: dir });
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: [
+        'Error: Cannot parse ref: @a.txt#L0 (line numbers start at 1; L0 is not a line)',
+        '  at w.conv:2',
+        'Error: REFCAT ref not found: @gone.txt',
+        `  Searched: ${dir}/gone.txt`,
+        '  at w.conv:2',
+        '',
+      ].join('\n'),
+    });
+    expect(refcat(['--from-workflow', 'w.conv', '@a.txt#L0'], { cwd: dir }).code).toBe(2);
   });
 
   it('a missing, unreadable or cyclic INCLUDE is an error with its place, as validate reports it', () => {

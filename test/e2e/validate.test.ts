@@ -49,7 +49,7 @@ describe('refcat validate: text output', () => {
       '  at bad/refs.conv:4',
       'Error: Binary file: @src/logo.gif',
       '  at bad/refs.conv:5',
-      'Error: Cannot parse ref: @src/app.py#L0 (line numbers start at 1 (L0 is not a line))',
+      'Error: Cannot parse ref: @src/app.py#L0 (line numbers start at 1; L0 is not a line)',
       '  at bad/refs.conv:6',
       'Error: Is a directory: @src',
       '  at bad/refs.conv:7',

@@ -97,6 +97,16 @@ describe('safeWrite: the root', () => {
     expect(fs.readFileSync(path.join(dir, 'real.txt'), 'utf8')).toBe('new\n');
   });
 
+  it('refuses a dangling symlink that leads outside the root as outside (exit 2), one inside as dangling', () => {
+    const dir = tmpDir({ 'in/keep.txt': 'x' });
+    fs.symlinkSync('/nonexistent/refcat/x', path.join(dir, 'in', 'out-link'));
+    fs.symlinkSync('missing.txt', path.join(dir, 'in', 'in-link'));
+    const ctx = testCtx(path.join(dir, 'in'));
+    expect(() => safeWrite(src('x'), { to: 'out-link', mode: 'append' }, ctx)).toThrow(/out-link leads outside .* through a symlink/);
+    expect(() => safeWrite(src('x'), { to: 'in-link', mode: 'append' }, ctx)).toThrow('in-link is a symlink to a missing file');
+    expect(fs.existsSync(path.join(dir, 'in', 'missing.txt'))).toBe(false);
+  });
+
   it('refuses a dangling symlink', () => {
     const dir = tmpDir({});
     fs.symlinkSync('/nonexistent/refcat/x', path.join(dir, 'dangling'));

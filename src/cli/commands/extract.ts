@@ -48,7 +48,7 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
 
   if (opts.listFiles) return listFiles(batches, io, extractOpts, problems, { json: format === 'json', absolute: opts.absolute ?? false });
 
-  const { report, log } = extractBatches(batches, ctx, { ...extractOpts, checkOnly: opts.validateOnly ?? false });
+  const { report, log, code: refsCode } = extractBatches(batches, ctx, { ...extractOpts, checkOnly: opts.validateOnly ?? false });
   report.errors.unshift(...problems);
   log.unshift(...problems.map((diagnostic) => ({ level: 'error' as const, diagnostic })));
   const render: RenderOptions = {
@@ -58,7 +58,7 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
     attribution: opts.attribution,
     content: !opts.validateOnly,
   };
-  const code = exitCodeFor(report.errors);
+  const code = problems.length > 0 && refsCode === 0 ? 1 : refsCode;
   if (format === 'json') {
     io.stdout(renderers.json(report, render));
     return code;
@@ -109,17 +109,22 @@ function checkDir(dir: string, flag: string): string {
  * Extract every batch with its own lookup folders and aliases, as one report, and the diagnostics
  * in the order of the refs (each ref's warnings before its errors), which is how stderr shows them.
  */
-function extractBatches(batches: RefBatch[], ctx: Context, options: ExtractOptions): { report: ExtractReport; log: Logged[] } {
+function extractBatches(batches: RefBatch[], ctx: Context, options: ExtractOptions): { report: ExtractReport; log: Logged[]; code: ExitCode } {
   const report: ExtractReport = { results: [], errors: [], warnings: [] };
   const log: Logged[] = [];
+  // Exit 2 only for what the command line got wrong: a ref a workflow file holds is data, and a
+  // ref there that cannot be parsed fails the call with 1, as `refcat validate` does.
+  const fromArgs: Diagnostic[] = [];
   for (const batch of batches) {
     const batchOpts = batchOptions(batch, options);
     for (const input of batch.inputs) {
       const r = extract([input], ctx, batchOpts);
       report.results.push(...r.results);
-      const warnings = [...r.warnings];
+      const warnings = [...r.warnings].map((d) => located(d, batch.at));
       const errors: Diagnostic[] = [];
-      for (const e of r.errors) {
+      for (const found of r.errors) {
+        const e = located(found, batch.at);
+        if (batch.at === undefined) fromArgs.push(e);
         if (batch.optional && NO_MATCH.has(e.code)) {
           warnings.push({ ...e, code: 'context_no_match', message: `CONTEXT-OPTIONAL pattern matches nothing: ${e.ref}` });
         } else {
@@ -132,7 +137,13 @@ function extractBatches(batches: RefBatch[], ctx: Context, options: ExtractOptio
       log.push(...errors.map((diagnostic) => ({ level: 'error' as const, diagnostic })));
     }
   }
-  return { report, log };
+  const code = report.errors.length === 0 ? 0 : exitCodeFor(fromArgs) === 2 ? 2 : 1;
+  return { report, log, code };
+}
+
+/** A diagnostic about a ref a workflow holds says where: `at <file>:<line>`, as validate does. */
+function located(d: Diagnostic, at: string | undefined): Diagnostic {
+  return at === undefined ? d : { ...d, details: [...d.details, `at ${at}`] };
 }
 
 const NO_MATCH = new Set(['not_found', 'glob_no_match']);
@@ -153,15 +164,16 @@ async function listFiles(
   problems: Diagnostic[],
   show: { json: boolean; absolute: boolean },
 ): Promise<ExitCode> {
-  const { report, log } = extractBatches(batches, io.ctx, { ...options, checkOnly: true });
+  const { report, log, code: refsCode } = extractBatches(batches, io.ctx, { ...options, checkOnly: true });
   const errors = [...problems, ...report.errors];
+  const code = problems.length > 0 && refsCode === 0 ? 1 : refsCode;
   const files = [...new Set(report.results.map((r) => (show.absolute ? r.path : r.displayPath)))];
   if (show.json) {
     io.stdout(JSON.stringify({ version: 1, files, errors: errors.map(diagnosticJson) }, null, 2) + '\n');
-    return exitCodeFor(errors);
+    return code;
   }
   if (files.length > 0) io.stdout(files.map((f) => f + '\n').join(''));
   const ordered = [...problems.map((diagnostic) => ({ level: 'error' as const, diagnostic })), ...log];
   await printDiagnostics(io, errors, report.warnings, ordered);
-  return exitCodeFor(errors);
+  return code;
 }

@@ -14,6 +14,8 @@ export interface RefBatch {
   aliases?: AliasResolver;
   /** CONTEXT-OPTIONAL: a pattern that matches nothing is a warning, not an error. */
   optional?: boolean;
+  /** `<file>:<line>` of the workflow directive the refs come from (absent for command-line refs). */
+  at?: string;
 }
 
 /**
@@ -43,6 +45,7 @@ export function workflowRefs(file: string, ctx: Context, aliases: AliasResolver)
     searchDirs: searchDirsFor(r.directive, ctx),
     aliases: resolver,
     optional: r.kind === 'CONTEXT-OPTIONAL',
+    at: `${display(r.directive.file)}:${r.directive.line}`,
   }));
   return { batches, errors };
 }

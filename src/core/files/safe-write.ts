@@ -190,10 +190,11 @@ function resolveTarget(opts: SafeWriteOptions, ctx: Context): string {
     throw new UsageError(`${opts.to} is outside ${root} ${hint}`, { code: 'outside_root' });
   }
   const real = realTarget(abs, opts.to);
-  if (!opts.allowOutside && !inside(realRoot, real)) {
+  if (!opts.allowOutside && !inside(realRoot, real.path)) {
     throw new UsageError(`${opts.to} leads outside ${root} through a symlink ${hint}`, { code: 'outside_root' });
   }
-  return real;
+  if (real.dangling) throw new RefcatError(`${opts.to} is a symlink to a missing file`, { code: 'dangling_symlink' });
+  return real.path;
 }
 
 /** `p` strictly below `dir` (the root itself is no file to write). */
@@ -203,19 +204,29 @@ function inside(dir: string, p: string): boolean {
 }
 
 /** `abs` with every symlink resolved; for a path that does not exist yet, its nearest existing folder's. */
-function realTarget(abs: string, shown: string): string {
+function realTarget(abs: string, shown: string): { path: string; dangling: boolean } {
   try {
-    return fs.realpathSync(abs);
+    return { path: fs.realpathSync(abs), dangling: false };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw writeError(err, shown);
   }
   if (statOrNull(abs, shown, true)) {
-    throw new RefcatError(`${shown} is a symlink to a missing file`, { code: 'dangling_symlink' });
+    // A symlink to a missing file is refused, but where it points decides which refusal: one that
+    // leads outside the root is reported as such, like a symlink to an existing file outside.
+    // (A symlink loop fails realpath with ELOOP above, so this recursion ends.)
+    let link: string;
+    try {
+      link = fs.readlinkSync(abs);
+    } catch (err) {
+      throw writeError(err, shown);
+    }
+    const dest = realTarget(path.resolve(path.dirname(abs), link), shown);
+    return { path: dest.path, dangling: true };
   }
   const rest = [path.basename(abs)];
   for (let dir = path.dirname(abs); ; dir = path.dirname(dir)) {
     try {
-      return path.join(fs.realpathSync(dir), ...rest);
+      return { path: path.join(fs.realpathSync(dir), ...rest), dangling: false };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || dir === path.dirname(dir)) throw writeError(err, shown);
       rest.unshift(path.basename(dir));

@@ -98,7 +98,7 @@ function parseRangeSelector(sel: string, fail: Fail): Selector {
 
 function lineNumber(digits: string, fail: Fail): number {
   const n = Number(digits);
-  if (n === 0) fail('line numbers start at 1 (L0 is not a line)');
+  if (n === 0) fail('line numbers start at 1; L0 is not a line');
   if (!Number.isSafeInteger(n)) fail(`line number ${digits} is too large`);
   return n;
 }
