@@ -10,6 +10,15 @@ export function nonNegativeInt(value: string): number {
   return Number(value);
 }
 
+/**
+ * `fd read --page N`. Page 0 parses and is then answered as an `invalid_page` fd_error with the
+ * valid range, as the FD RFC does; what is not a number at all is a usage error.
+ */
+export function pageNumber(value: string): number {
+  if (!/^\d+$/.test(value)) throw new FlagValueError('expected a page number (1, 2, 3, ...).');
+  return Number(value);
+}
+
 export function positiveInt(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) === 0) throw new FlagValueError('expected a whole number > 0.');
   return Number(value);

@@ -3,7 +3,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import type { ExitCode } from '../shared/errors.js';
 import { EXTRACT_FLAGS, type FlagSpec } from './extract-flags.js';
 import type { IO } from './io.js';
-import { aliasPair, collect, FlagValueError, lineRange, nonNegativeInt, positiveInt, slashRegex } from './options.js';
+import { aliasPair, collect, FlagValueError, lineRange, pageNumber, positiveInt, slashRegex } from './options.js';
 
 /**
  * Build the commander program (STYLE 6). Commands are declared here, with their flags and help;
@@ -19,7 +19,8 @@ export function createProgram(io: IO, setExit: (code: ExitCode) => void): Comman
     .configureOutput({
       writeOut: (s) => io.stdout(s),
       writeErr: (s) => io.stderr(s),
-      outputError: (s, write) => write(s.replace(/^error:/, 'Error:')),
+      // One line per error: commander puts its suggestion on a second line.
+      outputError: (s, write) => write(s.replace(/^error:/, 'Error:').replace(/\n\(Did you mean (.+?)\)(?=\n|$)/, ' (did you mean $1)')),
     })
     .addHelpText(
       'after',
@@ -120,7 +121,7 @@ Store: --store DIR, else $REFCAT_STORE, else ~/.sdqctl/fd/.`,
   fd.command('read')
     .description('show content that fits one page, or page 1 and an fd to read the others')
     .argument('[source]', 'a file, - (stdin, the default), fd:N, ref:ID, or a ref spec like @src/a.ts#L1-L50')
-    .option('--page <n>', 'read page N', commanderParser(nonNegativeInt))
+    .option('--page <n>', 'read page N (from 1)', commanderParser(pageNumber))
     .option('--all', 'read everything (page="all")')
     .option('--lines <a-b>', 'read whole lines A to B (A-, A also work)', commanderParser(lineRange))
     .option('--page-size <n>', 'page size in characters (Unicode code points)', commanderParser(positiveInt), 4000)
@@ -219,7 +220,7 @@ Without --from, refs come from the store (see 'ref scan').`,
 /** The file-safety flags shared by `ref export` and `fd write` (SPEC 7.3). */
 function addWriteOptions(cmd: Command): Command {
   return cmd
-    .requiredOption('--to <path>', 'target file (inside the working directory or --root)')
+    .option('--to <path>', 'target file, required (inside the working directory or --root)')
     .addOption(new Option('--mode <mode>', 'write (default), append or insert').choices(['write', 'append', 'insert']))
     .option('--line <n>', 'insert before line N (lines+1 appends); implies --mode insert', commanderParser(positiveInt))
     .option('--after <regex>', 'insert after the first line matching /regex/; implies --mode insert', commanderParser(slashRegex))

@@ -2,7 +2,9 @@ import type { SafeWriteOptions, WriteMode } from '../core/files/safe-write.js';
 import { UsageError } from '../shared/errors.js';
 
 /** The flags of addWriteOptions (program.ts), as commander hands them over. */
-export interface WriteCliOptions extends Omit<SafeWriteOptions, 'mode'> {
+export interface WriteCliOptions extends Omit<SafeWriteOptions, 'mode' | 'to'> {
+  /** Required; checked here, not by commander, whose check would hide an unknown flag's error. */
+  to?: string;
   mode?: WriteMode;
   store?: string;
 }
@@ -11,7 +13,8 @@ export interface WriteCliOptions extends Omit<SafeWriteOptions, 'mode'> {
  * Map the shared write flags of `ref export` and `fd write` to safeWrite options. Decision: `--line`
  * and `--after` imply `--mode insert`; with another explicit mode they are a usage error.
  */
-export function writeOptions(opts: WriteCliOptions): SafeWriteOptions {
+export function writeOptions(opts: WriteCliOptions): SafeWriteOptions & { to: string } {
+  if (opts.to === undefined) throw new UsageError("required option '--to <path>' not specified");
   const inserting = opts.line !== undefined || opts.after !== undefined;
   if (opts.line !== undefined && opts.after !== undefined) throw new UsageError('Use either --line or --after, not both');
   if (inserting && opts.mode && opts.mode !== 'insert') {

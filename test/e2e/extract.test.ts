@@ -252,7 +252,7 @@ describe('errors and exit codes', () => {
       "Error: Unknown REFCAT alias: 'foo' in foo:path/file.py#L10\n  Known aliases: (none)\n  Define in ~/.sdqctl/aliases.yaml or use ALIAS directive\n",
     ],
     [[], 2, "Error: No refs given (try 'refcat @path/to/file#L1-L20', or 'refcat --help')\n"],
-    [['--jsn', '@x'], 2, "Error: unknown option '--jsn'\n(Did you mean --json?)\n"],
+    [['--jsn', '@x'], 2, "Error: unknown option '--jsn' (did you mean --json?)\n"],
     [['-C', '-1', '@x'], 2, "Error: option '-C, --context <n>' argument '-1' is invalid. expected a whole number >= 0.\n"],
     [['--format', 'html', '@x'], 2, "Error: option '--format <format>' argument 'html' is invalid. Allowed choices are markdown, json, spec, raw.\n"],
     [['--json', '-q', '@x'], 2, 'Error: Conflicting output formats: json and raw (pick one)\n'],
@@ -457,6 +457,7 @@ describe('aliases', () => {
     ]);
     const json = JSON.parse(refcat(['aliases', '--json'], { cwd: project, home }).stdout);
     expect(json.version).toBe(1);
+    expect(json.errors).toEqual([]);
     expect(json.aliases[0]).toEqual({
       name: 'loop',
       target: `${ext}/LoopWorkspace`,
@@ -464,6 +465,21 @@ describe('aliases', () => {
       origin: lock,
       shadowed: false,
     });
+  });
+});
+
+describe('refcat aliases with a malformed file', () => {
+  it('lists the aliases of the other sources and reports the file, exit 1', () => {
+    const home = freshHome();
+    fs.mkdirSync(path.join(home, '.sdqctl'));
+    fs.writeFileSync(path.join(home, '.sdqctl', 'aliases.yaml'), 'aliases: [\n');
+    const r = refcat(['aliases', '--alias', 'mine=/tmp/mine'], { home });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('mine  /tmp/mine  --alias\n');
+    expect(r.stderr).toMatch(/^Error: Invalid config file ~\/\.sdqctl\/aliases\.yaml: not valid YAML \(.+\)\n$/);
+    const json = refcat(['aliases', '--json'], { home });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toEqual({ version: 1, aliases: [], errors: [expect.objectContaining({ code: 'invalid_config' })] });
   });
 });
 

@@ -140,12 +140,12 @@ describe('refcat fd read: errors (SPEC 6)', () => {
 
   it.each<[string, string[], string]>([
     ['page size 0', ['fd:1', '--page-size', '0'], "Error: option '--page-size <n>' argument '0' is invalid. expected a whole number > 0.\n"],
-    ['a page that is not a number', ['fd:1', '--page', 'two'], "Error: option '--page <n>' argument 'two' is invalid. expected a whole number >= 0.\n"],
+    ['a page that is not a number', ['fd:1', '--page', 'two'], "Error: option '--page <n>' argument 'two' is invalid. expected a page number (1, 2, 3, ...).\n"],
     ['a bad line range', ['fd:1', '--lines', '9-3'], "Error: option '--lines <a-b>' argument '9-3' is invalid. start line 9 is after end line 3.\n"],
     ['a bad format', ['fd:1', '--format', 'yaml'], "Error: option '--format <format>' argument 'yaml' is invalid. Allowed choices are xml, json, raw.\n"],
     ['two selections', ['fd:1', '--page', '2', '--all'], 'Error: Use only one of --page, --all and --lines\n'],
     ['a malformed fd id', ['fd:x'], 'Error: Invalid fd id: fd:x (expected fd:N, N a whole number > 0)\n'],
-    ['an unknown flag', ['fd:1', '--pgae', '2'], "Error: unknown option '--pgae'\n(Did you mean --page?)\n"],
+    ['an unknown flag', ['fd:1', '--pgae', '2'], "Error: unknown option '--pgae' (did you mean --page?)\n"],
   ])('%s: usage error on stderr, exit 2', (_name, args, stderr) => {
     expect(workspace().run(['fd', 'read', ...args])).toEqual({ code: 2, stdout: '', stderr });
   });

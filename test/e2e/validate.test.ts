@@ -272,7 +272,7 @@ describe('refcat validate: usage errors (exit 2, one line, no stack)', () => {
   it('an unknown flag suggests the right one', () => {
     const r = inW(['validate', 'good', '--alow-missing']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe("Error: unknown option '--alow-missing'\n(Did you mean --allow-missing?)\n");
+    expect(r.stderr).toBe("Error: unknown option '--alow-missing' (did you mean --allow-missing?)\n");
   });
 
   it('--help lists the flags and exit codes', () => {

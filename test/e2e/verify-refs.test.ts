@@ -183,8 +183,8 @@ describe('refcat verify refs: usage', () => {
   it.each<[string[], string]>([
     [['verify', 'refs', 'nope'], 'Error: No such file or folder: nope\n'],
     [['verify', 'refs', '--json', '--format', 'text'], 'Error: Conflicting output formats: json and text (pick one)\n'],
-    [['verify', 'refs', '--suggest-fix'], "Error: unknown option '--suggest-fix'\n(Did you mean --suggest-fixes?)\n"],
-    [['verify', 'ref'], "Error: unknown command 'ref'\n(Did you mean refs?)\n"],
+    [['verify', 'refs', '--suggest-fix'], "Error: unknown option '--suggest-fix' (did you mean --suggest-fixes?)\n"],
+    [['verify', 'ref'], "Error: unknown command 'ref' (did you mean refs?)\n"],
   ])('%j', (args, stderr) => {
     expect(inD(args)).toEqual({ code: 2, stdout: '', stderr });
   });

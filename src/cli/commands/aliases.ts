@@ -1,6 +1,7 @@
-import type { ExitCode } from '../../shared/errors.js';
+import { type ExitCode, toDiagnostic } from '../../shared/errors.js';
+import { diagnosticJson } from '../../core/output/render.js';
 import { tildify } from '../../shared/paths.js';
-import type { IO } from '../io.js';
+import { type IO, printDiagnostics } from '../io.js';
 import { resolverFromFlags } from '../alias-flags.js';
 
 export interface AliasesCliOptions {
@@ -8,12 +9,18 @@ export interface AliasesCliOptions {
   alias?: string[];
 }
 
-/** `refcat aliases`: every alias from every source, in precedence order, shadowed ones marked. */
+/**
+ * `refcat aliases`: every alias from every source, in precedence order, shadowed ones marked. A
+ * malformed config file is an error (exit 1) that does not hide the aliases of the other sources.
+ */
 export async function runAliases(opts: AliasesCliOptions, io: IO): Promise<ExitCode> {
   const { ctx } = io;
   const resolver = resolverFromFlags(opts.alias, ctx);
+  const { entries, errors: configErrors } = resolver.listReadable();
+  const errors = configErrors.map(toDiagnostic);
+  const code: ExitCode = errors.length > 0 ? 1 : 0;
   const seen = new Set<string>();
-  const rows = resolver.list().map((e) => {
+  const rows = entries.map((e) => {
     const shadowed = seen.has(e.name);
     seen.add(e.name);
     return { ...e, shadowed };
@@ -27,10 +34,10 @@ export async function runAliases(opts: AliasesCliOptions, io: IO): Promise<ExitC
       origin: r.origin,
       shadowed: r.shadowed,
     }));
-    io.stdout(JSON.stringify({ version: 1, aliases: json }, null, 2) + '\n');
-    return 0;
+    io.stdout(JSON.stringify({ version: 1, aliases: json, errors: errors.map(diagnosticJson) }, null, 2) + '\n');
+    return code;
   }
-  if (rows.length === 0) {
+  if (rows.length === 0 && errors.length === 0) {
     io.stderr(
       `No aliases defined (looked for --alias, workspace.lock.json from ${ctx.cwd} upwards, ${tildify(resolver.globalFile(), ctx.home)})\n`,
     );
@@ -42,6 +49,9 @@ export async function runAliases(opts: AliasesCliOptions, io: IO): Promise<ExitC
     tildify(r.origin, ctx.home) + (r.shadowed ? ' (shadowed)' : ''),
   ]);
   const widths = [0, 1].map((i) => Math.max(...table.map((row) => row[i]!.length)));
-  io.stdout(table.map((row) => `${row[0]!.padEnd(widths[0]!)}  ${row[1]!.padEnd(widths[1]!)}  ${row[2]}`.trimEnd() + '\n').join(''));
-  return 0;
+  if (table.length > 0) {
+    io.stdout(table.map((row) => `${row[0]!.padEnd(widths[0]!)}  ${row[1]!.padEnd(widths[1]!)}  ${row[2]}`.trimEnd() + '\n').join(''));
+  }
+  await printDiagnostics(io, errors);
+  return code;
 }

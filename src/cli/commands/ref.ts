@@ -42,7 +42,7 @@ export async function runRefExport(id: string, opts: WriteCliOptions & FromOptio
   const write = writeOptions(opts);
   const set = await loadRefs(opts, io);
   const { result, lines, warnings } = exportRef(findRef(set, id), { ...write, stripFence: opts.stripFence }, io.ctx, io.writeHooks);
-  io.stdout(renderWrite('ref_export', ['id', id], opts.to, result, lines));
+  io.stdout(renderWrite('ref_export', ['id', id], write.to, result, lines));
   await printDiagnostics(io, [], [...set.warnings, ...warnings]);
   return 0;
 }

@@ -111,6 +111,25 @@ export class AliasResolver {
     return [...this.explicit.values(), ...this.workspaceAliases().values(), ...this.globalAliases().values()];
   }
 
+  /**
+   * Like list(), but a malformed config file does not hide the other sources: its ConfigError is
+   * returned beside the aliases that could be read (for `refcat aliases`).
+   */
+  listReadable(): { entries: AliasEntry[]; errors: ConfigError[] } {
+    const errors: ConfigError[] = [];
+    const read = (source: () => Map<string, AliasEntry>): AliasEntry[] => {
+      try {
+        return [...source().values()];
+      } catch (err) {
+        if (!(err instanceof ConfigError)) throw err;
+        errors.push(err);
+        return [];
+      }
+    };
+    const entries = [...this.explicit.values(), ...read(() => this.workspaceAliases()), ...read(() => this.globalAliases())];
+    return { entries, errors };
+  }
+
   /** The lockfile in use, if any (for `refcat aliases`). */
   workspaceFile(): string | null {
     return findUp(this.searchFrom, LOCKFILE);
