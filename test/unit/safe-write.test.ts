@@ -155,24 +155,16 @@ describe('safeWrite: atomicity and modes', () => {
 const leftovers = (dir: string) => fs.readdirSync(dir).filter((f) => TEMP_RE.test(f) || f.endsWith('.refcat-lock'));
 
 describe('safeWrite: races', () => {
-  it('write without --force never replaces a file created after the check (link, not rename)', () => {
+  it.each([
+    ['write without --force (link, not rename)', 'write', 'a.txt exists (use --force to overwrite)'],
+    ['append to a missing file', 'append', 'a.txt was created by another program while refcat was writing it; nothing written (run again)'],
+  ] as const)('%s never replaces a file created after the check', (_name, mode, message) => {
     const dir = tmpDir({});
     expect(() =>
-      safeWrite(src('mine\n'), { to: 'a.txt', mode: 'write' }, testCtx(dir), {
+      safeWrite(src('mine\n'), { to: 'a.txt', mode }, testCtx(dir), {
         beforeRename: () => fs.writeFileSync(path.join(dir, 'a.txt'), 'theirs\n'),
       }),
-    ).toThrow('a.txt exists (use --force to overwrite)');
-    expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('theirs\n');
-    expect(leftovers(dir)).toEqual([]);
-  });
-
-  it('append to a missing file does not replace one created meanwhile', () => {
-    const dir = tmpDir({});
-    expect(() =>
-      safeWrite(src('mine\n'), { to: 'a.txt', mode: 'append' }, testCtx(dir), {
-        beforeRename: () => fs.writeFileSync(path.join(dir, 'a.txt'), 'theirs\n'),
-      }),
-    ).toThrow('a.txt was created by another program while refcat was writing it; nothing written (run again)');
+    ).toThrow(message);
     expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('theirs\n');
     expect(leftovers(dir)).toEqual([]);
   });
