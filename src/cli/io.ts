@@ -34,11 +34,15 @@ export interface Logged {
   diagnostic: Diagnostic;
 }
 
-/** Print diagnostics to stderr: warnings then errors, or, given `ordered`, in that order. */
-export async function printDiagnostics(io: IO, errors: Diagnostic[], warnings: Diagnostic[] = [], ordered?: Logged[]): Promise<void> {
-  if (errors.length === 0 && warnings.length === 0) return;
+/** Print diagnostics to stderr: warnings, then errors. */
+export async function printDiagnostics(io: IO, errors: Diagnostic[], warnings: Diagnostic[] = []): Promise<void> {
+  await printLog(io, [...warnings.map((d) => ({ level: 'warning' as const, diagnostic: d })), ...errors.map((d) => ({ level: 'error' as const, diagnostic: d }))]);
+}
+
+/** Print diagnostics to stderr in the order given. */
+export async function printLog(io: IO, log: Logged[]): Promise<void> {
+  if (log.length === 0) return;
   const { red, yellow } = await stderrColors(io);
-  const log = ordered ?? [...warnings.map((d) => ({ level: 'warning' as const, diagnostic: d })), ...errors.map((d) => ({ level: 'error' as const, diagnostic: d }))];
   let out = '';
   for (const { level, diagnostic } of log) {
     out += level === 'error' ? renderDiagnostic('Error', diagnostic, red) : renderDiagnostic('Warning', diagnostic, yellow);

@@ -346,3 +346,26 @@ describe('GitIgnore sources', () => {
     expect(ignore.ignores(path.join(repo, 'a.txt'))).toBe(false);
   });
 });
+
+describe('checkOnly with probeWholeFiles (--list-files)', () => {
+  it.each([
+    ['a text file: found, not counted', { 'a.txt': numbered(5) }, { totalLines: null }, []],
+    ['a binary file: the same error as extraction', { 'a.txt': Buffer.from([0x61, 0, 0x62]) }, null, ['binary']],
+    ['an empty file', { 'a.txt': '' }, { totalLines: null }, []],
+  ])('%s', (_name, files, result, errors) => {
+    const report = run(files, '@a.txt', { checkOnly: true, probeWholeFiles: true });
+    expect(report.errors.map((e) => e.code)).toEqual(errors);
+    if (result) expect(report.results[0]).toMatchObject(result);
+    else expect(report.results).toEqual([]);
+  });
+
+  it('reads only the start of a whole file', () => {
+    const read = vi.spyOn(fs, 'readSync');
+    try {
+      run({ 'a.txt': 'x\n'.repeat(200_000) }, '@a.txt', { checkOnly: true, probeWholeFiles: true });
+      expect(read.mock.calls.length).toBe(1);
+    } finally {
+      read.mockRestore();
+    }
+  });
+});

@@ -169,6 +169,27 @@ describe('safeWrite: races', () => {
     expect(leftovers(dir)).toEqual([]);
   });
 
+  it('write without --force never replaces a file that appears between its two checks', () => {
+    const dir = tmpDir({});
+    const target = path.join(dir, 'a.txt');
+    const statSync = fs.statSync;
+    const spy = vi.spyOn(fs, 'statSync').mockImplementation(((p: fs.PathLike, o?: fs.StatSyncOptions) => {
+      try {
+        return statSync(p, o);
+      } catch (err) {
+        if (p === target && !fs.existsSync(target)) fs.writeFileSync(target, 'theirs\n');
+        throw err;
+      }
+    }) as typeof fs.statSync);
+    try {
+      expect(() => safeWrite(src('mine\n'), { to: 'a.txt', mode: 'write' }, testCtx(dir))).toThrow('a.txt exists (use --force to overwrite)');
+    } finally {
+      spy.mockRestore();
+    }
+    expect(fs.readFileSync(target, 'utf8')).toBe('theirs\n');
+    expect(leftovers(dir)).toEqual([]);
+  });
+
   describe('on a file system without hard links (O_EXCL copy instead)', () => {
     afterEach(() => vi.restoreAllMocks());
     const noLinks = () =>
@@ -238,6 +259,13 @@ describe('safeWrite: the lock of append, insert and --force', () => {
   it('takes over the lock of a writer that no longer runs', () => {
     const dir = tmpDir({ 'a.txt': 'one\n', 'a.txt.refcat-lock': '999999 00112233aabbccdd\n' });
     safeWrite(src('two\n'), { to: 'a.txt', mode: 'append' }, ctxWith(dir, false), { lockWaitMs: 150 });
+    expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('one\ntwo\n');
+    expect(leftovers(dir)).toEqual([]);
+  });
+
+  it('takes over a lock bearing its own pid (left by a crashed run with the same pid)', () => {
+    const dir = tmpDir({ 'a.txt': 'one\n', 'a.txt.refcat-lock': '4242 00112233aabbccdd\n' });
+    safeWrite(src('two\n'), { to: 'a.txt', mode: 'append' }, ctxWith(dir, true), { lockWaitMs: 150 });
     expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('one\ntwo\n');
     expect(leftovers(dir)).toEqual([]);
   });

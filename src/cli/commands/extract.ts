@@ -4,7 +4,7 @@ import { extract, type ExtractOptions, type ExtractReport } from '../../core/ext
 import { diagnosticJson, type OutputFormat, type RenderOptions, renderCheck, renderers } from '../../core/output/render.js';
 import type { Context } from '../../shared/context.js';
 import { type Diagnostic, type ExitCode, UsageError } from '../../shared/errors.js';
-import { exitCodeFor, type IO, type Logged, printDiagnostics } from '../io.js';
+import { exitCodeFor, type IO, type Logged, printLog } from '../io.js';
 import { resolverFromFlags } from '../alias-flags.js';
 import type { RefBatch } from './workflow-refs.js';
 
@@ -48,9 +48,7 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
 
   if (opts.listFiles) return listFiles(batches, io, extractOpts, problems, { json: format === 'json', absolute: opts.absolute ?? false });
 
-  const { report, log, code: refsCode } = extractBatches(batches, ctx, { ...extractOpts, checkOnly: opts.validateOnly ?? false });
-  report.errors.unshift(...problems);
-  log.unshift(...problems.map((diagnostic) => ({ level: 'error' as const, diagnostic })));
+  const { report, log, code } = extractBatches(batches, problems, ctx, { ...extractOpts, checkOnly: opts.validateOnly ?? false });
   const render: RenderOptions = {
     lineNumbers: opts.lineNumbers,
     showCwd: opts.cwd,
@@ -58,14 +56,13 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
     attribution: opts.attribution,
     content: !opts.validateOnly,
   };
-  const code = problems.length > 0 && refsCode === 0 ? 1 : refsCode;
   if (format === 'json') {
     io.stdout(renderers.json(report, render));
     return code;
   }
   const out = opts.validateOnly ? renderCheck(report, render) : renderers[format](report, render);
   if (out) io.stdout(out);
-  await printDiagnostics(io, report.errors, report.warnings, log);
+  await printLog(io, log);
   return code;
 }
 
@@ -106,12 +103,18 @@ function checkDir(dir: string, flag: string): string {
 }
 
 /**
- * Extract every batch with its own lookup folders and aliases, as one report, and the diagnostics
- * in the order of the refs (each ref's warnings before its errors), which is how stderr shows them.
+ * Extract every batch with its own lookup folders and aliases, as one report (after `problems`,
+ * the workflow's own errors), the diagnostics in the order of the refs (each ref's warnings before
+ * its errors) as stderr shows them, and the exit code.
  */
-function extractBatches(batches: RefBatch[], ctx: Context, options: ExtractOptions): { report: ExtractReport; log: Logged[]; code: ExitCode } {
-  const report: ExtractReport = { results: [], errors: [], warnings: [] };
-  const log: Logged[] = [];
+function extractBatches(
+  batches: RefBatch[],
+  problems: Diagnostic[],
+  ctx: Context,
+  options: ExtractOptions,
+): { report: ExtractReport; log: Logged[]; code: ExitCode } {
+  const report: ExtractReport = { results: [], errors: [...problems], warnings: [] };
+  const log: Logged[] = problems.map((diagnostic) => ({ level: 'error', diagnostic }));
   // Exit 2 only for what the command line got wrong: a ref a workflow file holds is data, and a
   // ref there that cannot be parsed fails the call with 1, as `refcat validate` does.
   const fromArgs: Diagnostic[] = [];
@@ -164,16 +167,13 @@ async function listFiles(
   problems: Diagnostic[],
   show: { json: boolean; absolute: boolean },
 ): Promise<ExitCode> {
-  const { report, log, code: refsCode } = extractBatches(batches, io.ctx, { ...options, checkOnly: true });
-  const errors = [...problems, ...report.errors];
-  const code = problems.length > 0 && refsCode === 0 ? 1 : refsCode;
+  const { report, log, code } = extractBatches(batches, problems, io.ctx, { ...options, checkOnly: true, probeWholeFiles: true });
   const files = [...new Set(report.results.map((r) => (show.absolute ? r.path : r.displayPath)))];
   if (show.json) {
-    io.stdout(JSON.stringify({ version: 1, files, errors: errors.map(diagnosticJson) }, null, 2) + '\n');
+    io.stdout(JSON.stringify({ version: 1, files, errors: report.errors.map(diagnosticJson) }, null, 2) + '\n');
     return code;
   }
   if (files.length > 0) io.stdout(files.map((f) => f + '\n').join(''));
-  const ordered = [...problems.map((diagnostic) => ({ level: 'error' as const, diagnostic })), ...log];
-  await printDiagnostics(io, errors, report.warnings, ordered);
+  await printLog(io, log);
   return code;
 }

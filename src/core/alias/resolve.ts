@@ -108,7 +108,9 @@ export class AliasResolver {
 
   /** Every alias from every source, in precedence order; shadowed entries are included. */
   list(): AliasEntry[] {
-    return [...this.explicit.values(), ...this.workspaceAliases().values(), ...this.globalAliases().values()];
+    const { entries, errors } = this.listReadable();
+    if (errors[0]) throw errors[0];
+    return entries;
   }
 
   /**

@@ -37,6 +37,12 @@ export interface ExtractOptions {
   patternTimeoutMs?: number;
   /** Only check refs and count lines; `lines` of the results stay empty. */
   checkOnly?: boolean;
+  /**
+   * With checkOnly: a whole-file ref reads only its first line (the binary check) instead of
+   * counting every line, and its `totalLines` is null. For `--list-files`, which needs the files,
+   * not their lengths.
+   */
+  probeWholeFiles?: boolean;
   /** Most characters one selection may hold (default 64 MiB): past it, a `too_large` error. */
   maxSelectionChars?: number;
   /** Longest `:block` / `:function` / `:class` body (default 10000 lines): past it, cut with a warning. */
@@ -221,6 +227,7 @@ export function extractFileWithWarnings(
     const selectOpts = {
       context: options.context ?? 0,
       countOnly: options.checkOnly ?? false,
+      probeOnly: (options.checkOnly && options.probeWholeFiles) ?? false,
       maxChars: options.maxSelectionChars,
       fileSize: size,
       maxBlockLines: options.maxBlockLines,

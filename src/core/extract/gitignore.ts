@@ -53,20 +53,11 @@ export class GitIgnore {
   }
 
   private matches(parts: string[], isDir: boolean): boolean {
-    let ignored = false;
-    const rel = parts.join('/');
-    for (const rule of this.exclude) {
-      if (rule.dirOnly && !isDir) continue;
-      if (rule.match(rel)) ignored = !rule.negated;
-    }
+    let ignored = applyRules(this.exclude, parts.join('/'), isDir, false);
     // Rules of the .gitignore in root, root/a, root/a/b ... up to the target's parent folder.
     for (let depth = 0; depth < parts.length; depth++) {
       const dir = path.join(this.root, ...parts.slice(0, depth));
-      const relToDir = parts.slice(depth).join('/');
-      for (const rule of this.rules(dir)) {
-        if (rule.dirOnly && !isDir) continue;
-        if (rule.match(relToDir)) ignored = !rule.negated;
-      }
+      ignored = applyRules(this.rules(dir), parts.slice(depth).join('/'), isDir, ignored);
     }
     return ignored;
   }
@@ -79,6 +70,15 @@ export class GitIgnore {
     }
     return rules;
   }
+}
+
+/** One ignore file's verdict on `rel` (relative to that file's folder): the last matching rule wins. */
+function applyRules(rules: Rule[], rel: string, isDir: boolean, ignored: boolean): boolean {
+  for (const rule of rules) {
+    if (rule.dirOnly && !isDir) continue;
+    if (rule.match(rel)) ignored = !rule.negated;
+  }
+  return ignored;
 }
 
 function repoRoot(from: string): string | null {

@@ -108,6 +108,11 @@ function lineBefore(code: string, start: number): string {
   return code.slice(Math.max(0, start - 256), start);
 }
 
+/** At most 256 characters after a keyword: look-ahead stays bounded on huge one-line files too. */
+function lineAfter(code: string, end: number): string {
+  return code.slice(end, end + 256);
+}
+
 /** The word is at a statement start: nothing before it on the line, or something `after` matches. */
 function atStatementStart(code: string, start: number, after: RegExp): boolean {
   const before = lineBefore(code, start).trimEnd();
@@ -126,7 +131,7 @@ function rubyKeyword(word: string, code: string, start: number, end: number): nu
       return -1;
     case 'def':
       // An endless method (`def sq(x) = x * x`) has no `end`.
-      return /^\s*(self\.)?[\w.]+[?!]?(\s*\([^)]*\)\s*|\s+)=[^=~>]/.test(code.slice(end)) ? 0 : 1;
+      return /^\s*(self\.)?[\w.]+[?!]?(\s*\([^)]*\)\s*|\s+)=[^=~>]/.test(lineAfter(code, end)) ? 0 : 1;
     case 'class':
     case 'module':
     case 'begin':

@@ -143,7 +143,9 @@ export class Store {
       }
       const replaced = readPointer(dir);
       try {
-        writeFileAtomic(path.join(dir, CURRENT), version + '\n', { durable: true });
+        // Atomic, not durable, like every store file: the store holds copies (of stdin, of
+        // transcripts) that a power cut may lose, never a user's only data, so no fsync is paid.
+        writeFileAtomic(path.join(dir, CURRENT), version + '\n');
       } catch (err) {
         drop();
         throw err;

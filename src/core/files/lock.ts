@@ -50,7 +50,9 @@ export function acquireLock(target: string, opts: LockOptions): () => void {
     const owner = LOCK_RE.exec(held);
     const pid = owner ? Number(owner[1]) : 0;
     // pid 0: written without ProcessInfo, or unreadable: nobody can tell whether it is stale.
-    if (pid !== 0 && opts.proc && !opts.proc.isAlive(pid)) {
+    // Our own pid: this process takes and releases its locks synchronously, so a lock bearing our
+    // pid was left by a crashed run that had the same pid (containers restart at the same pids).
+    if (pid !== 0 && opts.proc && (pid === opts.proc.pid || !opts.proc.isAlive(pid))) {
       takeOver(file, held);
       continue;
     }

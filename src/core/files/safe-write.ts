@@ -99,8 +99,10 @@ function writeTarget(content: ByteSource, target: string, opts: SafeWriteOptions
   const lead = at > 0 && before[at - 1] !== 0x0a ? '\n' : '';
   const trail = opts.mode !== 'write' && content.size > 0 && !endsWithNewline(content) ? '\n' : '';
 
-  // No old file: publish without replacing, so a file someone created meanwhile is never lost.
-  const file = new AtomicFile(target, { mode: old ? old.stat.mode & 0o7777 : undefined, durable: true, noReplace: !old });
+  // Publish without replacing when there was no old file (a file someone created meanwhile is
+  // never lost) and always for a plain write, whatever the stats saw: only --force replaces.
+  const noReplace = !old || (opts.mode === 'write' && !opts.force);
+  const file = new AtomicFile(target, { mode: old ? old.stat.mode & 0o7777 : undefined, durable: true, noReplace });
   try {
     file.write(before.subarray(0, at));
     file.write(lead);
