@@ -96,23 +96,23 @@ export function* fileChunks(file: string, block = BLOCK): Iterable<Buffer> {
 
 /** Page an open source without holding it: one pass of positioned reads builds the page table. */
 export function scanSource(source: ByteSource, pageSize: number): { table: PageTable; totals: ScanTotals } {
-  const table = new PageTable();
-  try {
-    const scanner = new ByteScanner(pageSize, (s) => table.push(s));
-    for (let at = 0; at < source.size; at += BLOCK) scanner.push(source.bytes(at, Math.min(source.size, at + BLOCK)));
-    return { table, totals: scanner.finish() };
-  } catch (err) {
-    table.close();
-    throw err;
-  }
+  return scanChunks(sourceChunks(source), pageSize);
 }
 
 /** Page a file without holding it: one streaming pass builds the page table. */
 export function scanFile(file: string, pageSize: number): { table: PageTable; totals: ScanTotals } {
+  return scanChunks(fileChunks(file), pageSize);
+}
+
+function* sourceChunks(source: ByteSource): Iterable<Buffer> {
+  for (let at = 0; at < source.size; at += BLOCK) yield source.bytes(at, Math.min(source.size, at + BLOCK));
+}
+
+function scanChunks(chunks: Iterable<Buffer>, pageSize: number): { table: PageTable; totals: ScanTotals } {
   const table = new PageTable();
   try {
     const scanner = new ByteScanner(pageSize, (s) => table.push(s));
-    for (const chunk of fileChunks(file)) scanner.push(chunk);
+    for (const chunk of chunks) scanner.push(chunk);
     return { table, totals: scanner.finish() };
   } catch (err) {
     table.close();
