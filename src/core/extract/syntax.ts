@@ -271,7 +271,10 @@ const TABLE: Record<string, Syntax> = {
 };
 TABLE.typescript = TABLE.javascript!;
 
-/** Extensions `languageOf` passes through unchanged that share a table entry. */
+/**
+ * Extensions `languageOf` passes through unchanged that share a table entry. Kept here, not in
+ * language.ts: that table is SPEC 4.1's fence names, and `ex.ex` must still fence as `ex`.
+ */
 const ALIASES: Record<string, string> = {
   ex: 'elixir',
   exs: 'elixir',
@@ -285,7 +288,6 @@ const ALIASES: Record<string, string> = {
   cxx: 'cpp',
   hh: 'cpp',
   hxx: 'cpp',
-  cs: 'cs',
   sc: 'scala',
   scss: 'css',
   less: 'css',
