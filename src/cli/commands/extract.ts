@@ -123,7 +123,7 @@ function extractBatches(
     for (const input of batch.inputs) {
       const r = extract([input], ctx, batchOpts);
       report.results.push(...r.results);
-      const warnings = [...r.warnings].map((d) => located(d, batch.at));
+      const warnings = r.warnings.map((d) => located(d, batch.at));
       const errors: Diagnostic[] = [];
       for (const found of r.errors) {
         const e = located(found, batch.at);
