@@ -6,6 +6,14 @@ import { FIXTURES, freshHome, REPO, refcat } from '../helpers/cli.js';
 import { tmpDir } from '../helpers/tmp.js';
 
 const BASIC = path.join(FIXTURES, 'basic');
+
+/** A fresh home whose ~/.sdqctl/aliases.yaml holds `yaml`. */
+function homeWithAliasYaml(yaml: string): string {
+  const home = freshHome();
+  fs.mkdirSync(path.join(home, '.sdqctl'));
+  fs.writeFileSync(path.join(home, '.sdqctl', 'aliases.yaml'), yaml);
+  return home;
+}
 const WORKSPACE = path.join(FIXTURES, 'workspace');
 
 describe('refcat REFS (markdown)', () => {
@@ -292,9 +300,7 @@ describe('errors and exit codes', () => {
   });
 
   it('a malformed alias file fails only the alias refs; --json keeps everything in the JSON', () => {
-    const home = freshHome();
-    fs.mkdirSync(path.join(home, '.sdqctl'));
-    fs.writeFileSync(path.join(home, '.sdqctl', 'aliases.yaml'), 'aliases: [\n');
+    const home = homeWithAliasYaml('aliases: [\n');
     const r = refcat(['@lines.txt#L1', 'loop:a.swift', '--json'], { home });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('');
@@ -304,9 +310,7 @@ describe('errors and exit codes', () => {
   });
 
   it('reports a malformed aliases.yaml by name, not as a stack trace', () => {
-    const home = freshHome();
-    fs.mkdirSync(path.join(home, '.sdqctl'));
-    fs.writeFileSync(path.join(home, '.sdqctl', 'aliases.yaml'), 'aliases: [\n');
+    const home = homeWithAliasYaml('aliases: [\n');
     const r = refcat(['loop:a.swift'], { home });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^Error: Invalid config file ~\/\.sdqctl\/aliases\.yaml: not valid YAML \(.+\)\n$/);
@@ -438,9 +442,7 @@ describe('aliases', () => {
   });
 
   it('lists aliases with target and source', () => {
-    const home = freshHome();
-    fs.mkdirSync(path.join(home, '.sdqctl'));
-    fs.writeFileSync(path.join(home, '.sdqctl', 'aliases.yaml'), 'aliases:\n  trio: ~/src/Trio\n  loop: /elsewhere\n');
+    const home = homeWithAliasYaml('aliases:\n  trio: ~/src/Trio\n  loop: /elsewhere\n');
     const r = refcat(['aliases', '--alias', 'mine=/tmp/mine'], { cwd: project, home });
     const lock = path.join(WORKSPACE, 'workspace.lock.json');
     const ext = path.join(WORKSPACE, 'externals');
@@ -470,9 +472,7 @@ describe('aliases', () => {
 
 describe('refcat aliases with a malformed file', () => {
   it('lists the aliases of the other sources and reports the file, exit 1', () => {
-    const home = freshHome();
-    fs.mkdirSync(path.join(home, '.sdqctl'));
-    fs.writeFileSync(path.join(home, '.sdqctl', 'aliases.yaml'), 'aliases: [\n');
+    const home = homeWithAliasYaml('aliases: [\n');
     const r = refcat(['aliases', '--alias', 'mine=/tmp/mine'], { home });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('mine  /tmp/mine  --alias\n');

@@ -294,6 +294,7 @@ describe('refcat fd list / close / write', () => {
 
   it.each<[string, string[], string]>([
     ['no --to', ['fd:1'], "Error: required option '--to <path>' not specified\n"],
+    ['an unknown flag and no --to', ['fd:1', '--bogus'], "Error: unknown option '--bogus'\n"],
     ['--line with --mode append', ['fd:1', '--to', 'x', '--mode', 'append', '--line', '2'], 'Error: --line and --after insert; they do not go with --mode append\n'],
     ['--mode insert alone', ['fd:1', '--to', 'x', '--mode', 'insert'], 'Error: --mode insert needs --line N or --after /regex/\n'],
     ['a bad regex', ['fd:1', '--to', 'x', '--after', '/(/'], "Error: option '--after <regex>' argument '/(/' is invalid. invalid regex: Invalid regular expression: /(/: Unterminated group.\n"],

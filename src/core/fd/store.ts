@@ -127,26 +127,21 @@ export class Store {
       const vdir = path.join(dir, version);
       fs.mkdirSync(vdir);
       const drop = () => fs.rmSync(vdir, { recursive: true, force: true });
+      let pending: PendingEntry | undefined;
       let meta: EntryMeta;
+      let replaced: string | null;
       try {
-        const pending = new PendingEntry(`ref:${id}`, vdir, source, drop, this.dir);
-        try {
-          pending.write(Buffer.from(content));
-          meta = pending.commit(totals, null, { line }).meta;
-        } catch (err) {
-          pending.abort();
-          throw err;
-        }
-      } catch (err) {
-        drop();
-        throw err;
-      }
-      const replaced = readPointer(dir);
-      try {
+        pending = new PendingEntry(`ref:${id}`, vdir, source, drop, this.dir);
+        pending.write(Buffer.from(content));
+        meta = pending.commit(totals, null, { line }).meta;
+        pending = undefined;
+        replaced = readPointer(dir);
         // Atomic, not durable, like every store file: the store holds copies (of stdin, of
         // transcripts) that a power cut may lose, never a user's only data, so no fsync is paid.
         writeFileAtomic(path.join(dir, CURRENT), version + '\n');
       } catch (err) {
+        // Until `current` names it, the new version is nobody's: remove it whatever failed.
+        pending?.abort();
         drop();
         throw err;
       }
