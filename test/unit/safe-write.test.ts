@@ -190,6 +190,26 @@ describe('safeWrite: races', () => {
     expect(leftovers(dir)).toEqual([]);
   });
 
+  it('a file created between realpath and lstat is not taken for a dangling symlink', () => {
+    const dir = tmpDir({ 'a.txt': 'theirs\n' });
+    const target = path.join(dir, 'a.txt');
+    const realpathSync = fs.realpathSync;
+    let raced = false;
+    const spy = vi.spyOn(fs, 'realpathSync').mockImplementation(((p: fs.PathLike, o?: fs.EncodingOption) => {
+      if (p === target && !raced) {
+        raced = true; // as if the file did not exist yet when realpath ran
+        throw Object.assign(new Error(`ENOENT: no such file or directory, realpath '${target}'`), { code: 'ENOENT' });
+      }
+      return realpathSync(p, o);
+    }) as typeof fs.realpathSync);
+    try {
+      expect(() => safeWrite(src('mine\n'), { to: 'a.txt', mode: 'write' }, testCtx(dir))).toThrow('a.txt exists (use --force to overwrite)');
+    } finally {
+      spy.mockRestore();
+    }
+    expect(fs.readFileSync(target, 'utf8')).toBe('theirs\n');
+  });
+
   describe('on a file system without hard links (O_EXCL copy instead)', () => {
     afterEach(() => vi.restoreAllMocks());
     const noLinks = () =>

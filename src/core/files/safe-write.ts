@@ -212,7 +212,9 @@ function realTarget(abs: string, shown: string): { path: string; dangling: boole
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw writeError(err, shown);
   }
-  if (statOrNull(abs, shown, true)) {
+  // lstat finds something: a symlink to a missing file, or a file created since realpath (a race,
+  // which the write itself settles: only the symlink case is decided here).
+  if (statOrNull(abs, shown, true)?.isSymbolicLink()) {
     // A symlink to a missing file is refused, but where it points decides which refusal: one that
     // leads outside the root is reported as such, like a symlink to an existing file outside.
     // (A symlink loop fails realpath with ELOOP above, so this recursion ends.)
