@@ -15,8 +15,8 @@ export {
   type ExitCode,
 } from './shared/errors.js';
 
-export { parseRef } from './core/spec/parse.js';
-export { formatRef, formatSelector } from './core/spec/format.js';
+export { parseRef } from './core/ref-spec/parse-ref-spec.js';
+export { formatRef, formatSelector } from './core/ref-spec/format-ref-spec.js';
 export type {
   RefSpec,
   Selector,
@@ -26,7 +26,7 @@ export type {
   Window,
   SemanticUnit,
   LineSpan,
-} from './core/spec/types.js';
+} from './core/ref-spec/ref-spec.js';
 
 export {
   resolveAliases,
@@ -36,7 +36,7 @@ export {
   type AliasSource,
   type ExplicitAlias,
   type AliasResolverOptions,
-} from './core/alias/resolve.js';
+} from './core/alias/resolve-aliases.js';
 
 export {
   extract,
@@ -47,7 +47,7 @@ export {
   type Extraction,
   type ResolvedFile,
 } from './core/extract/extract.js';
-export { languageOf } from './core/language.js';
+export { languageOf } from './core/extract/language.js';
 export {
   renderers,
   renderMarkdownBlock,
@@ -55,16 +55,16 @@ export {
   OUTPUT_FORMATS,
   type OutputFormat,
   type RenderOptions,
-} from './core/output/render.js';
+} from './core/output/render-extraction.js';
 
-export { parseConv, type ParseConvOptions } from './core/conv/parse.js';
-export { loadConv, type ConvReader, type LoadConvOptions } from './core/conv/load.js';
-export { convRefs, splitRefs, type ConvRef } from './core/conv/refs.js';
-export { KNOWN_DIRECTIVES } from './core/conv/directives.js';
-export type { ConversationFile, ConvDirective, ConvBlock, ConvProblem, ConvSeverity } from './core/conv/types.js';
-export { validateConv, type ValidateConvOptions, type ConvValidation } from './core/conv/validate.js';
-export { verifyRefs, type VerifyRefsOptions, type VerifyRefsReport, type RefFinding } from './core/verify/verify.js';
-export { findDocRefs, type DocRef, type ScanOptions } from './core/verify/scan.js';
-export { paginate, type Page, type Pagination, type PaginateOptions } from './core/fd/paginate.js';
-export { DEFAULT_PAGE_SIZE } from './core/fd/pager.js';
-export { parseResponseRefs, type ResponseRef, type ResponseRefs } from './core/refs/parse.js';
+export { parseConv, type ParseConvOptions } from './core/workflow/parse-conv.js';
+export { loadConv, type ConvReader, type LoadConvOptions } from './core/workflow/load-conv.js';
+export { convRefs, splitRefs, type ConvRef } from './core/workflow/conv-refs.js';
+export { KNOWN_DIRECTIVES } from './core/workflow/conv-directives.js';
+export type { ConversationFile, ConvDirective, ConvBlock, ConvProblem, ConvSeverity } from './core/workflow/conv-types.js';
+export { validateConv, type ValidateConvOptions, type ConvValidation } from './core/workflow/validate-conv.js';
+export { verifyRefs, type VerifyRefsOptions, type VerifyRefsReport, type RefFinding } from './core/verify-refs/verify-refs.js';
+export { findDocRefs, type DocRef, type ScanOptions } from './core/verify-refs/find-doc-refs.js';
+export { paginate, type Page, type Pagination, type PaginateOptions } from './core/paging/paginate.js';
+export { DEFAULT_PAGE_SIZE } from './core/paging/page-builder.js';
+export { parseResponseRefs, type ResponseRef, type ResponseRefs } from './core/response-refs/parse-response-refs.js';

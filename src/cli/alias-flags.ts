@@ -1,4 +1,4 @@
-import { AliasResolver } from '../core/alias/resolve.js';
+import { AliasResolver } from '../core/alias/resolve-aliases.js';
 import type { Context } from '../shared/context.js';
 import { splitAlias } from './options.js';
 

@@ -1,4 +1,4 @@
-import type { CheckFormat, CheckRenderOptions, OutputChunk } from '../core/output/findings.js';
+import type { CheckFormat, CheckRenderOptions, OutputChunk } from '../core/output/render-findings.js';
 import { UsageError } from '../shared/errors.js';
 import { type IO, stderrColors } from './io.js';
 

@@ -1,7 +1,7 @@
 import type { Context } from '../shared/context.js';
-import type { SafeWriteHooks } from '../core/files/safe-write.js';
+import type { SafeWriteHooks } from '../core/safe-write/safe-write.js';
 import type { Diagnostic, ExitCode } from '../shared/errors.js';
-import { renderDiagnostic } from '../core/output/render.js';
+import { renderDiagnostic } from '../core/output/render-extraction.js';
 
 /** Everything a command may touch of the outside world; tests pass their own. */
 export interface IO {

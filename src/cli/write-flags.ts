@@ -1,4 +1,4 @@
-import type { SafeWriteOptions, WriteMode } from '../core/files/safe-write.js';
+import type { SafeWriteOptions, WriteMode } from '../core/safe-write/safe-write.js';
 import { UsageError } from '../shared/errors.js';
 
 /** The flags of addWriteOptions (program.ts), as commander hands them over. */

@@ -10,7 +10,7 @@ export interface Context {
   home: string;
   /**
    * This process and a way to tell whether another one still runs, for the lock files of
-   * append/insert (src/core/files/lock.ts). Without it a lock is written with pid 0 and no lock
+   * append/insert (src/core/safe-write/write-lock.ts). Without it a lock is written with pid 0 and no lock
    * is ever judged stale: a crashed writer's lock then has to be removed by hand.
    */
   proc?: ProcessInfo;

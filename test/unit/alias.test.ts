@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AliasResolver } from '../../src/core/alias/resolve.js';
+import { AliasResolver } from '../../src/core/alias/resolve-aliases.js';
 import { extract } from '../../src/core/extract/extract.js';
 import { ConfigError, RefError } from '../../src/shared/errors.js';
 import { testCtx, tmpDir, writeFiles } from '../helpers/tmp.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { scanSemantic } from '../../src/core/extract/block.js';
-import type { SemanticUnit } from '../../src/core/spec/types.js';
+import type { SemanticUnit } from '../../src/core/ref-spec/ref-spec.js';
 
 /**
  * Runs a block scan the way select.ts does: the first line matching `re` is the match, the lines

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { editDistance, KNOWN_DIRECTIVES, suggestDirective } from '../../src/core/conv/directives.js';
-import { loadConv } from '../../src/core/conv/load.js';
-import { parseConv } from '../../src/core/conv/parse.js';
-import { convRefs, splitRefs } from '../../src/core/conv/refs.js';
-import type { ConversationFile } from '../../src/core/conv/types.js';
+import { editDistance, KNOWN_DIRECTIVES, suggestDirective } from '../../src/core/workflow/conv-directives.js';
+import { loadConv } from '../../src/core/workflow/load-conv.js';
+import { parseConv } from '../../src/core/workflow/parse-conv.js';
+import { convRefs, splitRefs } from '../../src/core/workflow/conv-refs.js';
+import type { ConversationFile } from '../../src/core/workflow/conv-types.js';
 
 /** Directives as `line NAME value` (`line-endLine` for multi-line values), blocks as `[b0]`. */
 function directives(conv: ConversationFile): string[] {

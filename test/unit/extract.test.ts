@@ -331,7 +331,7 @@ describe('GitIgnore sources', () => {
       { '.git': 'gitdir: ../store/worktrees/wt\n', '../store/worktrees/wt/commondir': '../..\n', '../store/info/exclude': '*.tmp\nlocal/\n', '.gitignore': '!keep.tmp\n' },
     ],
   ])('%s', async (_name, layout) => {
-    const { GitIgnore } = await import('../../src/core/extract/gitignore.js');
+    const { GitIgnore } = await import('../../src/core/walk/gitignore.js');
     const base = tmpDir();
     const repo = path.join(base, 'repo');
     for (const [rel, content] of Object.entries(layout)) {

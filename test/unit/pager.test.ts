@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Page, paginate } from '../../src/core/fd/paginate.js';
-import { PageTable, pageOfLine } from '../../src/core/fd/page-table.js';
-import type { PageSpan } from '../../src/core/fd/pager.js';
-import { ByteScanner } from '../../src/core/fd/scan.js';
+import { type Page, paginate } from '../../src/core/paging/paginate.js';
+import { PageTable, pageOfLine } from '../../src/core/paging/page-index.js';
+import type { PageSpan } from '../../src/core/paging/page-builder.js';
+import { ByteScanner } from '../../src/core/paging/byte-scanner.js';
 
 /** Page texts with their flags, compactly: `[text, lines, continued, truncated]`. */
 const summary = (pages: Page[]) => pages.map((p) => [p.text, `${p.lineStart}-${p.lineEnd}`, p.continued, p.truncated]);
@@ -214,7 +214,7 @@ describe('PageTable', () => {
 
 describe('PageTable memory', () => {
   it('spills old blocks to a file and reads them back exactly, then removes the file', async () => {
-    const { PageTable } = await import('../../src/core/fd/page-table.js');
+    const { PageTable } = await import('../../src/core/paging/page-index.js');
     const fs = await import('node:fs');
     const os = await import('node:os');
     const path = await import('node:path');

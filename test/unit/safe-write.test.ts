@@ -3,11 +3,11 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BufferSource } from '../../src/core/fd/bytes.js';
-import { TEMP_RE } from '../../src/core/files/atomic.js';
-import { makeDirs } from '../../src/core/files/dirs.js';
-import { lockPathFor } from '../../src/core/files/lock.js';
-import { safeWrite, type SafeWriteOptions } from '../../src/core/files/safe-write.js';
+import { BufferSource } from '../../src/core/paging/byte-source.js';
+import { TEMP_RE } from '../../src/core/safe-write/atomic-file.js';
+import { makeDirs } from '../../src/core/safe-write/make-dirs.js';
+import { lockPathFor } from '../../src/core/safe-write/write-lock.js';
+import { safeWrite, type SafeWriteOptions } from '../../src/core/safe-write/safe-write.js';
 import type { RefcatError } from '../../src/shared/errors.js';
 import { testCtx, tmpDir } from '../helpers/tmp.js';
 

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Store } from '../../src/core/fd/store.js';
+import { Store } from '../../src/core/paging/fd-store.js';
 import type { RefcatError } from '../../src/shared/errors.js';
 import { tmpDir } from '../helpers/tmp.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateConv } from '../../src/core/conv/validate.js';
+import { validateConv } from '../../src/core/workflow/validate-conv.js';
 import { testCtx, tmpDir } from '../helpers/tmp.js';
 
 /** Validate `text` as flow.conv in a folder holding `files`; findings as `line severity code`. */

@@ -1,5 +1,5 @@
 import { type ExitCode, toDiagnostic } from '../../shared/errors.js';
-import { diagnosticJson } from '../../core/output/render.js';
+import { diagnosticJson } from '../../core/output/render-extraction.js';
 import { tildify } from '../../shared/paths.js';
 import { type IO, printDiagnostics } from '../io.js';
 import { resolverFromFlags } from '../alias-flags.js';

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { extract, type ExtractOptions, type ExtractReport } from '../../core/extract/extract.js';
-import { diagnosticJson, type OutputFormat, type RenderOptions, renderCheck, renderers } from '../../core/output/render.js';
+import { diagnosticJson, type OutputFormat, type RenderOptions, renderCheck, renderers } from '../../core/output/render-extraction.js';
 import type { Context } from '../../shared/context.js';
 import { type Diagnostic, type ExitCode, UsageError } from '../../shared/errors.js';
 import { exitCodeFor, type IO, type Logged, printLog } from '../io.js';
 import { resolverFromFlags } from '../alias-flags.js';
-import type { RefBatch } from './workflow-refs.js';
+import type { RefBatch } from '../../core/workflow/workflow-refs.js';
 
 export interface ExtractCliOptions {
   json?: boolean;
@@ -37,7 +37,7 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
   const batches: RefBatch[] = [{ inputs: refs }];
   const problems: Diagnostic[] = [];
   if (opts.fromWorkflow) {
-    const { workflowRefs } = await import('./workflow-refs.js');
+    const { workflowRefs } = await import('../../core/workflow/workflow-refs.js');
     const workflow = workflowRefs(path.resolve(ctx.cwd, opts.fromWorkflow), ctx, aliases);
     batches.push(...workflow.batches);
     problems.push(...workflow.errors);

@@ -1,8 +1,8 @@
-import { readFd } from '../../core/fd/read.js';
-import { type FdFormat, fdErrorRenderers, fdRenderers, renderClose, renderList, renderWrite } from '../../core/fd/render.js';
-import { Store } from '../../core/fd/store.js';
-import { writeEntry } from '../../core/fd/write.js';
-import type { LineRange } from '../../core/fd/read.js';
+import { readFd } from '../../core/paging/fd-read.js';
+import { type FdFormat, fdErrorRenderers, fdRenderers, renderClose, renderList, renderWrite } from '../../core/output/render-fd.js';
+import { Store } from '../../core/paging/fd-store.js';
+import { writeEntry } from '../../core/paging/fd-write.js';
+import type { LineRange } from '../../core/paging/fd-read.js';
 import { type ExitCode, FdError, UsageError } from '../../shared/errors.js';
 import { type IO, printDiagnostics } from '../io.js';
 import { type WriteCliOptions, writeOptions } from '../write-flags.js';

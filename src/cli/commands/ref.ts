@@ -1,7 +1,7 @@
-import { Store } from '../../core/fd/store.js';
-import { renderWrite } from '../../core/fd/render.js';
-import { exportRef, findRef, readTranscript, type RefSet, refsFromStore, refsFromText, scanRefs } from '../../core/refs/refs.js';
-import { refListRenderers, renderRefContent } from '../../core/refs/render.js';
+import { Store } from '../../core/paging/fd-store.js';
+import { renderWrite } from '../../core/output/render-fd.js';
+import { exportRef, findRef, readTranscript, type RefSet, refsFromStore, refsFromText, scanRefs } from '../../core/response-refs/response-refs.js';
+import { refListRenderers, renderRefContent } from '../../core/output/render-response-refs.js';
 import type { ExitCode } from '../../shared/errors.js';
 import { type IO, printDiagnostics } from '../io.js';
 import { type WriteCliOptions, writeOptions } from '../write-flags.js';

@@ -1,6 +1,6 @@
-import { validateConv } from '../../core/conv/validate.js';
-import { collectFiles } from '../../core/files/collect.js';
-import { validateRenderers } from '../../core/output/validate.js';
+import { validateConv } from '../../core/workflow/validate-conv.js';
+import { collectFiles } from '../../core/walk/collect-files.js';
+import { validateRenderers } from '../../core/output/render-validate.js';
 import { type ExitCode, UsageError } from '../../shared/errors.js';
 import { type CheckCliOptions, checkFormat, renderOptions, writeChunks } from '../check.js';
 import { resolverFromFlags } from '../alias-flags.js';

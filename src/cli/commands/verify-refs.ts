@@ -1,5 +1,5 @@
-import { verifyRenderers } from '../../core/output/verify.js';
-import { verifyRefs } from '../../core/verify/verify.js';
+import { verifyRenderers } from '../../core/output/render-verify.js';
+import { verifyRefs } from '../../core/verify-refs/verify-refs.js';
 import type { ExitCode } from '../../shared/errors.js';
 import { type CheckCliOptions, checkFormat, renderOptions, writeChunks } from '../check.js';
 import { resolverFromFlags } from '../alias-flags.js';

@@ -1,4 +1,4 @@
-import type { SemanticUnit } from '../spec/types.js';
+import type { SemanticUnit } from '../ref-spec/ref-spec.js';
 import { Lexer, lineDepth } from './brackets.js';
 import { canonicalLanguage, type Syntax, syntaxOf } from './syntax.js';
 

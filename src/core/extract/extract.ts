@@ -3,13 +3,13 @@ import path from 'node:path';
 import type { Context } from '../../shared/context.js';
 import { type Diagnostic, isRefcatError, RefError, toDiagnostic } from '../../shared/errors.js';
 import { displayRelative, expandHome } from '../../shared/paths.js';
-import { AliasResolver } from '../alias/resolve.js';
-import { languageOf } from '../language.js';
-import { formatRef, specOf } from '../spec/format.js';
-import { parseRef } from '../spec/parse.js';
-import type { RefSpec } from '../spec/types.js';
-import { expandGlob, hasGlobChars } from './glob.js';
-import { BinaryContentError, LineReader, LineTooLongError } from './lines.js';
+import { AliasResolver } from '../alias/resolve-aliases.js';
+import { languageOf } from './language.js';
+import { formatRef, specOf } from '../ref-spec/format-ref-spec.js';
+import { parseRef } from '../ref-spec/parse-ref-spec.js';
+import type { RefSpec } from '../ref-spec/ref-spec.js';
+import { expandGlob, hasGlobChars } from '../walk/glob.js';
+import { BinaryContentError, LineReader, LineTooLongError } from './line-reader.js';
 import {
   DEFAULT_MAX_SELECTION_CHARS,
   type Selection,

@@ -1,8 +1,8 @@
-import { compilePattern } from '../spec/parse.js';
-import type { PatternSelector, RangeSelector } from '../spec/types.js';
+import { compilePattern } from '../ref-spec/parse-ref-spec.js';
+import type { PatternSelector, RangeSelector } from '../ref-spec/ref-spec.js';
 import { DEFAULT_MAX_BLOCK_LINES, LOOKBACK_LINES, scanSemantic } from './block.js';
-import type { LineReader } from './lines.js';
-import { findMatch, PatternTimeout } from './pattern.js';
+import type { LineReader } from './line-reader.js';
+import { findMatch, PatternTimeout } from './pattern-search.js';
 
 /** Lines chosen from one file, before any rendering. */
 export interface Selection {

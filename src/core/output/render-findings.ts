@@ -1,0 +1,70 @@
+import type { Finding } from '../../shared/errors.js';
+import { shownPath } from '../../shared/paths.js';
+import { renderDiagnostic } from './render-extraction.js';
+
+/** Output formats of the check commands (`validate`, `verify refs`). */
+export type CheckFormat = 'text' | 'json' | 'github';
+export const CHECK_FORMATS: readonly CheckFormat[] = ['text', 'json', 'github'];
+
+/** A piece of output for one stream; written in order, so findings stay next to their summary. */
+export interface OutputChunk {
+  stream: 'stdout' | 'stderr';
+  text: string;
+}
+
+export interface CheckRenderOptions {
+  /** Paths are shown relative to this folder (when inside it). */
+  cwd: string;
+  /** Colours for the `Error:` / `Warning:` labels (identity when colour is off). */
+  red?: (s: string) => string;
+  yellow?: (s: string) => string;
+}
+
+/** `file:line` (or just `file` for a finding about the whole file), relative to cwd. */
+export function findingPlace(f: Finding, cwd: string): string {
+  const file = shownPath(cwd, f.file);
+  return f.line === null ? file : `${file}:${f.line}`;
+}
+
+/** `Error: <message>`, its detail lines, then `  at <file>:<line>` (SPEC 5.2 text output). */
+export function renderFinding(f: Finding, opts: CheckRenderOptions): string {
+  const label = f.severity === 'error' ? opts.red : opts.yellow;
+  const kind = f.severity === 'error' ? 'Error' : 'Warning';
+  return renderDiagnostic(kind, { ...f, details: [...f.details, `at ${findingPlace(f, opts.cwd)}`] }, label);
+}
+
+/**
+ * A GitHub Actions workflow command: `::error file=<f>,line=<n>::<message>`. Detail lines follow
+ * the message as escaped newlines, so the annotation carries them.
+ */
+export function githubAnnotation(f: Finding, cwd: string, message: string = f.message, details: string[] = f.details): string {
+  const props = [`file=${escapeProperty(shownPath(cwd, f.file))}`];
+  if (f.line !== null) props.push(`line=${f.line}`);
+  const text = [message, ...details].join('\n');
+  return `::${f.severity} ${props.join(',')}::${escapeData(text)}\n`;
+}
+
+function escapeData(s: string): string {
+  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+function escapeProperty(s: string): string {
+  return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+/** A finding as JSON: `{code, message, line, ref}` (SPEC 5.2) plus `file` and `details`. */
+export function findingJson(f: Finding, cwd: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    code: f.code,
+    message: f.message,
+    file: shownPath(cwd, f.file),
+    line: f.line,
+    ref: f.ref ?? null,
+  };
+  if (f.details.length > 0) out.details = f.details;
+  return out;
+}
+
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,72 @@
+import type { Finding } from '../../shared/errors.js';
+import { shownPath } from '../../shared/paths.js';
+import { type ConvValidation, sortFindings } from '../workflow/validate-conv.js';
+import {
+  type CheckFormat,
+  type CheckRenderOptions,
+  findingJson,
+  githubAnnotation,
+  type OutputChunk,
+  plural,
+  renderFinding,
+} from './render-findings.js';
+
+type Renderer = (results: readonly ConvValidation[], opts: CheckRenderOptions) => OutputChunk[];
+
+/**
+ * `refcat validate` output, one pure renderer per format (STYLE 7). Text: each file's findings on
+ * stderr, then its summary line on stdout. GitHub: annotations and summary lines on stdout, where
+ * the runner reads workflow commands. JSON: the versioned document of SPEC 5.2 on stdout.
+ */
+export const validateRenderers: Record<CheckFormat, Renderer> = {
+  text: (results, opts) =>
+    results.flatMap((r) => {
+      const chunks: OutputChunk[] = [];
+      const findings = inOrder(r);
+      if (findings.length > 0) chunks.push({ stream: 'stderr', text: findings.map((f) => renderFinding(f, opts)).join('') });
+      chunks.push({ stream: 'stdout', text: summaryLine(r, opts.cwd) });
+      return chunks;
+    }),
+  github: (results, opts) =>
+    results.map((r) => ({
+      stream: 'stdout',
+      text: inOrder(r)
+        .map((f) => githubAnnotation(f, opts.cwd))
+        .concat(summaryLine(r, opts.cwd))
+        .join(''),
+    })),
+  json: (results, opts) => [
+    {
+      stream: 'stdout',
+      text:
+        JSON.stringify(
+          {
+            version: 1,
+            valid: results.every((r) => r.valid),
+            files: results.map((r) => ({
+              path: shownPath(opts.cwd, r.path),
+              valid: r.valid,
+              errors: r.errors.map((f) => findingJson(f, opts.cwd)),
+              warnings: r.warnings.map((f) => findingJson(f, opts.cwd)),
+            })),
+          },
+          null,
+          2,
+        ) + '\n',
+    },
+  ],
+};
+
+/** `✓ f: valid`, `✓ f: valid (2 warnings)`, `✗ f: 3 errors, 1 warning` (SPEC 5.2). */
+export function summaryLine(r: ConvValidation, cwd: string): string {
+  const file = shownPath(cwd, r.path);
+  if (r.valid) return `✓ ${file}: valid${r.warnings.length > 0 ? ` (${plural(r.warnings.length, 'warning')})` : ''}\n`;
+  const parts = [plural(r.errors.length, 'error')];
+  if (r.warnings.length > 0) parts.push(plural(r.warnings.length, 'warning'));
+  return `✗ ${file}: ${parts.join(', ')}\n`;
+}
+
+/** Errors and warnings together, by file and line. */
+function inOrder(r: ConvValidation): Finding[] {
+  return sortFindings([...r.errors, ...r.warnings], r.conv?.files ?? []);
+}

@@ -1,0 +1,60 @@
+import type { RefFinding, VerifyRefsReport } from '../verify-refs/verify-refs.js';
+import { type CheckFormat, type CheckRenderOptions, findingJson, findingPlace, githubAnnotation, type OutputChunk, plural } from './render-findings.js';
+
+type Renderer = (report: VerifyRefsReport, opts: CheckRenderOptions & { strict?: boolean }) => OutputChunk[];
+
+/**
+ * `refcat verify refs` output (SPEC 5.3). The text report is one block on stdout: the summary
+ * line, then `  ERROR <file>:<line>: Broken reference: <ref>` lines (with the reason when it is
+ * not simply a missing file, and `Suggestion: Found:` lines), then `  WARNING` lines.
+ */
+export const verifyRenderers: Record<CheckFormat, Renderer> = {
+  text: (report, opts) => {
+    let out = headline(report, opts.strict ?? false);
+    for (const f of report.errors) {
+      out += `  ERROR ${findingPlace(f, opts.cwd)}: ${f.ref ? `Broken reference: ${f.ref}` : f.message}\n`;
+      if (f.ref && f.code !== 'not_found') out += `    ${f.message}\n`;
+      for (const s of f.suggestions ?? []) out += `    Suggestion: Found: ${s}\n`;
+    }
+    for (const f of report.warnings) {
+      out += `  WARNING ${findingPlace(f, opts.cwd)}: ${f.message}\n`;
+      for (const d of f.details) out += `    ${d}\n`;
+    }
+    return [{ stream: 'stdout', text: out }];
+  },
+  github: (report, opts) => {
+    let out = '';
+    for (const f of report.errors) {
+      const extra = [...(f.code !== 'not_found' ? [f.message] : []), ...(f.suggestions ?? []).map((s) => `Suggestion: Found: ${s}`)];
+      out += f.ref ? githubAnnotation(f, opts.cwd, `Broken reference: ${f.ref}`, extra) : githubAnnotation(f, opts.cwd);
+    }
+    for (const f of report.warnings) out += githubAnnotation(f, opts.cwd);
+    return [{ stream: 'stdout', text: out + headline(report, opts.strict ?? false) }];
+  },
+  json: (report, opts) => {
+    const json = (f: RefFinding) => {
+      const o = findingJson(f, opts.cwd);
+      if (f.suggestions) o.suggestions = f.suggestions;
+      return o;
+    };
+    const doc = {
+      version: 1,
+      passed: report.passed,
+      files_scanned: report.filesScanned,
+      refs_found: report.refsFound,
+      valid: report.valid,
+      broken: report.broken,
+      errors: report.errors.map(json),
+      warnings: report.warnings.map(json),
+    };
+    return [{ stream: 'stdout', text: JSON.stringify(doc, null, 2) + '\n' }];
+  },
+};
+
+/** `✓ PASSED: Scanned N file(s), found M reference(s): V valid, B broken` or `✗ FAILED: ...`. */
+function headline(r: VerifyRefsReport, strict: boolean): string {
+  const head = r.passed ? '✓ PASSED' : '✗ FAILED';
+  let line = `${head}: Scanned ${r.filesScanned} file(s), found ${r.refsFound} reference(s): ${r.valid} valid, ${r.broken} broken`;
+  if (r.warnings.length > 0) line += ` (${plural(r.warnings.length, 'warning')}${strict ? ', --strict' : ''})`;
+  return line + '\n';
+}

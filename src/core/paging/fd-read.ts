@@ -1,0 +1,307 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Context } from '../../shared/context.js';
+import { type Diagnostic, FdError, isRefcatError, UsageError } from '../../shared/errors.js';
+import { AliasResolver } from '../alias/resolve-aliases.js';
+import { extract, resolveFiles } from '../extract/extract.js';
+import { BinaryContentError } from '../extract/line-reader.js';
+import { parseRef } from '../ref-spec/parse-ref-spec.js';
+import { BufferSource, FileSource, fileChunks, scanFile } from './byte-source.js';
+import { type Content, ingest, PRETTY_JSON_LIMIT, prettyJsonChunks, prettyOrWarn, tooLargeForPretty } from './ingest.js';
+import { pageOfLine, PageTable } from './page-index.js';
+import { checkPageSize, DEFAULT_PAGE_SIZE } from './page-builder.js';
+import { ByteScanner, isText } from './byte-scanner.js';
+import { parseEntryId, Store } from './fd-store.js';
+
+export interface LineRange {
+  start: number;
+  /** null: to the end. */
+  end: number | null;
+}
+
+export interface FdReadOptions {
+  /** A file, `-` / undefined (stdin), `fd:N`, `ref:ID` or a ref spec. */
+  source?: string;
+  page?: number;
+  all?: boolean;
+  lines?: LineRange;
+  pageSize?: number;
+  prettyJson?: boolean;
+  /** Store the content (and answer with an fd) even when it is a file or fits one page. */
+  save?: boolean;
+  /** `--store DIR`. */
+  store?: string;
+}
+
+/** What `fd read` answers; renderers turn it into XML, JSON or raw text. */
+export interface FdView {
+  /** plain: fits one page, shown as is; result: first page and how to get more; page/all/lines: fd_content. */
+  kind: 'plain' | 'result' | 'page' | 'all' | 'lines';
+  /** The handle to read more with: `fd:7`, `ref:x`, the path or ref spec read, or `stdin`. */
+  fd: string;
+  page: number | null;
+  pages: number;
+  pageSize: number;
+  continued: boolean;
+  truncated: boolean;
+  lineStart: number;
+  lineEnd: number;
+  totalLines: number;
+  /** `result`: the command that reads page 2. */
+  next: string | null;
+  /** The text, in blocks (a 1 GiB `--all` is streamed, never held). */
+  text: Iterable<string>;
+  warnings: Diagnostic[];
+  /** Release open files once the text has been consumed. */
+  close(): void;
+}
+
+/**
+ * `refcat fd read` (SPEC 6): get the content (storing stdin, or a file with `save`), then answer
+ * the page, range or overview asked for. Throws FdError (shown as fd_error) for unknown fds, pages
+ * or lines out of range and binary content; UsageError for bad option combinations.
+ */
+export async function readFd(opts: FdReadOptions, ctx: Context, stdin: AsyncIterable<Buffer | string>): Promise<FdView> {
+  const pageSize = checkPageSize(opts.pageSize ?? DEFAULT_PAGE_SIZE);
+  const selections = [opts.page !== undefined, opts.all === true, opts.lines !== undefined].filter(Boolean).length;
+  if (selections > 1) throw new UsageError('Use only one of --page, --all and --lines');
+  const warnings: Diagnostic[] = [];
+  const { content, onTheFly } = await load(opts, pageSize, ctx, stdin, warnings);
+  try {
+    return view(content, opts, pageSize, ctx, warnings, onTheFly);
+  } catch (err) {
+    content.bytes.close();
+    content.pages.close();
+    throw err;
+  }
+}
+
+async function load(
+  opts: FdReadOptions,
+  pageSize: number,
+  ctx: Context,
+  stdin: AsyncIterable<Buffer | string>,
+  warnings: Diagnostic[],
+): Promise<{ content: Content; onTheFly: boolean }> {
+  const source = opts.source === undefined || opts.source === '-' ? null : opts.source;
+  const store = () => Store.at(ctx, opts.store);
+  const persist = opts.save ? 'always' : 'if-large';
+  const label = source ?? 'stdin';
+  const guard = <T>(p: Promise<T>): Promise<T> => p.catch((err) => Promise.reject(binaryError(err, label)));
+
+  if (source === null) {
+    const chunks = opts.prettyJson ? prettyJsonChunks(stdin, warnings) : stdin;
+    return { content: await guard(ingest(chunks, { pageSize, store, persist, source: 'stdin' })), onTheFly: false };
+  }
+
+  if (parseEntryId(source)) {
+    const entry = store().open(source);
+    const pretty = opts.prettyJson ? prettyText(entry.contentPath, entry.meta.id, warnings) : null;
+    if (pretty !== null) {
+      entry.close();
+      return { content: inMemory(pretty, entry.meta.id, pageSize), onTheFly: true };
+    }
+    return { content: { label: entry.meta.id, stored: false, bytes: entry.source(), pages: entry.pages(pageSize), totals: entry.meta }, onTheFly: false };
+  }
+
+  const file = fileOf(source, ctx);
+  if (file) {
+    if (opts.save) {
+      const chunks = opts.prettyJson ? prettyJsonChunks(fileChunks(file), warnings) : fileChunks(file);
+      return { content: await guard(ingest(chunks, { pageSize, store, persist, source: path.resolve(ctx.cwd, file) })), onTheFly: false };
+    }
+    const pretty = opts.prettyJson ? prettyText(file, source, warnings) : null;
+    if (pretty !== null) return { content: inMemory(pretty, source, pageSize), onTheFly: true };
+    try {
+      const { table, totals } = scanFile(file, pageSize);
+      return { content: { label: source, stored: false, bytes: new FileSource(file), pages: table, totals }, onTheFly: false };
+    } catch (err) {
+      throw binaryError(err, source);
+    }
+  }
+
+  // A ref spec: its selected lines are the content.
+  let text = selectedText(source, ctx, warnings);
+  if (opts.prettyJson) text = prettyOrWarn(text, warnings);
+  if (opts.save) {
+    return { content: await guard(ingest([text], { pageSize, store, persist, source })), onTheFly: false };
+  }
+  return { content: inMemory(text, source, pageSize), onTheFly: opts.prettyJson === true };
+}
+
+/** The file a source names directly: an existing path, or a ref spec without a selector. */
+function fileOf(source: string, ctx: Context): string | null {
+  const direct = path.resolve(ctx.cwd, source);
+  let spec;
+  try {
+    if (fs.statSync(direct).isDirectory()) throw new FdError('is_directory', source, `Is a directory: ${source}`);
+    return direct;
+  } catch (err) {
+    if (err instanceof FdError) throw err;
+    spec = parseSource(source, ctx);
+  }
+  if (spec.selector) return null;
+  try {
+    const files = resolveFiles(spec, ctx, { aliases: new AliasResolver(ctx) });
+    if (files.length !== 1) throw new UsageError(`fd read pages one file; ${source} matches ${files.length} files`);
+    return files[0]!.path;
+  } catch (err) {
+    throw asFdError(err, source);
+  }
+}
+
+/** A source that is no existing file must be a ref spec; a plain name that is neither is not found. */
+function parseSource(source: string, ctx: Context) {
+  try {
+    return parseRef(source);
+  } catch (err) {
+    if (source.startsWith('@') || source.includes('#')) throw err;
+    throw new FdError('not_found', source, `REFCAT ref not found: ${source} (Searched: ${path.resolve(ctx.cwd, source)})`);
+  }
+}
+
+function selectedText(source: string, ctx: Context, warnings: Diagnostic[]): string {
+  const report = extract([source], ctx);
+  if (report.errors.length > 0) {
+    const e = report.errors[0]!;
+    if (e.code === 'invalid_ref') throw new UsageError(e.message, { code: e.code });
+    throw fdError(e.code, source, e.message, e.details);
+  }
+  if (report.results.length !== 1) throw new UsageError(`fd read pages one file; ${source} matches ${report.results.length} files`);
+  warnings.push(...report.warnings);
+  const lines = report.results[0]!.lines;
+  return lines.length === 0 ? '' : lines.join('\n') + '\n';
+}
+
+/** A stored or named file's JSON re-indented; null (with a warning) when it is too large for that. */
+function prettyText(file: string, label: string, warnings: Diagnostic[]): string | null {
+  if (fs.statSync(file).size > PRETTY_JSON_LIMIT) {
+    warnings.push(tooLargeForPretty(label));
+    return null;
+  }
+  const buf = fs.readFileSync(file);
+  if (!isText(buf)) throw binaryError(new BinaryContentError('binary'), label);
+  return prettyOrWarn(buf.toString('utf8'), warnings);
+}
+
+/** Content held in memory (a ref spec's lines, a re-indented JSON document). */
+function inMemory(text: string, label: string, pageSize: number): Content {
+  const buf = Buffer.from(text);
+  const table = new PageTable();
+  const scanner = new ByteScanner(pageSize, (s) => table.push(s));
+  scanner.push(buf);
+  const t = scanner.finish();
+  return { label, stored: false, bytes: new BufferSource(buf), pages: table, totals: { bytes: t.bytes, chars: t.chars, lines: t.lines } };
+}
+
+
+function binaryError(err: unknown, label: string): unknown {
+  if (err instanceof BinaryContentError) return new FdError('binary', label, `Binary content cannot be paged: ${label}`);
+  return err;
+}
+
+function asFdError(err: unknown, source: string): unknown {
+  if (!isRefcatError(err) || err instanceof UsageError || err instanceof FdError) return err;
+  return fdError(err.code, source, err.message, err.details);
+}
+
+/** An extraction failure as an fd_error: its detail lines (places searched) in parentheses. */
+function fdError(code: string, source: string, message: string, details: string[]): FdError {
+  return new FdError(code, source, details.length > 0 ? `${message} (${details.join('; ')})` : message);
+}
+
+function view(c: Content, opts: FdReadOptions, pageSize: number, ctx: Context, warnings: Diagnostic[], onTheFly: boolean): FdView {
+  // Unstored stdin has no handle to come back with; it is named for what it is.
+  const fd = c.label ?? 'stdin';
+  const count = c.pages.count;
+  const base = {
+    fd,
+    pages: count,
+    pageSize,
+    totalLines: c.totals.lines,
+    warnings,
+    close: () => {
+      c.bytes.close();
+      c.pages.close();
+    },
+  };
+
+  if (opts.lines) {
+    const total = c.totals.lines;
+    const { start } = opts.lines;
+    if (start > total) {
+      const range = total === 0 ? 'none, the content is empty' : `1-${total}`;
+      throw new FdError('invalid_lines', fd, `Invalid line range. Valid range: ${range}`);
+    }
+    let end = opts.lines.end ?? total;
+    if (end > total) {
+      warnings.push({
+        code: 'clamped',
+        message: `Line range exceeds content bounds: ${fd} --lines ${start}-${end}`,
+        details: [`Content has ${total} lines, will clamp to ${start}-${total}`],
+      });
+      end = total;
+    }
+    const from = lineOffset(c, start);
+    const to = lineOffset(c, end + 1);
+    return { ...base, kind: 'lines', page: null, continued: false, truncated: false, lineStart: start, lineEnd: end, next: null, text: c.bytes.text(from, to) };
+  }
+
+  if (opts.all) {
+    const first = c.pages.get(1);
+    return {
+      ...base,
+      kind: 'all',
+      page: null,
+      continued: false,
+      truncated: false,
+      lineStart: first.lineStart,
+      lineEnd: c.totals.lines,
+      next: null,
+      text: c.bytes.text(0, c.totals.bytes),
+    };
+  }
+
+  if (opts.page !== undefined && (opts.page < 1 || opts.page > count)) {
+    throw new FdError('invalid_page', fd, `Invalid page number. Valid range: 1-${count}`);
+  }
+  const n = opts.page ?? 1;
+  const span = c.pages.get(n);
+  const kind = opts.page !== undefined ? 'page' : count <= 1 && !c.stored ? 'plain' : 'result';
+  return {
+    ...base,
+    kind,
+    page: n,
+    continued: span.continued,
+    truncated: span.truncated,
+    lineStart: span.lineStart,
+    lineEnd: span.lineEnd,
+    next: kind === 'result' && count > 1 ? nextCommand(fd, opts, pageSize, ctx, onTheFly) : null,
+    text: c.bytes.text(span.start, span.end),
+  };
+}
+
+/** The byte offset where line `line` starts (the content's size past the last line). */
+function lineOffset(c: Content, line: number): number {
+  if (line > c.totals.lines) return c.totals.bytes;
+  const span = c.pages.get(pageOfLine(c.pages, line));
+  // The line starts on this page; walk from the page start over the newlines before it.
+  const buf = c.bytes.bytes(span.start, span.end);
+  // (If the page starts inside line lineStart, the first newline ends that line all the same.)
+  let at = 0;
+  for (let cur = span.lineStart; cur < line; cur++) at = buf.indexOf(0x0a, at) + 1;
+  return span.start + at;
+}
+
+/** `refcat fd read <label> --page 2`, with the flags that change the pages. */
+function nextCommand(label: string, opts: FdReadOptions, pageSize: number, ctx: Context, onTheFly: boolean): string {
+  let cmd = `refcat fd read ${shellQuote(label)} --page 2`;
+  if (pageSize !== DEFAULT_PAGE_SIZE) cmd += ` --page-size ${pageSize}`;
+  if (onTheFly) cmd += ' --pretty-json';
+  if (opts.store) cmd += ` --store ${shellQuote(path.resolve(ctx.cwd, opts.store))}`;
+  return cmd;
+}
+
+function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,432 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Context } from '../../shared/context.js';
+import { FdError, RefcatError, UsageError } from '../../shared/errors.js';
+import { resolveFrom, sdqctlDir } from '../../shared/paths.js';
+import { AtomicFile, TEMP_RE, writeFileAtomic } from '../safe-write/atomic-file.js';
+import { makeDirs } from '../safe-write/make-dirs.js';
+import { FileSource, scanSource } from './byte-source.js';
+import { type PageLookup, PageFile, type PageTable } from './page-index.js';
+
+/** What the store knows about one entry (meta.json). */
+export interface EntryMeta {
+  version: 1;
+  /** `fd:N` or `ref:ID`. */
+  id: string;
+  /** ISO time of creation. */
+  created: string;
+  /** Where the content came from: `stdin`, a path, a ref spec, a transcript. */
+  source: string;
+  bytes: number;
+  chars: number;
+  lines: number;
+  /** ref entries: the line of the opening `<ref>` tag in the transcript. */
+  line?: number;
+}
+
+export type EntryTotals = Pick<EntryMeta, 'bytes' | 'chars' | 'lines'>;
+
+const FD_RE = /^fd:(\d+)$/;
+export const REF_ID_RE = /^[A-Za-z0-9_.:-]+$/;
+
+/** SPEC 6: `--store DIR`, else `REFCAT_STORE`, else `~/.sdqctl/fd/` (`$SDQCTL_HOME/fd/`). */
+export function storeLocation(ctx: Context, explicit?: string): string {
+  if (explicit) return resolveFrom(ctx.cwd, explicit, ctx.home);
+  if (ctx.env.REFCAT_STORE) return resolveFrom(ctx.cwd, ctx.env.REFCAT_STORE, ctx.home);
+  return path.join(sdqctlDir(ctx), 'fd');
+}
+
+/** `fd:N` / `ref:ID` as typed; anything else that starts with one of those prefixes is a usage error. */
+export function parseEntryId(id: string): { kind: 'fd'; n: number } | { kind: 'ref'; ref: string } | null {
+  if (id.startsWith('fd:')) {
+    const m = FD_RE.exec(id);
+    if (!m || Number(m[1]) === 0 || !Number.isSafeInteger(Number(m[1]))) {
+      throw new UsageError(`Invalid fd id: ${id} (expected fd:N, N a whole number > 0)`, { code: 'invalid_fd' });
+    }
+    return { kind: 'fd', n: Number(m[1]) };
+  }
+  if (id.startsWith('ref:')) {
+    const ref = id.slice(4);
+    if (!REF_ID_RE.test(ref)) throw new UsageError(`Invalid ref id: ${ref} (ids are made of A-Z a-z 0-9 _ . : -)`, { code: 'invalid_ref_id' });
+    return { kind: 'ref', ref };
+  }
+  return null;
+}
+
+/** The file of a ref's folder naming its current version folder. */
+const CURRENT = 'current';
+const VERSION_RE = /^v-[0-9a-f]+$/;
+/** A version folder no pointer names, older than this, was left by a crash or a lost race. */
+const ORPHAN_AGE_MS = 10 * 60 * 1000;
+
+/**
+ * The on-disk store of fds and refs. Layout:
+ *
+ *   <dir>/<N>/                 meta.json, content, pages-<size>.idx for `fd:N` (`closed` once closed)
+ *   <dir>/refs/<hash>/current  the name of the current version folder of `ref:ID`
+ *   <dir>/refs/<hash>/v-<rand>/  meta.json, content, pages-<size>.idx of that version
+ *
+ * The ref folder name is a hash of the id, because ids (`..`, `a:b`) must never become paths. A
+ * ref folder without `current` but with a meta.json is an entry of the older flat layout, still
+ * read as it is and converted by the next scan of its id.
+ *
+ * An entry exists once its meta.json does: content and index are written first, each to a temp
+ * file renamed into place, meta.json last, so a crash never leaves a half-written entry that
+ * reads as complete. A ref stored again is written as a new version folder and switched to by
+ * replacing `current` (temp file + rename), so a reader sees the old version or the new one,
+ * never a folder being swapped. `fd:N` ids come from mkdir(2) of the entry folder, which fails
+ * when the folder exists: two processes can never get the same N, and closing keeps the
+ * (emptied) folder as a tombstone so that N is never handed out again.
+ *
+ * Unexpected file-system failures (a store that is a file, a full disk, no permission) become
+ * RefcatError `store_error`, one line naming the store.
+ */
+export class Store {
+  constructor(readonly dir: string) {}
+
+  static at(ctx: Context, explicit?: string): Store {
+    return new Store(storeLocation(ctx, explicit));
+  }
+
+  /** Reserve the next `fd:N` and return a writer for its content. */
+  newFd(source: string): PendingEntry {
+    return this.guard(() => {
+      const base = this.dir;
+      makeDirs(base);
+      let n = 1 + Math.max(0, ...fs.readdirSync(base).filter((d) => /^\d+$/.test(d)).map(Number));
+      for (;;) {
+        const dir = path.join(base, String(n));
+        try {
+          fs.mkdirSync(dir);
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+          n++;
+          continue;
+        }
+        try {
+          return new PendingEntry(`fd:${n}`, dir, source, () => fs.rmSync(dir, { recursive: true, force: true }), this.dir);
+        } catch (err) {
+          fs.rmSync(dir, { recursive: true, force: true });
+          throw err;
+        }
+      }
+    });
+  }
+
+  /**
+   * Store `ref:ID` (replacing an older one: a transcript scanned again wins). Written as a new
+   * version folder, then `current` is switched to it in one rename; the replaced version is
+   * removed afterwards (a reader that already opened it keeps reading it through its descriptors).
+   */
+  putRef(id: string, content: string, source: string, line: number, totals: EntryTotals): EntryMeta {
+    return this.guard(() => {
+      const dir = this.refDir(id);
+      makeDirs(dir);
+      const version = `v-${crypto.randomBytes(8).toString('hex')}`;
+      const vdir = path.join(dir, version);
+      fs.mkdirSync(vdir);
+      const drop = () => fs.rmSync(vdir, { recursive: true, force: true });
+      let pending: PendingEntry | undefined;
+      let meta: EntryMeta;
+      let replaced: string | null;
+      try {
+        pending = new PendingEntry(`ref:${id}`, vdir, source, drop, this.dir);
+        pending.write(Buffer.from(content));
+        meta = pending.commit(totals, null, { line }).meta;
+        pending = undefined;
+        replaced = readPointer(dir);
+        // Atomic, not durable, like every store file: the store holds copies (of stdin, of
+        // transcripts) that a power cut may lose, never a user's only data, so no fsync is paid.
+        writeFileAtomic(path.join(dir, CURRENT), version + '\n');
+      } catch (err) {
+        // Until `current` names it, the new version is nobody's: remove it whatever failed.
+        pending?.abort();
+        drop();
+        throw err;
+      }
+      pruneVersions(dir, version, replaced);
+      return meta;
+    });
+  }
+
+  /** Open an entry; FdError not_found for an unknown, closed or incomplete one. Call close() on it. */
+  open(id: string): Entry {
+    const parsed = parseEntryId(id);
+    if (!parsed) throw new UsageError(`Not an fd or ref id: ${id} (expected fd:N or ref:ID)`, { code: 'invalid_fd' });
+    return this.guard(() => {
+      const name = parsed.kind === 'fd' ? `fd:${parsed.n}` : id;
+      const what = parsed.kind === 'fd' ? `File descriptor ${name}` : `Reference ${name}`;
+      const base = parsed.kind === 'fd' ? path.join(this.dir, String(parsed.n)) : this.refDir(parsed.ref);
+      // A ref version can vanish between reading `current` and opening its files, when a new
+      // scan replaces it right then: follow the pointer once more.
+      for (let attempt = 1; ; attempt++) {
+        const dir = parsed.kind === 'fd' ? base : refEntryDir(base);
+        const entry = openEntry(dir);
+        if (entry) return entry;
+        if (parsed.kind === 'ref' && dir !== base && attempt < 2) continue;
+        if (fs.existsSync(path.join(base, 'closed'))) throw new FdError('not_found', name, `${what} has been closed`);
+        if (fs.existsSync(base) && parsed.kind === 'fd') {
+          throw new FdError('incomplete', name, `${what} is incomplete (its writer was interrupted or is still running)`);
+        }
+        const hint = parsed.kind === 'ref' ? " (store refs with 'refcat ref scan FILE')" : '';
+        throw new FdError('not_found', name, `${what} not found in ${this.dir}${hint}`);
+      }
+    });
+  }
+
+  /** Every complete entry: fds by number, then refs by id. */
+  list(): EntryMeta[] {
+    return this.guard(() => {
+      const read = (sub: string, pick: RegExp, entryDir: (dir: string) => string): EntryMeta[] => {
+        let names: string[];
+        try {
+          names = fs.readdirSync(path.join(this.dir, sub));
+        } catch (err) {
+          // No store yet, or no refs in it: nothing stored. Anything else is a broken store.
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+          throw err;
+        }
+        const out: EntryMeta[] = [];
+        for (const name of names) {
+          if (!pick.test(name)) continue;
+          try {
+            out.push(readMeta(entryDir(path.join(this.dir, sub, name))));
+          } catch {
+            // closed, incomplete or being replaced: not an entry to show
+          }
+        }
+        return out;
+      };
+      const fds = read('.', /^\d+$/, (d) => d).sort((a, b) => Number(a.id.slice(3)) - Number(b.id.slice(3)));
+      const refs = read('refs', /^[0-9a-f]+$/, refEntryDir).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      return [...fds, ...refs];
+    });
+  }
+
+  /**
+   * Close an entry: an fd keeps an empty folder with a `closed` marker (its N stays used). An
+   * incomplete fd (its writer was killed) can be closed too, which frees its partial content.
+   */
+  close(id: string): void {
+    let dir: string;
+    try {
+      const entry = this.open(id);
+      entry.close();
+      dir = entry.dir;
+    } catch (err) {
+      if (!(err instanceof FdError) || err.type !== 'incomplete') throw err;
+      dir = path.join(this.dir, String(Number(id.slice(3))));
+    }
+    this.guard(() => {
+      if (id.startsWith('ref:')) {
+        fs.rmSync(this.refDir(id.slice(4)), { recursive: true, force: true });
+        return;
+      }
+      fs.writeFileSync(path.join(dir, 'closed'), '');
+      for (const f of fs.readdirSync(dir)) if (f !== 'closed') fs.rmSync(path.join(dir, f), { force: true });
+    });
+  }
+
+  private refDir(id: string): string {
+    return path.join(this.dir, 'refs', crypto.createHash('sha256').update(id).digest('hex').slice(0, 32));
+  }
+
+  private guard<T>(run: () => T): T {
+    try {
+      return run();
+    } catch (err) {
+      throw storeError(err, this.dir);
+    }
+  }
+}
+
+/**
+ * A file-system failure inside the store as one line naming the store, never a stack trace.
+ * RefcatErrors (not found, ...) and bugs (no errno code) pass through unchanged.
+ */
+export function storeError(err: unknown, dir: string): unknown {
+  if (err instanceof RefcatError) return err;
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (typeof code !== 'string') return err;
+  if (code === 'ENOTDIR' || code === 'EEXIST') {
+    let isFolder = true;
+    try {
+      isFolder = fs.statSync(dir).isDirectory();
+    } catch {
+      // missing or unreadable: the errno message below says more
+    }
+    if (!isFolder) {
+      return new RefcatError(`The store ${dir} is not a folder (set --store or REFCAT_STORE to a folder)`, { code: 'store_error' });
+    }
+  }
+  return new RefcatError(`Cannot use the store ${dir}: ${(err as Error).message}`, { code: 'store_error' });
+}
+
+/** The folder holding a ref's files: the version `current` names, or the folder itself (old layout). */
+function refEntryDir(refDir: string): string {
+  const version = readPointer(refDir);
+  return version ? path.join(refDir, version) : refDir;
+}
+
+/** The version `current` names; null without one. A name that is not a version is never followed. */
+function readPointer(refDir: string): string | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(refDir, CURRENT), 'utf8').trim();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  return VERSION_RE.test(text) ? text : null;
+}
+
+/**
+ * After switching to `mine`: remove the version it replaced, files of the old flat layout, and
+ * versions no pointer has named for a while (left by a crash, or by two scans racing, where each
+ * removes only what it replaced). Best effort: a failure leaves some disk used, nothing wrong.
+ */
+function pruneVersions(refDir: string, mine: string, replaced: string | null): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(refDir);
+  } catch {
+    return;
+  }
+  const now = Date.now();
+  for (const name of names) {
+    if (name === mine || name === CURRENT) continue;
+    try {
+      const file = path.join(refDir, name);
+      if (VERSION_RE.test(name)) {
+        // Never the version in use: another scan may have switched to its own since.
+        if (readPointer(refDir) === name) continue;
+        if (name !== replaced && now - fs.statSync(file).mtimeMs < ORPHAN_AGE_MS) continue;
+        fs.rmSync(file, { recursive: true, force: true });
+      } else if (name === 'meta.json' || name === 'content' || /^pages-\d+\.idx$/.test(name)) {
+        fs.rmSync(file, { force: true });
+      } else if (TEMP_RE.test(name) && now - fs.statSync(file).mtimeMs >= ORPHAN_AGE_MS) {
+        fs.rmSync(file, { force: true });
+      }
+    } catch {
+      // gone already, or not ours to remove: leave it
+    }
+  }
+}
+
+function readMeta(dir: string): EntryMeta {
+  return JSON.parse(fs.readFileSync(path.join(dir, 'meta.json'), 'utf8')) as EntryMeta;
+}
+
+/**
+ * The entry in `dir` with its content already open (so that it stays readable if the folder is
+ * replaced next); null when it has no complete meta.json or content.
+ */
+function openEntry(dir: string): Entry | null {
+  let meta: EntryMeta;
+  let source: FileSource;
+  try {
+    meta = readMeta(dir);
+    source = new FileSource(path.join(dir, 'content'));
+  } catch (err) {
+    if (err instanceof SyntaxError || (err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  return new Entry(meta, dir, source);
+}
+
+/**
+ * An entry being written: content first (temp file), then commit() adds the index and meta.json.
+ * Failures are store_error naming `storeDir`.
+ */
+export class PendingEntry {
+  private readonly content: AtomicFile;
+
+  constructor(
+    readonly id: string,
+    readonly dir: string,
+    private readonly source: string,
+    private readonly discard: () => void,
+    private readonly storeDir: string,
+  ) {
+    this.content = this.guard(() => new AtomicFile(path.join(dir, 'content')));
+  }
+
+  write(chunk: Buffer): void {
+    this.guard(() => this.content.write(chunk));
+  }
+
+  /** Make the entry visible; `table` is the page index already built for `pageSize`, if any. */
+  commit(totals: EntryTotals, table: { pageSize: number; table: PageTable } | null, extra: { line?: number } = {}): Entry {
+    return this.guard(() => {
+      this.content.commit();
+      if (table) writeFileAtomic(path.join(this.dir, indexName(table.pageSize)), table.table.bytes());
+      const meta: EntryMeta = { version: 1, id: this.id, created: new Date().toISOString(), source: this.source, ...totals, ...extra };
+      writeFileAtomic(path.join(this.dir, 'meta.json'), JSON.stringify(meta, null, 2) + '\n');
+      return new Entry(meta, this.dir);
+    });
+  }
+
+  /** Give up: nothing of the entry stays (its id was never shown to anyone). */
+  abort(): void {
+    this.content.abort();
+    this.discard();
+  }
+
+  private guard<T>(run: () => T): T {
+    try {
+      return run();
+    } catch (err) {
+      throw storeError(err, this.storeDir);
+    }
+  }
+}
+
+/** A complete entry. */
+export class Entry {
+  constructor(
+    readonly meta: EntryMeta,
+    readonly dir: string,
+    /** The content, opened by Store.open() before anything could replace it. */
+    private src: FileSource | null = null,
+  ) {}
+
+  get contentPath(): string {
+    return path.join(this.dir, 'content');
+  }
+
+  /** The content; the same open source on every call. Closing it (or the entry) releases it. */
+  source(): FileSource {
+    return (this.src ??= new FileSource(this.contentPath));
+  }
+
+  close(): void {
+    this.src?.close();
+  }
+
+  /**
+   * The page index for `pageSize`: read from its file when a previous call saved it (page N is
+   * then one positioned read), else built by one pass over the open content and saved for the
+   * next call.
+   */
+  pages(pageSize: number): PageLookup {
+    const file = path.join(this.dir, indexName(pageSize));
+    try {
+      return new PageFile(file);
+    } catch {
+      // Not saved yet, unreadable, or its version was just replaced: build it from the content we
+      // hold open (the index is only a cache of it).
+    }
+    const { table } = scanSource(this.source(), pageSize);
+    try {
+      writeFileAtomic(file, table.bytes());
+    } catch {
+      // A read-only store (or a version removed meanwhile) still pages, it only cannot remember the index.
+    }
+    return table;
+  }
+}
+
+function indexName(pageSize: number): string {
+  return `pages-${pageSize}.idx`;
+}

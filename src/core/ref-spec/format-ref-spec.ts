@@ -1,0 +1,58 @@
+import type { LineSpan, PatternExtent, RefSpec, Selector, Window } from './ref-spec.js';
+
+/**
+ * Format a ref spec (SPEC 1, normalized form).
+ *
+ * With `span`, the selector is replaced by the concrete lines it selected: `@path` for a whole
+ * file (span omitted), `@path#L5` for one line, `@path#L10-L20` otherwise. Without `span`, the
+ * selector is written back in canonical form (`#L10-L20:5..10`, `#/re/:+3`), so that
+ * `parseRef(formatRef(x))` equals `x` up to `raw`.
+ */
+export function formatRef(ref: Pick<RefSpec, 'alias' | 'path' | 'selector'>, span?: LineSpan): string {
+  const head = ref.alias ? `${ref.alias}:${ref.path}` : `@${safePath(ref.path)}`;
+  if (span) return head + formatSpan(span);
+  return ref.selector ? `${head}#${formatSelector(ref.selector)}` : head;
+}
+
+/**
+ * A relative path that would read as `alias:path` (`note:1.txt`) gets a `./` so that the spec
+ * parses back to the same file.
+ */
+function safePath(p: string): string {
+  return /^[A-Za-z][A-Za-z0-9_-]*:/.test(p) && !/^[A-Za-z]:[\\/]/.test(p) ? `./${p}` : p;
+}
+
+export function formatSpan(span: LineSpan): string {
+  return span.start === span.end ? `#L${span.start}` : `#L${span.start}-L${span.end}`;
+}
+
+export function formatSelector(sel: Selector): string {
+  if (sel.kind === 'range') {
+    const range =
+      sel.end === null ? `L${sel.start}-` : sel.start === sel.end ? `L${sel.start}` : `L${sel.start}-L${sel.end}`;
+    return sel.window ? `${range}:${formatWindow(sel.window)}` : range;
+  }
+  return `/${sel.source}/${formatExtent(sel.extent)}`;
+}
+
+function formatExtent(extent: PatternExtent): string {
+  switch (extent.kind) {
+    case 'paragraph':
+      return '';
+    case 'lines':
+      return `:+${extent.count}`;
+    case 'window':
+      return `:${formatWindow(extent.window)}`;
+    case 'semantic':
+      return `:${extent.unit}`;
+  }
+}
+
+function formatWindow(w: Window): string {
+  return `-${w.before}..${w.after === null ? '' : `+${w.after}`}`;
+}
+
+/** Normalized spec (SPEC 1) of a selection: `@path`, `@path#L5`, `@path#L10-L20`, `alias:path#...`. */
+export function specOf(alias: string | null, path: string, span: LineSpan | null): string {
+  return formatRef({ alias, path, selector: null }, span ?? undefined);
+}

@@ -1,0 +1,220 @@
+import type { Diagnostic } from '../../shared/errors.js';
+import { codePoints } from '../paging/paginate.js';
+
+/** One `<ref id="...">` section of a transcript. */
+export interface ResponseRef {
+  id: string;
+  content: string;
+  /** Line of the opening tag (1-based). */
+  line: number;
+  /** Line of the closing tag. */
+  endLine: number;
+  /** Lines of content (0 when empty). */
+  lines: number;
+  /** Unicode code points of content. */
+  chars: number;
+  /** Every attribute of the opening tag, `id` included. */
+  attributes: Record<string, string>;
+}
+
+export interface ResponseRefs {
+  /** In the order of their opening tags; for a duplicate id, the last one, at its own place. */
+  refs: ResponseRef[];
+  /** Duplicates, unclosed tags, stray closing tags, bad ids. */
+  warnings: Diagnostic[];
+}
+
+export const REF_ID = /^[A-Za-z0-9_.:-]+$/;
+
+// An attribute: name, then optionally = and a double-quoted, single-quoted or bare value.
+const ATTR = String.raw`[A-Za-z_:][-A-Za-z0-9_:.]*(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>\x60/]+))?`;
+const TOKEN = new RegExp(
+  [
+    String.raw`(?<fence>^[ ]{0,3}(?:\x60{3,}|~{3,})[^\n]*$)`,
+    String.raw`(?<code>(?<!\x60)(?<ticks>\x60+)(?!\x60)[^\n]*?(?<!\x60)\k<ticks>(?!\x60))`,
+    String.raw`(?<close><\/ref\s*>)`,
+    String.raw`(?<open><ref(?<attrs>(?:\s+${ATTR})*)\s*(?<self>\/?)>)`,
+  ].join('|'),
+  'gm',
+);
+const ATTR_ITEM = /([A-Za-z_:][-A-Za-z0-9_:.]*)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`/]+)))?/g;
+
+interface Open {
+  id: string | null;
+  attributes: Record<string, string>;
+  line: number;
+  /** Offset just after the opening tag. */
+  contentStart: number;
+  /** Tags of nested refs inside this one, as [start, end) offsets: not part of the content. */
+  inner: [number, number][];
+  /** Offset of the opening tag (refs are listed in this order). */
+  start: number;
+}
+
+/**
+ * Find the `<ref id="ID">...</ref>` sections of an LLM transcript (SPEC 7.1).
+ *
+ * - Attributes in any order, values in double or single quotes; ids are `[A-Za-z0-9_.:-]+`.
+ * - Content is the text between the tags without the one newline right after the opening tag and
+ *   the one right before the closing tag. Decision: spaces or tabs between the opening tag and
+ *   that newline, and the indentation between that newline and an indented closing tag, go with
+ *   them (they are layout, not content).
+ * - Nested refs are all found; an outer ref's content keeps the inner text but not the inner tags
+ *   (a tag alone on its line takes its line with it, so no blank line is left behind).
+ * - A duplicate id: the last one wins, with a warning naming both lines. An unclosed tag: warning,
+ *   ignored (a `</ref>` closes the innermost open ref). A `</ref>` with nothing open: warning.
+ *   A self-closing `<ref ... />` (as in a ref_list) is not a section.
+ * - Outside refs, fenced code blocks (``` or ~~~) are examples: tags inside them are not refs.
+ *   Decision: so are inline code spans (`<ref>` in backticks), which prose about refs is full of.
+ *   Inside a ref, code is content like any other text, and its tags count.
+ */
+export function parseResponseRefs(text: string): ResponseRefs {
+  // An unclosed tag is ignored (SPEC 7.1), as if it were plain text. That is only known at the end
+  // of the text, and an open tag changes how what follows reads (inside a ref, fences are content),
+  // so parse again without the unclosed tags until none is left.
+  const ignored = new Map<number, Open>();
+  for (;;) {
+    const pass = parsePass(text, ignored);
+    if (pass.unclosed.length === 0) {
+      const unclosed = [...ignored.values()].sort((a, b) => a.start - b.start);
+      for (const open of unclosed) {
+        pass.warnings.push({
+          code: 'ref_unclosed',
+          message: `Unclosed <ref${open.id ? ` id="${open.id}"` : ''}> at line ${open.line}: ignored`,
+          details: [],
+        });
+      }
+      return { refs: pass.refs, warnings: pass.warnings };
+    }
+    for (const open of pass.unclosed) ignored.set(open.start, open);
+  }
+}
+
+function parsePass(text: string, ignored: ReadonlyMap<number, Open>): ResponseRefs & { unclosed: Open[] } {
+  const found = new Map<string, ResponseRef>();
+  const warnings: Diagnostic[] = [];
+  const stack: Open[] = [];
+  let fence: { char: string; len: number } | null = null;
+  let line = 1;
+  let counted = 0;
+  const lineAt = (offset: number) => {
+    for (let i = text.indexOf('\n', counted); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+    counted = Math.max(counted, offset);
+    return line;
+  };
+  const warn = (code: string, message: string) => warnings.push({ code, message, details: [] });
+
+  const openedAt = new Map<string, number>();
+  TOKEN.lastIndex = 0;
+  for (let m = TOKEN.exec(text); m !== null; m = TOKEN.exec(text)) {
+    const g = m.groups!;
+    const start = m.index;
+    const end = start + m[0].length;
+    if (g.fence !== undefined || g.code !== undefined) {
+      // Inside a ref, code is content like any other text: look for tags inside it too.
+      if (stack.length > 0) TOKEN.lastIndex = start + 1;
+      else if (g.fence !== undefined) fence = nextFence(fence, g.fence);
+      continue;
+    }
+    if (fence || g.self) continue; // an example in a code block; a self-closing tag is no section
+    const at = lineAt(start);
+
+    if (g.open !== undefined) {
+      if (ignored.has(start)) continue;
+      for (const outer of stack) outer.inner.push([start, end]);
+      const attributes = parseAttributes(g.attrs ?? '');
+      let id: string | null = attributes.id ?? null;
+      if (id === null) {
+        warn('ref_no_id', `<ref> without an id at line ${at}: ignored`);
+      } else if (!REF_ID.test(id)) {
+        warn('ref_bad_id', `Invalid ref id '${id}' at line ${at} (ids are made of A-Z a-z 0-9 _ . : -): ignored`);
+        id = null;
+      }
+      stack.push({ id, attributes, line: at, contentStart: end, inner: [], start });
+      continue;
+    }
+
+    const open = stack.pop();
+    if (!open) {
+      warn('ref_stray_close', `</ref> without an opening <ref> at line ${at}: ignored`);
+      continue;
+    }
+    for (const outer of stack) outer.inner.push([start, end]);
+    if (open.id === null) continue;
+    const content = trimContent(withoutTags(text, open.contentStart, start, open.inner));
+    const previous = found.get(open.id);
+    if (previous) {
+      warn('ref_duplicate', `Duplicate ref id '${open.id}' at lines ${previous.line} and ${open.line}: the last one (line ${open.line}) wins`);
+    }
+    found.set(open.id, {
+      id: open.id,
+      content,
+      line: open.line,
+      endLine: at,
+      lines: lineCount(content),
+      chars: codePoints(content),
+      attributes: open.attributes,
+    });
+    openedAt.set(open.id, open.start);
+  }
+  const refs = [...found.values()].sort((a, b) => openedAt.get(a.id)! - openedAt.get(b.id)!);
+  return { refs, warnings, unclosed: stack };
+}
+
+/** Lines of content as SPEC 2 counts them: a final newline does not start a new line. */
+function lineCount(content: string): number {
+  if (content === '') return 0;
+  const n = content.split('\n').length;
+  return content.endsWith('\n') ? n - 1 : n;
+}
+
+/** Fence state after a fence-looking line (CommonMark: same character, at least as long, no info). */
+function nextFence(fence: { char: string; len: number } | null, lineText: string): { char: string; len: number } | null {
+  const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(lineText)!;
+  const run = m[1]!;
+  if (!fence) {
+    // A backtick fence's info string cannot hold a backtick.
+    if (run[0] === '`' && m[2]!.includes('`')) return null;
+    return { char: run[0]!, len: run.length };
+  }
+  return run[0] === fence.char && run.length >= fence.len && m[2]!.trim() === '' ? null : fence;
+}
+
+function parseAttributes(src: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const m of src.matchAll(ATTR_ITEM)) out[m[1]!] = m[2] ?? m[3] ?? m[4] ?? '';
+  return out;
+}
+
+/** text[from, to) without the inner tags; a tag alone on its line goes with its line. */
+function withoutTags(text: string, from: number, to: number, tags: [number, number][]): string {
+  let out = '';
+  let at = from;
+  for (let [s, e] of tags) {
+    const lineStart = text.lastIndexOf('\n', s - 1) + 1;
+    const nl = text.indexOf('\n', e);
+    const lineEnd = nl === -1 ? text.length : nl;
+    if (/^[ \t]*$/.test(text.slice(lineStart, s)) && /^[ \t]*\r?$/.test(text.slice(e, lineEnd)) && lineStart >= at && lineEnd < to) {
+      s = lineStart;
+      e = lineEnd + 1;
+    }
+    out += text.slice(at, s);
+    at = e;
+  }
+  return out + text.slice(at, to);
+}
+
+/** SPEC 7.1: drop the one newline after the opening tag and the one before the closing tag. */
+function trimContent(raw: string): string {
+  return raw.replace(/^[ \t]*\r?\n/, '').replace(/\r?\n[ \t]*$/, '');
+}
+
+/** The code inside a ref that is exactly one fenced code block, or null (`--strip-fence`). */
+export function stripFence(content: string): string | null {
+  const m = /^ {0,3}(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n? {0,3}(`{3,}|~{3,})[ \t]*$/.exec(content);
+  if (!m || m[1]![0] !== m[3]![0] || m[3]!.length < m[1]!.length) return null;
+  const body = m[2]!;
+  // The closing fence must be the first one: no fence line of the same kind inside.
+  const inner = new RegExp(String.raw`^ {0,3}${m[1]![0] === '`' ? '`' : '~'}{${m[1]!.length},}[ \t]*$`, 'm');
+  return inner.test(body) ? null : body;
+}

@@ -1,0 +1,279 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Context } from '../../shared/context.js';
+import { RefcatError, UsageError } from '../../shared/errors.js';
+import { expandHome } from '../../shared/paths.js';
+import type { ByteSource } from '../paging/byte-source.js';
+import { AtomicFile, TargetExistsError } from './atomic-file.js';
+import { makeDirs } from './make-dirs.js';
+import { acquireLock } from './write-lock.js';
+
+export type WriteMode = 'write' | 'append' | 'insert';
+export const WRITE_MODES: readonly WriteMode[] = ['write', 'append', 'insert'];
+
+export interface SafeWriteOptions {
+  /** The target as the user wrote it (relative to ctx.cwd). */
+  to: string;
+  mode: WriteMode;
+  /** insert: before this line (lines + 1 appends). */
+  line?: number;
+  /** insert: after the first line matching this. */
+  after?: RegExp;
+  /** write: replace an existing file. */
+  force?: boolean;
+  /** The folder targets must stay in (default: ctx.cwd). */
+  root?: string;
+  allowOutside?: boolean;
+}
+
+export interface SafeWriteHooks {
+  /** Runs when the complete temp file exists and the rename has not happened (crash tests). */
+  beforeRename?: (temp: string) => void;
+  /** How long to wait for another refcat's lock on the target (default 5 s; tests shorten it). */
+  lockWaitMs?: number;
+}
+
+export interface SafeWriteResult {
+  /** The file written (symlinks resolved). */
+  path: string;
+  mode: WriteMode;
+  /** The target did not exist before. */
+  created: boolean;
+  /** Bytes of content written (not counting the file's old bytes). */
+  bytes: number;
+}
+
+const BLOCK = 1 << 20;
+
+/**
+ * Write content to a user's file without ever losing data (SPEC 7.3), for `ref export` and
+ * `fd write` alike:
+ * - `write` refuses an existing file unless `force`; `append` adds at the end; `insert` goes before
+ *   line N or after the first line matching a pattern. A missing target counts as empty for append
+ *   and insert.
+ * - append and insert keep lines whole: a newline is added after content that lacks one, and
+ *   before it when the old text does not end with one.
+ * - The new file is written in full to a temp file in the target's folder, fsynced, given the old
+ *   file's permission bits, and published: a crash leaves the old file or the new. A new file is
+ *   published with link(2), which fails if the name was taken meanwhile (never check-then-rename);
+ *   a replacement is renamed over the old file.
+ * - append, insert and `write --force` read (or replace) the old file under an advisory lock
+ *   (lock.ts) so that two refcats writing the same file never lose an update.
+ * - Only regular files are written: a FIFO, socket or device target is refused, never opened.
+ * - The target must resolve, symlinks followed, inside `root` (default: the working directory)
+ *   unless `allowOutside`: `../x` and a symlink that leads out are refused. A symlink inside the
+ *   root is kept and its target file updated. Missing parent folders are created.
+ */
+export function safeWrite(content: ByteSource, opts: SafeWriteOptions, ctx: Context, hooks: SafeWriteHooks = {}): SafeWriteResult {
+  if (opts.mode === 'insert' && (opts.line === undefined) === (opts.after === undefined)) {
+    throw new UsageError('--mode insert needs exactly one of --line N and --after /regex/');
+  }
+  if (namesFolder(opts.to)) throw folderError(opts.to);
+  const target = resolveTarget(opts, ctx);
+  const old = statOrNull(target, opts.to);
+  checkKind(old, opts.to);
+  if (opts.mode === 'write' && old && !opts.force) throw existsError(opts.to);
+
+  try {
+    makeDirs(path.dirname(target));
+    // A plain write never replaces anything (link(2) refuses), so it needs no lock.
+    const locked = opts.mode !== 'write' || opts.force === true;
+    const release = locked ? acquireLock(target, { proc: ctx.proc, waitMs: hooks.lockWaitMs, shown: opts.to }) : null;
+    try {
+      return writeTarget(content, target, opts, hooks);
+    } finally {
+      release?.();
+    }
+  } catch (err) {
+    if (err instanceof RefcatError) throw err;
+    throw writeError(err, opts.to);
+  }
+}
+
+/** The read-modify-write itself; for append and insert the caller holds the lock. */
+function writeTarget(content: ByteSource, target: string, opts: SafeWriteOptions, hooks: SafeWriteHooks): SafeWriteResult {
+  // Read again now that we hold the lock: another refcat may have changed the file while we waited.
+  const old: { stat: fs.Stats; buf?: Buffer } | null = opts.mode === 'write' ? statRegular(target, opts.to) : readRegular(target, opts.to);
+  const before = old?.buf ?? Buffer.alloc(0);
+  const at = opts.mode === 'insert' ? insertOffset(before, opts) : before.length;
+  const lead = at > 0 && before[at - 1] !== 0x0a ? '\n' : '';
+  const trail = opts.mode !== 'write' && content.size > 0 && !endsWithNewline(content) ? '\n' : '';
+
+  // Publish without replacing when there was no old file (a file someone created meanwhile is
+  // never lost) and always for a plain write, whatever the stats saw: only --force replaces.
+  const noReplace = !old || (opts.mode === 'write' && !opts.force);
+  const file = new AtomicFile(target, { mode: old ? old.stat.mode & 0o7777 : undefined, durable: true, noReplace });
+  try {
+    file.write(before.subarray(0, at));
+    file.write(lead);
+    for (let off = 0; off < content.size; off += BLOCK) file.write(content.bytes(off, Math.min(content.size, off + BLOCK)));
+    file.write(trail);
+    file.write(before.subarray(at));
+  } catch (err) {
+    file.abort();
+    throw err;
+  }
+  try {
+    file.commit(hooks.beforeRename);
+  } catch (err) {
+    if (!(err instanceof TargetExistsError)) throw err;
+    if (opts.mode === 'write' && !opts.force) throw existsError(opts.to);
+    throw new RefcatError(`${opts.to} was created by another program while refcat was writing it; nothing written (run again)`, { code: 'exists' });
+  }
+  return { path: target, mode: opts.mode, created: !old, bytes: content.size + trail.length };
+}
+
+function existsError(shown: string): RefcatError {
+  return new RefcatError(`${shown} exists (use --force to overwrite)`, { code: 'exists' });
+}
+
+/** `dir/`, `dir/.`: the user named a folder, whether or not it exists yet. */
+function namesFolder(to: string): boolean {
+  const base = path.basename(to);
+  return to.endsWith('/') || to.endsWith(path.sep) || base === '.' || base === '..';
+}
+
+function folderError(shown: string): UsageError {
+  return new UsageError(`--to names a folder (${shown}); give a file path`, { code: 'is_directory' });
+}
+
+/**
+ * Only regular files are targets: writing "to" a FIFO or a device means something else entirely,
+ * and opening a FIFO would block until a reader came.
+ */
+function checkKind(st: fs.Stats | null, shown: string): void {
+  if (!st || st.isFile()) return;
+  if (st.isDirectory()) throw folderError(shown);
+  const kind = st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : 'not a file';
+  throw new RefcatError(`${shown} is not a regular file (${kind}); refcat only writes regular files`, { code: 'not_regular' });
+}
+
+function statRegular(target: string, shown: string): { stat: fs.Stats } | null {
+  const stat = statOrNull(target, shown);
+  checkKind(stat, shown);
+  return stat ? { stat } : null;
+}
+
+/**
+ * The old file's bytes and stat, or null if there is none. Opened with O_NONBLOCK and checked on
+ * the open descriptor: a FIFO put there since the first check is refused, not waited on.
+ */
+function readRegular(target: string, shown: string): { stat: fs.Stats; buf: Buffer } | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(target, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    if (code === 'EISDIR') throw folderError(shown);
+    throw err;
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    checkKind(stat, shown);
+    return { stat, buf: fs.readFileSync(fd) };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The file to write, symlinks resolved, checked against the root. */
+function resolveTarget(opts: SafeWriteOptions, ctx: Context): string {
+  const root = path.resolve(ctx.cwd, opts.root ?? '.');
+  let realRoot: string;
+  try {
+    realRoot = fs.realpathSync(root);
+  } catch {
+    throw new UsageError(`--root: no such folder: ${root}`);
+  }
+  const abs = path.resolve(ctx.cwd, expandHome(opts.to, ctx.home));
+  const hint = '(use --allow-outside to write there anyway)';
+  if (!opts.allowOutside && !inside(root, abs)) {
+    throw new UsageError(`${opts.to} is outside ${root} ${hint}`, { code: 'outside_root' });
+  }
+  const real = realTarget(abs, opts.to);
+  if (!opts.allowOutside && !inside(realRoot, real.path)) {
+    throw new UsageError(`${opts.to} leads outside ${root} through a symlink ${hint}`, { code: 'outside_root' });
+  }
+  if (real.dangling) throw new RefcatError(`${opts.to} is a symlink to a missing file`, { code: 'dangling_symlink' });
+  return real.path;
+}
+
+/** `p` strictly below `dir` (the root itself is no file to write). */
+function inside(dir: string, p: string): boolean {
+  const rel = path.relative(dir, p);
+  return rel !== '' && rel !== '..' && !rel.startsWith('..' + path.sep) && !path.isAbsolute(rel);
+}
+
+/** `abs` with every symlink resolved; for a path that does not exist yet, its nearest existing folder's. */
+function realTarget(abs: string, shown: string): { path: string; dangling: boolean } {
+  try {
+    return { path: fs.realpathSync(abs), dangling: false };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw writeError(err, shown);
+  }
+  // lstat finds something: a symlink to a missing file, or a file created since realpath (a race,
+  // which the write itself settles: only the symlink case is decided here).
+  if (statOrNull(abs, shown, true)?.isSymbolicLink()) {
+    // A symlink to a missing file is refused, but where it points decides which refusal: one that
+    // leads outside the root is reported as such, like a symlink to an existing file outside.
+    // (A symlink loop fails realpath with ELOOP above, so this recursion ends.)
+    let link: string;
+    try {
+      link = fs.readlinkSync(abs);
+    } catch (err) {
+      throw writeError(err, shown);
+    }
+    const dest = realTarget(path.resolve(path.dirname(abs), link), shown);
+    return { path: dest.path, dangling: true };
+  }
+  const rest = [path.basename(abs)];
+  for (let dir = path.dirname(abs); ; dir = path.dirname(dir)) {
+    try {
+      return { path: path.join(fs.realpathSync(dir), ...rest), dangling: false };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || dir === path.dirname(dir)) throw writeError(err, shown);
+      rest.unshift(path.basename(dir));
+    }
+  }
+}
+
+function statOrNull(p: string, shown: string, link = false): fs.Stats | null {
+  try {
+    return link ? fs.lstatSync(p) : fs.statSync(p);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw writeError(err, shown);
+  }
+}
+
+function writeError(err: unknown, shown: string): RefcatError {
+  return new RefcatError(`Cannot write ${shown}: ${(err as Error).message}`, { code: 'write_failed' });
+}
+
+function endsWithNewline(content: ByteSource): boolean {
+  return content.bytes(content.size - 1, content.size)[0] === 0x0a;
+}
+
+/** Byte offset where inserted content goes: before line `line`, or after the first line matching `after`. */
+function insertOffset(old: Buffer, opts: SafeWriteOptions): number {
+  const starts = [0];
+  for (let i = old.indexOf(0x0a); i !== -1 && i + 1 < old.length; i = old.indexOf(0x0a, i + 1)) starts.push(i + 1);
+  const lines = old.length === 0 ? 0 : starts.length;
+  if (opts.line !== undefined) {
+    if (opts.line > lines + 1) {
+      throw new RefcatError(`--line ${opts.line} is past the end of ${opts.to} (${lines} lines; use 1-${lines + 1})`, {
+        code: 'line_out_of_range',
+      });
+    }
+    return opts.line === lines + 1 ? old.length : starts[opts.line - 1]!;
+  }
+  const re = opts.after!;
+  for (let i = 0; i < lines; i++) {
+    const end = i + 1 < lines ? starts[i + 1]! : old.length;
+    const text = old.toString('utf8', starts[i], end).replace(/\r?\n$/, '');
+    re.lastIndex = 0;
+    if (re.test(text)) return end;
+  }
+  throw new RefcatError(`Pattern /${re.source}/ not found in ${opts.to}`, { code: 'pattern_not_found' });
+}

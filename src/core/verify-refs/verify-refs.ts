@@ -1,0 +1,166 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Context } from '../../shared/context.js';
+import { type Finding, RefError } from '../../shared/errors.js';
+import { displayRelative, shownPath } from '../../shared/paths.js';
+import { AliasResolver } from '../alias/resolve-aliases.js';
+import { type ConvReader, loadConv } from '../workflow/load-conv.js';
+import { checkConvRefs, workflowAliases } from '../workflow/validate-conv.js';
+import { extract } from '../extract/extract.js';
+import { hasGlobChars } from '../walk/glob.js';
+import { collectFiles, walkFiles } from '../walk/collect-files.js';
+import { parseRef } from '../ref-spec/parse-ref-spec.js';
+import { findDocRefs } from './find-doc-refs.js';
+
+/** The file types `verify refs` scans in folders (SPEC 5.3). */
+export const VERIFY_EXTENSIONS: readonly string[] = ['.md', '.conv', '.txt', '.yaml', '.yml'];
+
+export interface VerifyRefsOptions {
+  /** `-e/--exclude` globs. */
+  exclude?: readonly string[];
+  /** Aliases of the command line and config files. */
+  aliases?: AliasResolver;
+  /** Propose existing files with the same name for refs to missing files. */
+  suggestFixes?: boolean;
+  /** Warnings (clamped ranges, CONTEXT-OPTIONAL matching nothing) fail the check too. */
+  strict?: boolean;
+  readFile?: ConvReader;
+}
+
+export interface RefFinding extends Finding {
+  /** With suggestFixes: refs to existing files with the same name, best first. */
+  suggestions?: string[];
+}
+
+export interface VerifyRefsReport {
+  filesScanned: number;
+  refsFound: number;
+  valid: number;
+  broken: number;
+  /** One per broken ref (a glob ref may break for several files). */
+  errors: RefFinding[];
+  warnings: RefFinding[];
+  passed: boolean;
+}
+
+const MAX_SUGGESTIONS = 5;
+/** Docs are read whole; a file this large is a data file or a log, not documentation. */
+const MAX_DOC_BYTES = 16 * 1024 * 1024;
+
+/**
+ * `refcat verify refs` (SPEC 5.3): check only the references in `paths` (default `.`). A `.conv`
+ * file has its REFCAT / CONTEXT refs checked as `validate` does (ALIAS and INCLUDE included);
+ * other files are scanned for refs (scan.ts). A doc's relative ref is looked up in the doc's
+ * folder, then in the folder being scanned, then in cwd. Throws UsageError for a path that does
+ * not exist.
+ */
+export function verifyRefs(paths: readonly string[], ctx: Context, options: VerifyRefsOptions = {}): VerifyRefsReport {
+  const files = collectFiles(paths.length > 0 ? paths : ['.'], ctx, { extensions: VERIFY_EXTENSIONS, exclude: options.exclude });
+  const base = options.aliases ?? new AliasResolver(ctx);
+  const findings: RefFinding[] = [];
+  let refsFound = 0;
+  for (const file of files) {
+    refsFound += file.path.toLowerCase().endsWith('.conv')
+      ? checkWorkflow(file.path, ctx, base, options.readFile, findings)
+      : checkDoc(file.path, file.root, ctx, base, findings);
+  }
+  if (options.suggestFixes) addSuggestions(findings, base, files.map((f) => f.root));
+
+  const errors = findings.filter((f) => f.severity === 'error');
+  const warnings = findings.filter((f) => f.severity === 'warning');
+  // Findings without a ref (a malformed ALIAS, an unreadable file) fail the run but are not refs.
+  const broken = new Set(errors.filter((f) => f.ref).map((f) => `${f.file}\0${f.line}\0${f.ref}`)).size;
+  return {
+    filesScanned: files.length,
+    refsFound,
+    valid: refsFound - broken,
+    broken,
+    errors,
+    warnings,
+    passed: errors.length === 0 && !(options.strict && warnings.length > 0),
+  };
+}
+
+function checkWorkflow(file: string, ctx: Context, base: AliasResolver, readFile: ConvReader | undefined, findings: Finding[]): number {
+  const display = (p: string) => shownPath(ctx.cwd, p);
+  try {
+    const conv = loadConv(file, { readFile, display });
+    return checkConvRefs(conv, ctx, workflowAliases(conv, ctx, base, display, findings), findings, false);
+  } catch (err) {
+    if (!(err instanceof RefError)) throw err;
+    findings.push({ severity: 'error', code: err.code, message: err.message, details: [], file, line: null });
+    return 0;
+  }
+}
+
+function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolver, findings: Finding[]): number {
+  let text: string;
+  try {
+    if (fs.statSync(file).size > MAX_DOC_BYTES) {
+      const message = `Not scanned: ${shownPath(ctx.cwd, file)} is larger than ${MAX_DOC_BYTES / 1024 / 1024} MiB`;
+      findings.push({ severity: 'warning', code: 'too_large', message, details: [], file, line: null });
+      return 0;
+    }
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    findings.push({ severity: 'error', code: 'unreadable', message: `Cannot read ${shownPath(ctx.cwd, file)}: ${(err as Error).message}`, details: [], file, line: null });
+    return 0;
+  }
+  if (text.includes('\0')) return 0; // binary content: nothing to scan
+  const refs = findDocRefs(text, {
+    markdown: /\.(md|markdown|txt)$/i.test(file),
+    isKnownAlias: (name) => aliases.lookup(name) !== undefined,
+  });
+  const searchDirs = [...new Set([path.dirname(file), root, ctx.cwd])];
+  for (const r of refs) {
+    const report = extract([r.ref], ctx, { searchDirs, aliases, checkOnly: true });
+    const at = (severity: Finding['severity']) => (d: (typeof report.errors)[number]) =>
+      findings.push({ severity, code: d.code, message: d.message, details: d.details, ref: r.text, file, line: r.line });
+    report.errors.forEach(at('error'));
+    report.warnings.forEach(at('warning'));
+  }
+  return refs.length;
+}
+
+/**
+ * For every ref to a missing file: existing files with the same name below the alias root (alias
+ * refs) or below the scanned folders, as refs with the original selector, closest path first
+ * (most trailing folders in common, then shortest).
+ */
+function addSuggestions(findings: RefFinding[], aliases: AliasResolver, roots: string[]): void {
+  const indexes = new Map<string, Map<string, string[]>>();
+  const indexOf = (root: string) => {
+    let index = indexes.get(root);
+    if (!index) {
+      index = new Map();
+      for (const file of walkFiles(root, root, [], () => true)) {
+        const name = path.basename(file);
+        index.set(name, [...(index.get(name) ?? []), displayRelative(root, file)]);
+      }
+      indexes.set(root, index);
+    }
+    return index;
+  };
+  const scanRoots = [...new Set(roots)];
+  for (const f of findings) {
+    if (f.severity !== 'error' || (f.code !== 'not_found' && f.code !== 'context_no_match') || !f.ref) continue;
+    // The ref as written may end in a heading anchor (`@docs/GUIDE.md#install`), not a selector.
+    const hash = f.ref.indexOf('#');
+    const spec = parseRef(hash === -1 ? f.ref : f.ref.slice(0, hash));
+    if (hasGlobChars(spec.path)) continue;
+    const selector = hash === -1 ? '' : f.ref.slice(hash);
+    const wanted = spec.path.split('/');
+    const roots = spec.alias ? [aliases.lookup(spec.alias)?.target].filter((r): r is string => !!r) : scanRoots;
+    const candidates = roots.flatMap((root) => indexOf(root).get(wanted[wanted.length - 1]!) ?? []);
+    const shared = (p: string) => {
+      const parts = p.split('/');
+      let n = 0;
+      while (n < parts.length && n < wanted.length && parts[parts.length - 1 - n] === wanted[wanted.length - 1 - n]) n++;
+      return n;
+    };
+    f.suggestions = [...new Set(candidates)]
+      .sort((a, b) => shared(b) - shared(a) || a.length - b.length || (a < b ? -1 : 1))
+      .slice(0, MAX_SUGGESTIONS)
+      .map((p) => (spec.alias ? `${spec.alias}:${p}` : `@${p}`) + selector);
+  }
+}

@@ -1,0 +1,321 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Context } from '../../shared/context.js';
+import { type Diagnostic, type Finding, isRefcatError, RefError } from '../../shared/errors.js';
+import { lazyRequire } from '../../shared/lazy.js';
+import { shownPath } from '../../shared/paths.js';
+import { AliasResolver } from '../alias/resolve-aliases.js';
+import { extract, resolveFiles } from '../extract/extract.js';
+import { parseRef } from '../ref-spec/parse-ref-spec.js';
+import { ALLOWED_VALUES, STEP_DIRECTIVES } from './conv-directives.js';
+import { type ConvReader, loadConv } from './load-conv.js';
+import { convRefs } from './conv-refs.js';
+import type { ConvDirective, ConversationFile } from './conv-types.js';
+
+const picomatch = lazyRequire<typeof import('picomatch')>('picomatch');
+
+export interface ValidateConvOptions {
+  /** Missing files, unknown aliases and unmatched CONTEXT are warnings (SPEC 5.2). */
+  allowMissing?: boolean;
+  /** Warnings count as errors. */
+  strict?: boolean;
+  /**
+   * Aliases of the command line and config files; each workflow gets a fork with its ALIAS
+   * directives added. Passing one resolver for many workflows reads the config files once.
+   */
+  aliases?: AliasResolver;
+  /** Injectable file reader for the workflow and its INCLUDEs. */
+  readFile?: ConvReader;
+  /** Globs: do not skip .gitignore'd files, node_modules/ and .git/. */
+  noIgnore?: boolean;
+}
+
+export interface ConvValidation {
+  /** Absolute path of the workflow. */
+  path: string;
+  valid: boolean;
+  errors: Finding[];
+  warnings: Finding[];
+  /** How many refs were checked (REFCAT refs and CONTEXT patterns). */
+  refs: number;
+  /** The parsed workflow, or null when it could not be read. */
+  conv: ConversationFile | null;
+}
+
+/** Codes that --allow-missing (and VALIDATION-MODE lenient/exploratory) turn into warnings. */
+const MISSING_CODES = new Set(['not_found', 'unknown_alias', 'glob_no_match', 'context_no_match']);
+
+/**
+ * Validate one `.conv` workflow (SPEC 5.2): its structure, directive values and every ref, each
+ * finding with its file and line. Never throws for a problem of the workflow; only a malformed
+ * config file (ConfigError) escapes.
+ *
+ * Decision: `VALIDATION-MODE lenient` (or `exploratory`) in a workflow acts like --allow-missing
+ * for that workflow, as sdqctl treats it ("warn only"); each finding says so.
+ */
+export function validateConv(file: string, ctx: Context, options: ValidateConvOptions = {}): ConvValidation {
+  const abs = path.resolve(ctx.cwd, file);
+  const display = (p: string) => shownPath(ctx.cwd, p);
+  let conv: ConversationFile;
+  try {
+    conv = loadConv(abs, { readFile: options.readFile, display });
+  } catch (err) {
+    if (!(err instanceof RefError)) throw err;
+    const finding: Finding = { severity: 'error', code: err.code, message: err.message, details: [], file: abs, line: null };
+    return finish(abs, null, [finding], 0, options.strict ?? false, null);
+  }
+
+  const findings: Finding[] = conv.problems.map((p) => ({ ...p }));
+  const resolver = workflowAliases(conv, ctx, options.aliases, display, findings);
+  const refs = checkConvRefs(conv, ctx, resolver, findings, options.noIgnore ?? false);
+  checkValues(conv, findings);
+  checkElideChains(conv, findings);
+  checkRequire(conv, ctx, resolver, findings);
+  if (!conv.directives.some((d) => d.name === 'PROMPT')) {
+    findings.push({ severity: 'error', code: 'no_prompt', message: 'No PROMPT directives found', details: [], file: abs, line: null });
+  }
+
+  const lenient = [...conv.directives].reverse().find((d) => d.name === 'VALIDATION-MODE');
+  const relaxedBy = options.allowMissing
+    ? '--allow-missing'
+    : lenient && (lenient.value === 'lenient' || lenient.value === 'exploratory')
+      ? `VALIDATION-MODE ${lenient.value}`
+      : null;
+  return finish(abs, conv, findings, refs, options.strict ?? false, relaxedBy);
+}
+
+function finish(
+  abs: string,
+  conv: ConversationFile | null,
+  findings: Finding[],
+  refs: number,
+  strict: boolean,
+  relaxedBy: string | null,
+): ConvValidation {
+  for (const f of findings) {
+    if (relaxedBy && f.severity === 'error' && MISSING_CODES.has(f.code)) {
+      f.severity = 'warning';
+      f.details = [...f.details, `Reported as a warning: ${relaxedBy}`];
+    }
+    if (strict && f.severity === 'warning') {
+      f.severity = 'error';
+      f.details = [...f.details, 'Reported as an error: --strict'];
+    }
+  }
+  const sorted = sortFindings(findings, conv?.files ?? []);
+  const errors = sorted.filter((f) => f.severity === 'error');
+  const warnings = sorted.filter((f) => f.severity === 'warning');
+  return { path: abs, valid: errors.length === 0, errors, warnings, refs, conv };
+}
+
+/** Findings by file (the workflow first, then its INCLUDEs as met), then line; stable. */
+export function sortFindings(findings: readonly Finding[], files: readonly string[]): Finding[] {
+  const key = (f: Finding) => [Math.max(files.indexOf(f.file), 0), f.line ?? Infinity] as const;
+  return findings
+    .map((f, i) => ({ f, i, k: key(f) }))
+    .sort((a, b) => a.k[0] - b.k[0] || a.k[1] - b.k[1] || a.i - b.i)
+    .map((x) => x.f);
+}
+
+function at(d: ConvDirective, severity: Finding['severity'], code: string, message: string, details: string[] = [], ref?: string): Finding {
+  const f: Finding = { severity, code, message, details, file: d.file, line: d.line };
+  if (ref !== undefined) f.ref = ref;
+  return f;
+}
+
+/**
+ * A resolver for the workflow: `base` (command line and config files) plus the workflow's ALIAS
+ * NAME=PATH directives, paths relative to the file that holds the ALIAS. A bad ALIAS is a finding.
+ */
+export function workflowAliases(
+  conv: ConversationFile,
+  ctx: Context,
+  base: AliasResolver | undefined,
+  display: (p: string) => string,
+  findings: Finding[],
+): AliasResolver {
+  const resolver = (base ?? new AliasResolver(ctx)).fork();
+  for (const d of conv.directives) {
+    if (d.name !== 'ALIAS') continue;
+    const eq = d.value.indexOf('=');
+    const name = d.value.slice(0, Math.max(eq, 0)).trim();
+    const target = d.value.slice(eq + 1).trim();
+    if (eq <= 0 || target === '') {
+      findings.push(at(d, 'error', 'invalid_alias', `Invalid ALIAS value '${d.value}' (expected NAME=PATH)`));
+      continue;
+    }
+    try {
+      resolver.addExplicit({ name, path: target, base: path.dirname(d.file), origin: `ALIAS at ${display(d.file)}:${d.line}` });
+    } catch (err) {
+      if (!isRefcatError(err)) throw err;
+      findings.push(at(d, 'error', 'invalid_alias', err.message));
+    }
+  }
+  return resolver;
+}
+
+/** Folders a workflow's relative refs are looked up in (SPEC 5.2): its own folder, then cwd. */
+export function searchDirsFor(d: ConvDirective, ctx: Context): string[] {
+  return [path.dirname(d.file), ctx.cwd];
+}
+
+/**
+ * Check every REFCAT ref (file, alias, selector; clamped ranges are warnings) and every CONTEXT /
+ * CONTEXT-OPTIONAL pattern (must match a file; optional ones only warn). Patterns that a
+ * CONTEXT-EXCLUDE glob matches are not checked. Returns how many refs were checked.
+ */
+export function checkConvRefs(
+  conv: ConversationFile,
+  ctx: Context,
+  aliases: AliasResolver,
+  findings: Finding[],
+  noIgnore: boolean,
+): number {
+  const excluded = contextExcluder(conv);
+  let count = 0;
+  for (const r of convRefs(conv)) {
+    const d = r.directive;
+    const opts = { searchDirs: searchDirsFor(d, ctx), aliases, noIgnore, checkOnly: true };
+    if (r.kind === 'REFCAT') {
+      count++;
+      const report = extract([r.ref], ctx, opts);
+      for (const e of report.errors) findings.push(fromDiagnostic(d, 'error', e, r.ref));
+      for (const w of report.warnings) findings.push(fromDiagnostic(d, 'warning', w, r.ref));
+      continue;
+    }
+    if (excluded(r.ref)) continue;
+    count++;
+    const optional = r.kind === 'CONTEXT-OPTIONAL';
+    try {
+      resolveFiles(parseRef(r.ref), ctx, opts);
+    } catch (err) {
+      if (!isRefcatError(err)) throw err;
+      const missing = err.code === 'not_found' || err.code === 'glob_no_match';
+      const severity = optional && err.code !== 'invalid_ref' ? 'warning' : 'error';
+      if (missing) {
+        findings.push(at(d, severity, 'context_no_match', `${r.kind} pattern matches nothing: ${r.ref}`, err.details, r.ref));
+      } else {
+        findings.push(at(d, severity, err.code, err.message, err.details, r.ref));
+      }
+    }
+  }
+  return count;
+}
+
+function fromDiagnostic(d: ConvDirective, severity: Finding['severity'], diag: Diagnostic, ref: string): Finding {
+  return at(d, severity, diag.code, diag.message, diag.details, diag.ref ?? ref);
+}
+
+function contextExcluder(conv: ConversationFile): (ref: string) => boolean {
+  const globs = conv.directives.filter((d) => d.name === 'CONTEXT-EXCLUDE' && d.value !== '');
+  if (globs.length === 0) return () => false;
+  const matchers = globs.map((d) => picomatch()(d.value.replace(/^@/, ''), { dot: true }));
+  return (ref) => matchers.some((m) => m(ref.replace(/^@/, '')));
+}
+
+/** Value checks of SPEC 5.2: numbers, percentages, enumerations, MODEL and REFCAT with no value. */
+function checkValues(conv: ConversationFile, findings: Finding[]): void {
+  for (const d of conv.directives) {
+    const invalid = (expected: string) =>
+      findings.push(at(d, 'error', 'invalid_value', `Invalid ${d.name} value '${d.value}' (expected ${expected})`));
+    const allowed = ALLOWED_VALUES[d.name];
+    if (allowed && !allowed.includes(d.value)) {
+      invalid(`${allowed.slice(0, -1).join(', ')} or ${allowed[allowed.length - 1]}`);
+    } else if (d.name === 'MAX-CYCLES' && !(/^\d+$/.test(d.value) && Number(d.value) > 0)) {
+      invalid('a whole number > 0');
+    } else if (d.name === 'CONTEXT-LIMIT' && !validPercent(d.value)) {
+      invalid('a percentage from 1% to 100%, like 80%');
+    } else if (d.name === 'MODEL' && d.value === '') {
+      findings.push(at(d, 'error', 'missing_model', 'Missing MODEL directive', ['MODEL needs a model name, like MODEL gpt-4']));
+    } else if (d.name === 'REFCAT' && d.value === '') {
+      findings.push(at(d, 'error', 'invalid_value', 'REFCAT needs at least one ref, like REFCAT @src/app.py#L10-L20'));
+    }
+  }
+}
+
+function validPercent(value: string): boolean {
+  const m = /^(\d+(?:\.\d+)?)%?$/.exec(value);
+  return m !== null && Number(m[1]) >= 1 && Number(m[1]) <= 100;
+}
+
+/**
+ * ELIDE merges the step before it and the step after it into one AI turn. A RUN in such a chain
+ * cannot have RUN-RETRY or an ON-FAILURE/ON-SUCCESS block: those need turns of their own.
+ * Steps are counted per scope (top level, or inside one block).
+ */
+function checkElideChains(conv: ConversationFile, findings: Finding[]): void {
+  const steps = new Map<number | null, ConvDirective[]>();
+  for (const d of conv.directives) {
+    if (!STEP_DIRECTIVES.has(d.name)) continue;
+    const list = steps.get(d.block) ?? [];
+    list.push(d);
+    steps.set(d.block, list);
+  }
+  const elided = (run: ConvDirective): boolean => {
+    const list = steps.get(run.block) ?? [];
+    const i = list.indexOf(run);
+    return list[i - 1]?.name === 'ELIDE' || list[i + 1]?.name === 'ELIDE';
+  };
+  const explain = (run: ConvDirective, what: string) =>
+    `ELIDE merges the RUN of line ${run.line} with its neighbours into one AI turn; ${what} needs turns of its own`;
+
+  const lastRun = new Map<number | null, ConvDirective>();
+  for (const d of conv.directives) {
+    if (d.name === 'RUN') lastRun.set(d.block, d);
+    if (d.name !== 'RUN-RETRY') continue;
+    const run = lastRun.get(d.block);
+    if (run && elided(run)) {
+      findings.push(at(d, 'error', 'elide_conflict', 'RUN-RETRY cannot be used inside an ELIDE chain', [explain(run, 'RUN-RETRY')]));
+    }
+  }
+  conv.blocks.forEach((b) => {
+    if (!b.run || !elided(b.run)) return;
+    const marker = conv.directives.find((d) => d.file === b.file && d.line === b.line)!;
+    findings.push(at(marker, 'error', 'elide_conflict', `${b.kind} block cannot be used inside an ELIDE chain`, [explain(b.run, b.kind)]));
+  });
+}
+
+/** REQUIRE @file (looked up like refs) and REQUIRE cmd:name (on the PATH of ctx.env). */
+function checkRequire(conv: ConversationFile, ctx: Context, aliases: AliasResolver, findings: Finding[]): void {
+  for (const d of conv.directives) {
+    if (d.name !== 'REQUIRE') continue;
+    const items = d.value.split(/\s+/).filter(Boolean);
+    if (items.length === 0) findings.push(at(d, 'error', 'invalid_value', 'REQUIRE needs @file or cmd:name'));
+    for (const item of items) {
+      if (item.startsWith('cmd:')) {
+        const name = item.slice(4);
+        if (!findCommand(name, ctx)) {
+          findings.push(at(d, 'error', 'require_missing', `REQUIRE not satisfied: command '${name}' not found on PATH`, [], item));
+        }
+        continue;
+      }
+      const ref = item.startsWith('@') ? item : `@${item}`;
+      try {
+        resolveFiles(parseRef(ref), ctx, { searchDirs: searchDirsFor(d, ctx), aliases });
+      } catch (err) {
+        if (!isRefcatError(err)) throw err;
+        const missing = err.code === 'not_found' || err.code === 'glob_no_match';
+        const message = missing ? `REQUIRE not satisfied: ${item} not found` : err.message;
+        findings.push(at(d, 'error', missing ? 'require_missing' : err.code, message, err.details, item));
+      }
+    }
+  }
+}
+
+function findCommand(name: string, ctx: Context): boolean {
+  if (name === '') return false;
+  const exts = ctx.env.PATHEXT ? ['', ...ctx.env.PATHEXT.split(';').filter(Boolean)] : [''];
+  const dirs = name.includes('/') ? [ctx.cwd] : (ctx.env.PATH ?? '').split(path.delimiter).filter(Boolean);
+  for (const dir of dirs) {
+    for (const ext of exts) {
+      const candidate = path.resolve(dir, name + ext);
+      try {
+        fs.accessSync(candidate, fs.constants.X_OK);
+        if (fs.statSync(candidate).isFile()) return true;
+      } catch {
+        // not here
+      }
+    }
+  }
+  return false;
+}

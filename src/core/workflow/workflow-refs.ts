@@ -1,0 +1,51 @@
+import type { AliasResolver } from '../alias/resolve-aliases.js';
+import { loadConv } from './load-conv.js';
+import { convRefs } from './conv-refs.js';
+import { searchDirsFor, sortFindings, workflowAliases } from './validate-conv.js';
+import type { Context } from '../../shared/context.js';
+import { type Diagnostic, type Finding, RefError, UsageError } from '../../shared/errors.js';
+import { shownPath } from '../../shared/paths.js';
+
+/** Refs extracted together, with where they are looked up. */
+export interface RefBatch {
+  inputs: string[];
+  /** Folders relative refs are looked up in (default: the extraction's base). */
+  searchDirs?: string[];
+  aliases?: AliasResolver;
+  /** CONTEXT-OPTIONAL: a pattern that matches nothing is a warning, not an error. */
+  optional?: boolean;
+  /** `<file>:<line>` of the workflow directive the refs come from (absent for command-line refs). */
+  at?: string;
+}
+
+/**
+ * `--from-workflow FILE`: the REFCAT refs and CONTEXT / CONTEXT-OPTIONAL `@` patterns of a `.conv`
+ * (INCLUDEs followed), one batch per ref so that each is looked up in its own workflow file's
+ * folder, then in cwd (SPEC 5.2), with the workflow's ALIAS directives. Problems that lose refs
+ * (a missing or cyclic INCLUDE, a bad ALIAS) are errors; the rest is `refcat validate`'s job.
+ */
+export function workflowRefs(file: string, ctx: Context, aliases: AliasResolver): { batches: RefBatch[]; errors: Diagnostic[] } {
+  const display = (p: string) => shownPath(ctx.cwd, p);
+  let conv;
+  try {
+    conv = loadConv(file, { display });
+  } catch (err) {
+    if (err instanceof RefError) throw new UsageError(`--from-workflow: ${err.message}`);
+    throw err;
+  }
+  const findings: Finding[] = conv.problems.filter((p) => p.severity === 'error' && p.code.startsWith('include_'));
+  const resolver = workflowAliases(conv, ctx, aliases, display, findings);
+  const errors = sortFindings(findings, conv.files).map((f) => ({
+    code: f.code,
+    message: f.message,
+    details: [...f.details, `at ${display(f.file)}:${f.line}`],
+  }));
+  const batches = convRefs(conv).map((r) => ({
+    inputs: [r.ref],
+    searchDirs: searchDirsFor(r.directive, ctx),
+    aliases: resolver,
+    optional: r.kind === 'CONTEXT-OPTIONAL',
+    at: `${display(r.directive.file)}:${r.directive.line}`,
+  }));
+  return { batches, errors };
+}
