@@ -82,6 +82,18 @@ describe('line ranges', () => {
     expect(lines(file, '@f.txt#L2-L3').total).toBe(100);
   });
 
+  it.each([
+    ['a pattern', '@f.txt#/line 7$/'],
+    ['a pattern with an extent', '@f.txt#/line 7$/:+2'],
+    ['a pattern with a window', '@f.txt#/line 7$/:-1..+1'],
+  ])('counts total_lines after %s, as after a range', (_name, ref) => {
+    expect(lines(file, ref).total).toBe(100);
+  });
+
+  it('does not count the rest of a big file after a pattern either', () => {
+    expect(lines({ 'big.txt': numbered(200_000) }, '@big.txt#/^line 2$/:+1').total).toBeNull();
+  });
+
   it('does not count the rest of a big file', () => {
     expect(lines({ 'big.txt': numbered(200_000) }, '@big.txt#L2-L3').total).toBeNull();
   });

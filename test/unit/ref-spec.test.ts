@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { formatRef } from '../../src/core/ref-spec/format-ref-spec.js';
 import { parseRef } from '../../src/core/ref-spec/parse-ref-spec.js';
 import type { RefSpec } from '../../src/core/ref-spec/ref-spec.js';
@@ -175,5 +176,48 @@ describe('formatRef with a concrete span', () => {
     [{ alias: null, path: 'C:/x.txt', selector: null }, undefined, '@C:/x.txt'],
   ] as const)('%j %j -> %s', (ref, span, out) => {
     expect(formatRef(ref, span)).toBe(out);
+  });
+});
+
+describe('paths holding #, % or whitespace', () => {
+  it.each([
+    ['txt/hash#name.txt', '@txt/hash%23name.txt'],
+    ['txt/space name.txt', '@txt/space%20name.txt'],
+    ['tab\there.txt', '@tab%09here.txt'],
+    ['100%.txt', '@100%.txt'],
+    ['a%20b.txt', '@a%2520b.txt'],
+    ['%C3%A9.txt', '@%25C3%25A9.txt'],
+  ])('%j prints as %s and parses back', (path, printed) => {
+    expect(formatRef({ alias: null, path, selector: null })).toBe(printed);
+    expect(parseRef(printed).path).toBe(path);
+  });
+
+  it.each([
+    ['@a%41.txt', 'a%41.txt'],
+    ['@%C3%A9.txt', '%C3%A9.txt'],
+    ['@100%', '100%'],
+  ])('a %% sequence that is no escape of ours stays in the name: %s', (ref, path) => {
+    expect(parseRef(ref).path).toBe(path);
+  });
+
+  it('every printed spec parses back to the same path, alias and lines', () => {
+    const pathChar = fc.constantFrom('a', 'Z', '/', '.', '#', ' ', '\t', '%', '2', '3', '5', 'C', 'é', '\u00a0', '-', ':');
+    fc.assert(
+      fc.property(
+        fc.array(pathChar, { minLength: 1, maxLength: 12 }).map((cs) => cs.join('')),
+        fc.option(fc.constantFrom('loop', 'crm'), { nil: null }),
+        fc.integer({ min: 1, max: 500 }),
+        fc.integer({ min: 0, max: 20 }),
+        (path, alias, start, len) => {
+          fc.pre(!path.startsWith('@') && !/^\s/.test(path));
+          const printed = formatRef({ alias, path, selector: null }, { start, end: start + len });
+          const back = parseRef(printed);
+          expect(back.alias).toBe(alias);
+          expect(back.path.replace(/^\.\//, '')).toBe(path.replace(/^\.\//, ''));
+          expect(formatRef(back)).toBe(printed);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

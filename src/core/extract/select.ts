@@ -111,16 +111,20 @@ export function selectRange(reader: LineReader, sel: RangeSelector, opts: Select
     }
     lines.push(line);
   }
-  let totalLines = atEof ? reader.lineNo : null;
-  if (totalLines === null && opts.fileSize !== undefined && reader.remainingBytes(opts.fileSize) <= COUNT_REST_BYTES) {
-    const at = reader.lineNo;
-    totalLines = reader.countRemaining();
-    reader.lineNo = at;
-  }
+  const totalLines = atEof ? reader.lineNo : totalIfCheap(reader, opts);
   const clamped = totalLines !== null && (sel.start > totalLines || (sel.end !== null && sel.end > totalLines));
   // A start past the end selects nothing, whatever the window or -C would add (SPEC 2).
   if (totalLines !== null && sel.start > totalLines) return { start: sel.start, lines: [], totalLines, clamped };
   return { start: first, lines, totalLines, clamped };
+}
+
+/**
+ * The file's line count when the rest of it is small enough to count (COUNT_REST_BYTES), else
+ * null. Reads the rest of the file: call it last.
+ */
+function totalIfCheap(reader: LineReader, opts: SelectOptions): number | null {
+  if (opts.fileSize === undefined || reader.remainingBytes(opts.fileSize) > COUNT_REST_BYTES) return null;
+  return reader.countRemaining();
 }
 
 /** Lines read per regex batch: bounds both memory and the cost of the timeout watchdog. */
@@ -176,7 +180,7 @@ export function selectPattern(
     const beforeLines = wanted > 0 ? earlier.slice(0, earlier.length - leading).slice(-wanted) : [];
     const trailing = takeLines(next, opts.context);
     const lines = [...beforeLines, ...ownLines, matchLine, ...after, ...trailing];
-    const selection: Selection = { start: matchNo - ownLines.length - beforeLines.length, lines, totalLines: null, clamped: false };
+    const selection: Selection = { start: matchNo - ownLines.length - beforeLines.length, lines, totalLines: totalIfCheap(reader, opts), clamped: false };
     if (warnings.length > 0) selection.warnings = warnings;
     return selection;
   }

@@ -9,7 +9,7 @@ import type { LineSpan, PatternExtent, RefSpec, Selector, Window } from './ref-s
  * `parseRef(formatRef(x))` equals `x` up to `raw`.
  */
 export function formatRef(ref: Pick<RefSpec, 'alias' | 'path' | 'selector'>, span?: LineSpan): string {
-  const head = ref.alias ? `${ref.alias}:${ref.path}` : `@${safePath(ref.path)}`;
+  const head = ref.alias ? `${ref.alias}:${escapePath(ref.path)}` : `@${safePath(escapePath(ref.path))}`;
   if (span) return head + formatSpan(span);
   return ref.selector ? `${head}#${formatSelector(ref.selector)}` : head;
 }
@@ -20,6 +20,15 @@ export function formatRef(ref: Pick<RefSpec, 'alias' | 'path' | 'selector'>, spa
  */
 function safePath(p: string): string {
   return /^[A-Za-z][A-Za-z0-9_-]*:/.test(p) && !/^[A-Za-z]:[\\/]/.test(p) ? `./${p}` : p;
+}
+
+/**
+ * `#` and whitespace cannot stand in a ref's path, so a printed spec percent-encodes them (`%23`,
+ * `%20`), and a `%` followed by two hex digits as `%25`: every printed spec parses back to the same
+ * file (docs/reference.md#paths-with-spaces-or-). Other characters are written as they are.
+ */
+export function escapePath(p: string): string {
+  return p.replace(/#|\s|%(?=[0-9A-Fa-f]{2})/gu, (c) => encodeURIComponent(c));
 }
 
 export function formatSpan(span: LineSpan): string {

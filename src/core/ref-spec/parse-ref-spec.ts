@@ -36,13 +36,29 @@ export function parseRef(raw: string): RefSpec {
   }
 
   const hash = rest.indexOf('#');
-  const path = hash === -1 ? rest : rest.slice(0, hash);
+  const path = unescapePath(hash === -1 ? rest : rest.slice(0, hash));
   if (path.length === 0) fail(alias ? `no path after alias '${alias}:'` : 'empty path');
   if (path.startsWith('@')) fail("more than one '@'");
 
   let selector: Selector | null = null;
   if (hash !== -1) selector = parseSelector(rest.slice(hash + 1), fail);
   return { raw, alias, path, selector };
+}
+
+/**
+ * Undo escapePath: a run of `%XX` escapes that decodes to `#`, `%` and whitespace only is decoded;
+ * any other `%` sequence is part of the file name as written.
+ */
+function unescapePath(p: string): string {
+  if (!p.includes('%')) return p;
+  return p.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      const text = decodeURIComponent(run);
+      return /^[#%\s]+$/u.test(text) ? text : run;
+    } catch {
+      return run;
+    }
+  });
 }
 
 /** The ref with the text between a pattern's slashes removed. */
