@@ -189,6 +189,7 @@ describe('refcat validate: flags', () => {
           warnings: [],
         },
       ],
+      skipped: [],
     });
   });
 

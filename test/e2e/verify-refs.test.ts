@@ -40,7 +40,7 @@ describe('refcat verify refs: text output (SPEC 5.3)', () => {
         ...CONV_BROKEN,
         ...WARNINGS,
       ),
-      stderr: '',
+      stderr: 'Skipped 2 files that .sdqctlignore lists (name a file to check it anyway)\n',
     });
   });
 
@@ -158,6 +158,7 @@ describe('refcat verify refs: --json and --format github', () => {
           details: ['File has 2 lines, nothing left to select'],
         },
       ],
+      skipped: [],
     });
   });
 

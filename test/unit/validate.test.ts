@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateConv } from '../../src/core/workflow/validate-conv.js';
 import { testCtx, tmpDir } from '../helpers/tmp.js';
+import { refcatInProcess } from '../helpers/in-process.js';
 
 /** Validate `text` as flow.conv in a folder holding `files`; findings as `line severity code`. */
 function check(text: string, files: Record<string, string> = {}, options: Parameters<typeof validateConv>[2] = {}) {
@@ -96,5 +97,49 @@ describe('validateConv: refs and options', () => {
     expect(r.errors).toEqual([
       { severity: 'error', code: 'unreadable', message: 'Cannot read missing.conv: no such file', details: [], file: `${dir}/missing.conv`, line: null },
     ]);
+  });
+});
+
+describe('files kept out by ignore rules are counted, never skipped silently', () => {
+  const workflow = 'MODEL gpt-4\nPROMPT hi\n';
+  const files = {
+    'a.conv': workflow,
+    'examples/b.conv': workflow,
+    'examples/c.conv': workflow,
+    'drafts/d.conv': workflow,
+    '.sdqctlignore': 'examples\n',
+  };
+
+  it('validate . says how many files .sdqctlignore and --exclude kept out', async () => {
+    const dir = tmpDir(files);
+    const r = await refcatInProcess(['validate', '.', '-e', 'drafts/**'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('✓ a.conv: valid\n');
+    expect(r.stderr).toBe(
+      'Skipped 1 file that --exclude matches\nSkipped 2 files that .sdqctlignore lists (name a file to check it anyway)\n',
+    );
+  });
+
+  it('names the skipped files in JSON and as a GitHub notice', async () => {
+    const dir = tmpDir(files);
+    const json = JSON.parse((await refcatInProcess(['validate', '.', '--json'], { cwd: dir })).stdout);
+    expect(json.skipped).toEqual([
+      { path: 'examples/b.conv', by: '.sdqctlignore' },
+      { path: 'examples/c.conv', by: '.sdqctlignore' },
+    ]);
+    const gh = await refcatInProcess(['validate', '.', '--format', 'github'], { cwd: dir });
+    expect(gh.stdout).toContain('::notice::Skipped 2 files that .sdqctlignore lists');
+  });
+
+  it('a file named on the command line is checked whatever .sdqctlignore says', async () => {
+    const dir = tmpDir(files);
+    const r = await refcatInProcess(['validate', 'examples/b.conv'], { cwd: dir });
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, '✓ examples/b.conv: valid\n', '']);
+  });
+
+  it('verify refs reports the same skips', async () => {
+    const dir = tmpDir({ ...files, 'notes.md': 'see @a.conv\n', 'examples/x.md': 'see @a.conv\n' });
+    const r = await refcatInProcess(['verify', 'refs'], { cwd: dir });
+    expect(r.stderr).toBe('Skipped 3 files that .sdqctlignore lists (name a file to check it anyway)\n');
   });
 });

@@ -14,12 +14,15 @@ export interface ValidateCliOptions extends CheckCliOptions {
 export async function runValidate(inputs: string[], opts: ValidateCliOptions, io: IO): Promise<ExitCode> {
   const { ctx } = io;
   const format = checkFormat(opts);
-  const files = collectFiles(inputs, ctx, { extensions: ['.conv'], exclude: opts.exclude });
-  if (files.length === 0) throw new UsageError(`No .conv files found in ${inputs.join(', ')}`);
+  const { files, skipped } = collectFiles(inputs, ctx, { extensions: ['.conv'], exclude: opts.exclude });
+  if (files.length === 0) {
+    const why = skipped.length > 0 ? ` (${skipped.length} skipped by ignore rules)` : '';
+    throw new UsageError(`No .conv files found in ${inputs.join(', ')}${why}`);
+  }
   const aliases = resolverFromFlags(opts.alias, io.ctx);
   const results = files.map((f) =>
     validateConv(f.path, ctx, { allowMissing: opts.allowMissing ?? false, strict: opts.strict ?? false, aliases }),
   );
-  writeChunks(io, validateRenderers[format](results, await renderOptions(io)));
+  writeChunks(io, validateRenderers[format](results, await renderOptions(io), skipped));
   return results.every((r) => r.valid) ? 0 : 1;
 }

@@ -1,4 +1,5 @@
 import type { Finding } from '../../shared/errors.js';
+import type { SkippedFile } from '../walk/collect-files.js';
 import { shownPath } from '../../shared/paths.js';
 import { renderDiagnostic } from './render-extraction.js';
 
@@ -67,4 +68,23 @@ export function findingJson(f: Finding, cwd: string): Record<string, unknown> {
 
 export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * What the ignore rules kept out, one line per source: `Skipped 33 file(s) that ./.sdqctlignore
+ * lists (name a file to check it anyway)`. Empty when nothing was skipped.
+ */
+export function skippedLines(skipped: readonly SkippedFile[], cwd: string): string[] {
+  const bySource = new Map<string, number>();
+  for (const s of skipped) bySource.set(s.by, (bySource.get(s.by) ?? 0) + 1);
+  return [...bySource].map(([by, n]) =>
+    by.startsWith('-')
+      ? `Skipped ${plural(n, 'file')} that ${by} matches`
+      : `Skipped ${plural(n, 'file')} that ${shownPath(cwd, by)} lists (name a file to check it anyway)`,
+  );
+}
+
+/** The skipped files as the JSON reports give them. */
+export function skippedJson(skipped: readonly SkippedFile[], cwd: string): { path: string; by: string }[] {
+  return skipped.map((s) => ({ path: shownPath(cwd, s.path), by: s.by.startsWith('-') ? s.by : shownPath(cwd, s.by) }));
 }

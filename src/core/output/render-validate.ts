@@ -1,5 +1,6 @@
 import type { Finding } from '../../shared/errors.js';
 import { shownPath } from '../../shared/paths.js';
+import type { SkippedFile } from '../walk/collect-files.js';
 import { type ConvValidation, sortFindings } from '../workflow/validate-conv.js';
 import {
   type CheckFormat,
@@ -9,9 +10,11 @@ import {
   type OutputChunk,
   plural,
   renderFinding,
+  skippedJson,
+  skippedLines,
 } from './render-findings.js';
 
-type Renderer = (results: readonly ConvValidation[], opts: CheckRenderOptions) => OutputChunk[];
+type Renderer = (results: readonly ConvValidation[], opts: CheckRenderOptions, skipped?: readonly SkippedFile[]) => OutputChunk[];
 
 /**
  * `refcat validate` output, one pure renderer per format (STYLE 7). Text: each file's findings on
@@ -19,23 +22,27 @@ type Renderer = (results: readonly ConvValidation[], opts: CheckRenderOptions) =
  * the runner reads workflow commands. JSON: the versioned document of SPEC 5.2 on stdout.
  */
 export const validateRenderers: Record<CheckFormat, Renderer> = {
-  text: (results, opts) =>
-    results.flatMap((r) => {
+  text: (results, opts, skipped = []) => [
+    ...results.flatMap((r) => {
       const chunks: OutputChunk[] = [];
       const findings = inOrder(r);
       if (findings.length > 0) chunks.push({ stream: 'stderr', text: findings.map((f) => renderFinding(f, opts)).join('') });
       chunks.push({ stream: 'stdout', text: summaryLine(r, opts.cwd) });
       return chunks;
     }),
-  github: (results, opts) =>
-    results.map((r) => ({
+    ...skippedLines(skipped, opts.cwd).map((line): OutputChunk => ({ stream: 'stderr', text: line + '\n' })),
+  ],
+  github: (results, opts, skipped = []) => [
+    ...results.map((r): OutputChunk => ({
       stream: 'stdout',
       text: inOrder(r)
         .map((f) => githubAnnotation(f, opts.cwd))
         .concat(summaryLine(r, opts.cwd))
         .join(''),
     })),
-  json: (results, opts) => [
+    ...skippedLines(skipped, opts.cwd).map((line): OutputChunk => ({ stream: 'stdout', text: `::notice::${line}\n` })),
+  ],
+  json: (results, opts, skipped = []) => [
     {
       stream: 'stdout',
       text:
@@ -49,6 +56,7 @@ export const validateRenderers: Record<CheckFormat, Renderer> = {
               errors: r.errors.map((f) => findingJson(f, opts.cwd)),
               warnings: r.warnings.map((f) => findingJson(f, opts.cwd)),
             })),
+            skipped: skippedJson(skipped, opts.cwd),
           },
           null,
           2,

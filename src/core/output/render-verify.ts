@@ -1,5 +1,5 @@
 import type { RefFinding, VerifyRefsReport } from '../verify-refs/verify-refs.js';
-import { type CheckFormat, type CheckRenderOptions, findingJson, findingPlace, githubAnnotation, type OutputChunk, plural } from './render-findings.js';
+import { type CheckFormat, type CheckRenderOptions, findingJson, findingPlace, githubAnnotation, type OutputChunk, plural, skippedJson, skippedLines } from './render-findings.js';
 
 type Renderer = (report: VerifyRefsReport, opts: CheckRenderOptions & { strict?: boolean }) => OutputChunk[];
 
@@ -20,7 +20,8 @@ export const verifyRenderers: Record<CheckFormat, Renderer> = {
       out += `  WARNING ${findingPlace(f, opts.cwd)}: ${f.message}\n`;
       for (const d of f.details) out += `    ${d}\n`;
     }
-    return [{ stream: 'stdout', text: out }];
+    const notes = skippedLines(report.skipped, opts.cwd).map((line): OutputChunk => ({ stream: 'stderr', text: line + '\n' }));
+    return [{ stream: 'stdout', text: out }, ...notes];
   },
   github: (report, opts) => {
     let out = '';
@@ -29,6 +30,7 @@ export const verifyRenderers: Record<CheckFormat, Renderer> = {
       out += f.ref ? githubAnnotation(f, opts.cwd, `Broken reference: ${f.ref}`, extra) : githubAnnotation(f, opts.cwd);
     }
     for (const f of report.warnings) out += githubAnnotation(f, opts.cwd);
+    for (const line of skippedLines(report.skipped, opts.cwd)) out += `::notice::${line}\n`;
     return [{ stream: 'stdout', text: out + headline(report, opts.strict ?? false) }];
   },
   json: (report, opts) => {
@@ -46,6 +48,7 @@ export const verifyRenderers: Record<CheckFormat, Renderer> = {
       broken: report.broken,
       errors: report.errors.map(json),
       warnings: report.warnings.map(json),
+      skipped: skippedJson(report.skipped, opts.cwd),
     };
     return [{ stream: 'stdout', text: JSON.stringify(doc, null, 2) + '\n' }];
   },

@@ -8,7 +8,7 @@ import { type ConvReader, loadConv } from '../workflow/load-conv.js';
 import { checkConvRefs, workflowAliases } from '../workflow/validate-conv.js';
 import { extract } from '../extract/extract.js';
 import { hasGlobChars } from '../walk/glob.js';
-import { collectFiles, walkFiles } from '../walk/collect-files.js';
+import { collectFiles, type SkippedFile, walkFiles } from '../walk/collect-files.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { findDocRefs } from './find-doc-refs.js';
 
@@ -34,6 +34,8 @@ export interface RefFinding extends Finding {
 
 export interface VerifyRefsReport {
   filesScanned: number;
+  /** Files with a scanned extension that `.sdqctlignore` or `--exclude` kept out. */
+  skipped: SkippedFile[];
   refsFound: number;
   valid: number;
   broken: number;
@@ -55,7 +57,7 @@ const MAX_DOC_BYTES = 16 * 1024 * 1024;
  * not exist.
  */
 export function verifyRefs(paths: readonly string[], ctx: Context, options: VerifyRefsOptions = {}): VerifyRefsReport {
-  const files = collectFiles(paths.length > 0 ? paths : ['.'], ctx, { extensions: VERIFY_EXTENSIONS, exclude: options.exclude });
+  const { files, skipped } = collectFiles(paths.length > 0 ? paths : ['.'], ctx, { extensions: VERIFY_EXTENSIONS, exclude: options.exclude });
   const base = options.aliases ?? new AliasResolver(ctx);
   const findings: RefFinding[] = [];
   let refsFound = 0;
@@ -72,6 +74,7 @@ export function verifyRefs(paths: readonly string[], ctx: Context, options: Veri
   const broken = new Set(errors.filter((f) => f.ref).map((f) => `${f.file}\0${f.line}\0${f.ref}`)).size;
   return {
     filesScanned: files.length,
+    skipped,
     refsFound,
     valid: refsFound - broken,
     broken,

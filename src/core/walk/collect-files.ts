@@ -19,6 +19,19 @@ export interface CollectOptions {
   exclude?: readonly string[];
 }
 
+/** A file with a wanted extension that an ignore rule kept out: a skip is never silent. */
+export interface SkippedFile {
+  /** Absolute path. */
+  path: string;
+  /** The ignore file whose rule matched (absolute), or `--exclude`. */
+  by: string;
+}
+
+export interface Collected {
+  files: CollectedFile[];
+  skipped: SkippedFile[];
+}
+
 export interface CollectedFile {
   /** Absolute path. */
   path: string;
@@ -31,13 +44,15 @@ export interface CollectedFile {
  * scanned for files with the wanted extensions (skipping DEFAULT_SKIP_DIRS, symlinked folders and
  * what `<folder>/.sdqctlignore` and `exclude` match), a glob expands relative to cwd (kept: the
  * files with the wanted extensions). Sorted per input, in the order of the inputs, no file twice.
- * An input that names nothing at all is a usage error.
+ * The files an ignore rule kept out are returned too, so that callers can say so. An input that
+ * names nothing at all is a usage error.
  */
-export function collectFiles(inputs: readonly string[], ctx: Context, options: CollectOptions): CollectedFile[] {
+export function collectFiles(inputs: readonly string[], ctx: Context, options: CollectOptions): Collected {
   const exclude = (options.exclude ?? []).map(parseRule).filter((r): r is Rule => r !== null);
   const wanted = (file: string) => options.extensions.some((ext) => file.toLowerCase().endsWith(ext));
   const seen = new Set<string>();
   const out: CollectedFile[] = [];
+  const skipped: SkippedFile[] = [];
   const add = (file: string, root: string) => {
     if (seen.has(file)) return;
     seen.add(file);
@@ -48,19 +63,50 @@ export function collectFiles(inputs: readonly string[], ctx: Context, options: C
     const abs = path.resolve(ctx.cwd, input);
     const stat = statOrNull(abs);
     if (stat?.isDirectory()) {
-      const rules = [...readRules(path.join(abs, IGNORE_FILE)), ...exclude];
-      for (const file of walkFiles(abs, ctx.cwd, rules, wanted)) add(file, abs);
+      const ignoreFile = path.join(abs, IGNORE_FILE);
+      const own = readRules(ignoreFile);
+      const rules = [...own, ...exclude];
+      const kept = new Set(walkFiles(abs, ctx.cwd, rules, wanted));
+      for (const file of kept) add(file, abs);
+      if (rules.length > 0) {
+        for (const file of walkFiles(abs, ctx.cwd, [], wanted)) {
+          if (kept.has(file) || seen.has(file)) continue;
+          const rels = [displayRelative(abs, file), displayRelative(ctx.cwd, file)];
+          skipped.push({ path: file, by: ignoredPath(own, rels) ? ignoreFile : EXCLUDE_FLAG });
+        }
+      }
     } else if (stat) {
       if (!ignored(exclude, [displayRelative(ctx.cwd, abs)], false)) add(abs, ctx.cwd);
+      else skipped.push({ path: abs, by: EXCLUDE_FLAG });
     } else if (hasGlobChars(input)) {
       const matches = expandGlob(input, ctx.cwd, false).filter(wanted);
       if (matches.length === 0) throw new UsageError(`No files match ${input}`);
-      for (const file of matches) if (!ignored(exclude, [displayRelative(ctx.cwd, file)], false)) add(file, ctx.cwd);
+      for (const file of matches) {
+        if (!ignored(exclude, [displayRelative(ctx.cwd, file)], false)) add(file, ctx.cwd);
+        else skipped.push({ path: file, by: EXCLUDE_FLAG });
+      }
     } else {
       throw new UsageError(`No such file or folder: ${input}`);
     }
   }
-  return out;
+  return { files: out, skipped };
+}
+
+/** SkippedFile.by for a file that an `-e/--exclude` glob kept out. */
+export const EXCLUDE_FLAG = '--exclude';
+
+/**
+ * Whether `rules` ignore the file itself or one of its folders: the ignore file's own verdict, to
+ * tell which of the two sources kept a file out.
+ */
+function ignoredPath(rules: readonly Rule[], rels: string[]): boolean {
+  for (const rel of rels) {
+    const parts = rel.split('/');
+    for (let i = 1; i <= parts.length; i++) {
+      if (!rel.startsWith('..') && ignored(rules, [parts.slice(0, i).join('/')], i < parts.length)) return true;
+    }
+  }
+  return false;
 }
 
 /**
