@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { extract, type ExtractOptions } from '../../src/core/extract/extract.js';
 import { testCtx, tmpDir } from '../helpers/tmp.js';
+import { refcatInProcess } from '../helpers/in-process.js';
 
 const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 
@@ -379,5 +380,40 @@ describe('checkOnly with probeWholeFiles (--list-files)', () => {
     } finally {
       read.mockRestore();
     }
+  });
+});
+
+describe('a ref that starts past the end of its file', () => {
+  const files = { 'f.txt': numbered(18), 'g.txt': numbered(2) };
+
+  it('leaves a visible note in markdown where its block would be', async () => {
+    const r = await refcatInProcess(['@g.txt#L1', '@f.txt#L40-L45', '@g.txt#L2', '--no-cwd'], { cwd: tmpDir(files) });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        '## From: g.txt:1',
+        '```txt',
+        '1 | line 1',
+        '```',
+        '',
+        '## From: f.txt:40',
+        '> Nothing selected: line 40 is past the end of the file (18 lines).',
+        '',
+        '## From: g.txt:2',
+        '```txt',
+        '2 | line 2',
+        '```',
+        '',
+      ].join('\n'),
+    );
+    expect(r.stderr).toContain('File has 18 lines, nothing left to select');
+  });
+
+  it('keeps the note without attribution, and raw output stays lines only', async () => {
+    const dir = tmpDir(files);
+    expect((await refcatInProcess(['@f.txt#L40', '--no-attribution'], { cwd: dir })).stdout).toBe(
+      '> Nothing selected: line 40 is past the end of the file (18 lines).\n',
+    );
+    expect((await refcatInProcess(['@f.txt#L40', '@g.txt#L1', '-q'], { cwd: dir })).stdout).toBe('line 1\n');
   });
 });

@@ -27,15 +27,13 @@ export const DEFAULT_RENDER_OPTIONS: RenderOptions = {
 type Renderer = (report: ExtractReport, opts: RenderOptions) => string;
 
 /**
- * One pure renderer per format (STYLE 7). Each returns the whole stdout text. Selections that
- * came out empty (a start past the end of the file, already warned about) have no block in
- * markdown, raw and spec output; JSON lists them with empty content.
+ * One pure renderer per format (STYLE 7). Each returns the whole stdout text. A selection that
+ * came out empty (a start past the end of the file, also warned about on stderr) leaves a note in
+ * markdown where its block would be, so that a prompt built from stdout shows the gap; raw and
+ * spec output have nothing for it, and JSON lists it with empty content.
  */
 export const renderers: Record<OutputFormat, Renderer> = {
-  markdown: (report, opts) =>
-    nonEmpty(report.results)
-      .map((r) => renderMarkdownBlock(r, opts))
-      .join('\n'),
+  markdown: (report, opts) => report.results.map((r) => renderMarkdownBlock(r, opts)).join('\n'),
   raw: (report) =>
     nonEmpty(report.results)
       .map((r) => r.lines.map((l) => l + '\n').join(''))
@@ -48,7 +46,19 @@ export const renderers: Record<OutputFormat, Renderer> = {
 };
 
 function nonEmpty(results: Extraction[]): Extraction[] {
-  return results.filter((r) => r.wholeFile || r.lineEnd >= r.lineStart);
+  return results.filter((r) => !isEmpty(r));
+}
+
+/** A line range that starts past the end of its file selects nothing. */
+function isEmpty(r: Extraction): boolean {
+  return !r.wholeFile && r.lineEnd < r.lineStart;
+}
+
+/** `## From: a.py:40 ...` then a quoted note instead of a fenced block. */
+function renderNothingSelected(r: Extraction, opts: RenderOptions): string {
+  const total = r.totalLines ?? 0;
+  const note = `> Nothing selected: line ${r.lineStart} is past the end of the file (${total} ${total === 1 ? 'line' : 'lines'}).`;
+  return (opts.attribution ? header(r, opts) + '\n' : '') + note + '\n';
 }
 
 function specFor(r: Extraction, opts: RenderOptions): string {
@@ -57,6 +67,7 @@ function specFor(r: Extraction, opts: RenderOptions): string {
 }
 
 export function renderMarkdownBlock(r: Extraction, opts: RenderOptions): string {
+  if (isEmpty(r)) return renderNothingSelected(r, opts);
   const numbered = opts.lineNumbers && !r.wholeFile;
   const body = numbered ? numberLines(r.lines, r.lineStart) : r.lines;
   const fence = fenceFor(r.lines);
@@ -70,7 +81,7 @@ export function renderMarkdownBlock(r: Extraction, opts: RenderOptions): string 
 
 function header(r: Extraction, opts: RenderOptions): string {
   const shown = opts.absolute ? r.path : r.displayPath;
-  const range = r.wholeFile ? '' : r.lineStart === r.lineEnd ? `:${r.lineStart}` : `:${r.lineStart}-${r.lineEnd}`;
+  const range = r.wholeFile ? '' : r.lineStart >= r.lineEnd ? `:${r.lineStart}` : `:${r.lineStart}-${r.lineEnd}`;
   const cwd = opts.showCwd && !opts.absolute && !shown.startsWith('/') ? ` (relative to ${r.displayBase})` : '';
   return `## From: ${shown}${range}${cwd}`;
 }
