@@ -1,4 +1,4 @@
-import { compilePattern } from '../ref-spec/parse-ref-spec.js';
+import { compilePattern } from '../ref-spec/pattern-syntax.js';
 import type { PatternSelector, RangeSelector } from '../ref-spec/ref-spec.js';
 import { DEFAULT_MAX_BLOCK_LINES, LOOKBACK_LINES, scanSemantic } from './block.js';
 import type { LineReader } from './line-reader.js';

@@ -1,4 +1,5 @@
 import { RefParseError } from '../../shared/errors.js';
+import { compilePattern } from './pattern-syntax.js';
 import type { PatternExtent, RefSpec, Selector, Window } from './ref-spec.js';
 
 const ALIAS_RE = /^([A-Za-z][A-Za-z0-9_-]*):(.*)$/s;
@@ -183,13 +184,4 @@ function parseExtent(text: string, fail: Fail): PatternExtent {
   if (plus) return { kind: 'lines', count: count(plus[1]!, fail) };
   if (text.includes('..')) return { kind: 'window', window: parseWindow(text, fail) };
   return fail(`bad pattern suffix ':${text}' (expected :+N, :-B..+A, :block, :function or :class)`);
-}
-
-/**
- * The regex of a pattern selector. Decision: Unicode property and code point escapes (`\p{L}`,
- * `\u{1F600}`) only work with the `u` flag, which is stricter about other escapes; so `u` is used
- * exactly when the pattern holds one of them.
- */
-export function compilePattern(source: string): RegExp {
-  return /\\[pP]\{|\\u\{/.test(source) ? new RegExp(source, 'u') : new RegExp(source);
 }
