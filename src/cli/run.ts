@@ -1,5 +1,8 @@
-import { type ExitCode, isRefcatError } from '../shared/errors.js';
-import { fastParseExtract } from './fast-argv.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { closest } from '../shared/did-you-mean.js';
+import { type ExitCode, isRefcatError, UsageError } from '../shared/errors.js';
+import { COMMAND_NAMES, fastParseExtract } from './fast-argv.js';
 import { type IO, printDiagnostics } from './io.js';
 
 /**
@@ -12,6 +15,7 @@ import { type IO, printDiagnostics } from './io.js';
  */
 export async function runCli(argv: string[], io: IO): Promise<ExitCode> {
   try {
+    checkCommandTypo(argv[0], io);
     const fast = fastParseExtract(argv);
     if (fast) {
       const { runExtract } = await import('./commands/extract.js');
@@ -24,4 +28,16 @@ export async function runCli(argv: string[], io: IO): Promise<ExitCode> {
     await printDiagnostics(io, [{ code: err.code, message: err.message, details: err.details }]);
     return err.exitCode;
   }
+}
+
+/**
+ * `refcat valdate x.conv` would read `valdate` as a ref to a missing file. A first word that is
+ * close to a command name, looks like no path (no `/`, `.`, `@`, `#` or `:`) and names no file is a
+ * typo: a usage error with the command it was probably meant to be.
+ */
+function checkCommandTypo(first: string | undefined, io: IO): void {
+  if (first === undefined || !/^[a-z][a-z-]*$/i.test(first) || COMMAND_NAMES.includes(first)) return;
+  const meant = closest(first.toLowerCase(), COMMAND_NAMES);
+  if (meant === null || fs.existsSync(path.resolve(io.ctx.cwd, first))) return;
+  throw new UsageError(`Unknown command '${first}' (did you mean ${meant}?)`);
 }

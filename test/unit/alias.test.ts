@@ -117,6 +117,18 @@ describe('unknown aliases', () => {
     ]);
   });
 
+  it.each([
+    ['lop', "Unknown REFCAT alias: 'lop' in lop:x.swift (did you mean loop?)"],
+    ['Trio', "Unknown REFCAT alias: 'Trio' in Trio:x.swift (did you mean trio?)"],
+    ['zzzz', "Unknown REFCAT alias: 'zzzz' in zzzz:x.swift"],
+  ])('a misspelled alias %s gets a did-you-mean', (name, message) => {
+    const { ctx } = setup(
+      { 'workspace.lock.json': lock([{ alias: 'trio', name: 'trio' }]) },
+      { '.sdqctl/aliases.yaml': 'aliases:\n  loop: /x\n  aaps: /y\n' },
+    );
+    expect(() => new AliasResolver(ctx).resolve(name, `${name}:x.swift`)).toThrow(message);
+  });
+
   it('says (none) when nothing is defined', () => {
     const { ctx } = setup({});
     expect(() => new AliasResolver(ctx).resolve('x', 'x:a.py')).toThrow(RefError);

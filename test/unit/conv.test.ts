@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { editDistance, KNOWN_DIRECTIVES, suggestDirective } from '../../src/core/workflow/conv-directives.js';
+import { KNOWN_DIRECTIVES, suggestDirective } from '../../src/core/workflow/conv-directives.js';
+import { editDistance } from '../../src/shared/did-you-mean.js';
 import { loadConv } from '../../src/core/workflow/load-conv.js';
 import { parseConv } from '../../src/core/workflow/parse-conv.js';
 import { convRefs, splitRefs } from '../../src/core/workflow/conv-refs.js';

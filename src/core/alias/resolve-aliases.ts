@@ -1,3 +1,4 @@
+import { closest } from '../../shared/did-you-mean.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../shared/context.js';
@@ -100,7 +101,9 @@ export class AliasResolver {
     const entry = this.lookup(name);
     if (entry) return entry.target;
     const known = [...new Set(this.list().map((e) => e.name))].sort();
-    throw new RefError('unknown_alias', `Unknown REFCAT alias: '${name}' in ${ref}`, ref, [
+    const typo = closest(name, known);
+    const hint = typo ? ` (did you mean ${typo}?)` : '';
+    throw new RefError('unknown_alias', `Unknown REFCAT alias: '${name}' in ${ref}${hint}`, ref, [
       `Known aliases: ${known.length > 0 ? known.join(', ') : '(none)'}`,
       'Define in ~/.sdqctl/aliases.yaml or use ALIAS directive',
     ]);

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { refcatInProcess } from '../helpers/in-process.js';
+import { tmpDir } from '../helpers/tmp.js';
+
+describe('a misspelled command', () => {
+  it.each([
+    ['valdate', 'validate'],
+    ['verfy', 'verify'],
+    ['aliasses', 'aliases'],
+  ])('%s: exit 2 with did you mean %s', async (word, meant) => {
+    const r = await refcatInProcess([word, 'x.conv'], { cwd: tmpDir() });
+    expect(r).toEqual({ code: 2, stdout: '', stderr: `Error: Unknown command '${word}' (did you mean ${meant}?)\n` });
+  });
+
+  it.each([
+    ['a file of that name exists', { valdate: 'v\n' }, ['valdate']],
+    ['the word has a dot', { 'valdate.txt': 'v\n' }, ['valdate.txt']],
+    ['the word is far from every command', { 'notes': 'n\n' }, ['notes']],
+  ])('is read as a ref when %s', async (_why, files, args) => {
+    const r = await refcatInProcess(['-q', ...args], { cwd: tmpDir(files) });
+    expect(r.code).toBe(0);
+  });
+});
