@@ -1,10 +1,11 @@
+import { OUTPUT_FORMATS } from '../core/output/render-extraction.js';
 import { aliasPair, nonNegativeInt } from './options.js';
 
 /**
  * The flags of the default command (`refcat [REFS...]`), as data. program.ts builds the commander
  * options from this table, and fast-argv.ts parses the common case from the same table without
- * loading commander at all: commander alone costs more start-up than the whole extraction
- * (issue 2's target is <= 1.6x `node -e 0`). Keep this file free of heavy imports.
+ * loading commander at all: commander alone costs more start-up than the whole extraction, and
+ * start-up is benchmarked against `node -e 0`. Keep this file free of heavy imports.
  */
 export interface FlagSpec {
   /** Commander flags syntax: '-C, --context <n>', '--no-cwd', '--json'. */
@@ -19,7 +20,7 @@ export const EXTRACT_FLAGS: readonly FlagSpec[] = [
   { flags: '--json', description: 'JSON output (same as --format json)' },
   { flags: '--spec', description: 'one normalized ref spec per line (same as --format spec)' },
   { flags: '-q, --quiet', description: 'raw selected lines only (same as --format raw)' },
-  { flags: '--format <format>', description: 'output format', choices: ['markdown', 'json', 'spec', 'raw'] },
+  { flags: '--format <format>', description: 'output format', choices: OUTPUT_FORMATS },
   { flags: '--no-line-numbers', description: 'do not number lines' },
   { flags: '--no-cwd', description: "drop ' (relative to ...)' from headers" },
   { flags: '--absolute', description: 'show absolute paths' },

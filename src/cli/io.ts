@@ -53,5 +53,5 @@ export async function printLog(io: IO, log: Logged[]): Promise<void> {
 /** Exit code for a set of ref errors: 2 if any was a usage error (unparseable ref), else 1. */
 export function exitCodeFor(errors: Diagnostic[]): ExitCode {
   if (errors.length === 0) return 0;
-  return errors.some((e) => e.code === 'invalid_ref' || e.code === 'usage') ? 2 : 1;
+  return errors.some((e) => e.exitCode === 2) ? 2 : 1;
 }

@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { FD_FORMATS } from '../core/output/render-fd.js';
+import { CHECK_FORMATS } from '../core/output/render-findings.js';
+import { WRITE_MODES } from '../core/safe-write/write-mode.js';
 import type { ExitCode } from '../shared/errors.js';
 import { EXTRACT_FLAGS, type FlagSpec } from './extract-flags.js';
 import type { IO } from './io.js';
@@ -126,7 +129,7 @@ Store: --store DIR, else $REFCAT_STORE, else ~/.sdqctl/fd/.`,
     .option('--lines <a-b>', 'read whole lines A to B (A-, A also work)', commanderParser(lineRange))
     .option('--page-size <n>', 'page size in characters (Unicode code points)', commanderParser(positiveInt), 4000)
     .option('--pretty-json', 'pretty-print JSON content (2 spaces) before paging')
-    .addOption(new Option('--format <format>', 'output format').choices(['xml', 'json', 'raw']).default('xml'))
+    .addOption(new Option('--format <format>', 'output format').choices(FD_FORMATS).default('xml'))
     .option('--save', 'store the content and answer with an fd even if it is a file or fits one page')
     .option('--store <dir>', 'store folder')
     .action(async (source: string | undefined, opts) => {
@@ -221,7 +224,7 @@ Without --from, refs come from the store (see 'ref scan').`,
 function addWriteOptions(cmd: Command): Command {
   return cmd
     .option('--to <path>', 'target file, required (inside the working directory or --root)')
-    .addOption(new Option('--mode <mode>', 'write (default), append or insert').choices(['write', 'append', 'insert']))
+    .addOption(new Option('--mode <mode>', 'write (default), append or insert').choices(WRITE_MODES))
     .option('--line <n>', 'insert before line N (lines+1 appends); implies --mode insert', commanderParser(positiveInt))
     .option('--after <regex>', 'insert after the first line matching /regex/; implies --mode insert', commanderParser(slashRegex))
     .option('--force', 'overwrite an existing file (write mode)')
@@ -260,8 +263,6 @@ function addCheckCommand(parent: Command, spec: CheckCommandSpec): void {
     .action(async (args: string[], opts) => spec.setExit(await spec.run(args, opts)))
     .addHelpText('after', spec.help);
 }
-
-const CHECK_FORMATS = ['text', 'json', 'github'];
 
 const VERSION = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }

@@ -67,10 +67,13 @@ export interface Diagnostic {
   message: string;
   details: string[];
   ref?: string;
+  /** The exit code of the error this came from, when it is not 1 (a check or a ref failed). */
+  exitCode?: ExitCode;
 }
 
 export function toDiagnostic(err: RefcatError): Diagnostic {
   const d: Diagnostic = { code: err.code, message: err.message, details: err.details };
+  if (err.exitCode !== 1) d.exitCode = err.exitCode;
   if (err.ref !== undefined) d.ref = err.ref;
   return d;
 }

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from './context.js';
 
@@ -34,4 +35,16 @@ export function shownPath(cwd: string, abs: string): string {
 /** `~/.sdqctl`, or `$SDQCTL_HOME` when set (SPEC 3); the home of aliases.yaml and the fd store. */
 export function sdqctlDir(ctx: Context): string {
   return ctx.env.SDQCTL_HOME ? path.resolve(ctx.cwd, ctx.env.SDQCTL_HOME) : path.join(ctx.home, '.sdqctl');
+}
+
+/** The nearest `<dir>/<name>` that exists, from `start` up to the file system's root, or null. */
+export function findUp(start: string, name: string): string | null {
+  let dir = path.resolve(start);
+  for (;;) {
+    const candidate = path.join(dir, name);
+    if (fs.existsSync(candidate)) return candidate;
+    const parent = path.dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
 }

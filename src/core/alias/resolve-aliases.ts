@@ -1,10 +1,10 @@
-import { closest } from '../../shared/did-you-mean.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../shared/context.js';
+import { closest } from '../../shared/did-you-mean.js';
 import { ConfigError, RefError, UsageError } from '../../shared/errors.js';
 import { lazyRequire } from '../../shared/lazy.js';
-import { resolveFrom, sdqctlDir, tildify } from '../../shared/paths.js';
+import { findUp, resolveFrom, sdqctlDir, tildify } from '../../shared/paths.js';
 
 /** Where an alias was defined, in resolution order (SPEC 3). */
 export type AliasSource = 'explicit' | 'workspace' | 'global';
@@ -167,17 +167,6 @@ export function resolveAliases(ctx: Context, options: AliasResolverOptions = {})
 
 export function globalAliasFile(ctx: Context): string {
   return path.join(sdqctlDir(ctx), 'aliases.yaml');
-}
-
-function findUp(start: string, name: string): string | null {
-  let dir = path.resolve(start);
-  for (;;) {
-    const candidate = path.join(dir, name);
-    if (fs.existsSync(candidate)) return candidate;
-    const parent = path.dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
-  }
 }
 
 function readText(file: string): string {

@@ -8,8 +8,9 @@ import { AtomicFile, TargetExistsError } from './atomic-file.js';
 import { makeDirs } from './make-dirs.js';
 import { acquireLock } from './write-lock.js';
 
-export type WriteMode = 'write' | 'append' | 'insert';
-export const WRITE_MODES: readonly WriteMode[] = ['write', 'append', 'insert'];
+import type { WriteMode } from './write-mode.js';
+
+export { WRITE_MODES, type WriteMode } from './write-mode.js';
 
 export interface SafeWriteOptions {
   /** The target as the user wrote it (relative to ctx.cwd). */

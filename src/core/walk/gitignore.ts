@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { lazyRequire } from '../../shared/lazy.js';
+import { findUp } from '../../shared/paths.js';
 
 const picomatch = lazyRequire<typeof import('picomatch')>('picomatch');
 
@@ -82,13 +83,8 @@ function applyRules(rules: Rule[], rel: string, isDir: boolean, ignored: boolean
 }
 
 function repoRoot(from: string): string | null {
-  let dir = path.resolve(from);
-  for (;;) {
-    if (fs.existsSync(path.join(dir, '.git'))) return dir;
-    const parent = path.dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
-  }
+  const dotGit = findUp(from, '.git');
+  return dotGit === null ? null : path.dirname(dotGit);
 }
 
 /**
