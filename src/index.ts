@@ -1,5 +1,5 @@
 /**
- * refcat as a library (SPEC 8). The CLI is a thin layer over these functions.
+ * refcat as a library (docs/reference.md#library). The CLI is a thin layer over these functions.
  * Every function takes an explicit Context ({ cwd, env, home }) instead of reading the process.
  */
 export type { Context, ProcessInfo } from './shared/context.js';

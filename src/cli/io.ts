@@ -9,7 +9,7 @@ export interface IO {
   stdout: (text: string) => void;
   /**
    * Resolves once stdout can take more (a pipe's reader has caught up). Commands that stream a lot
-   * (`fd read --all`) await it between blocks so that memory stays bounded (SPEC 6).
+   * (`fd read --all`) await it between blocks so that memory stays bounded (docs/reference.md#fd-and-ref).
    */
   drain?: () => Promise<void>;
   stderr: (text: string) => void;

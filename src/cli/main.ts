@@ -34,7 +34,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
 
 /**
  * A crash on demand, for the end-to-end test that an interrupted export leaves the old file
- * (SPEC 7.3): `REFCAT_TEST_CRASH=before-rename` kills the process with SIGKILL (no cleanup, as in
+ * (docs/reference.md#writing-files-ref-export-and-fd-write): `REFCAT_TEST_CRASH=before-rename` kills the process with SIGKILL (no cleanup, as in
  * a real crash) once the temp file is complete and before it is renamed over the target.
  */
 function crashHooks(value: string | undefined): IO['writeHooks'] {

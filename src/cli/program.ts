@@ -105,7 +105,7 @@ Exit codes: 0 no broken reference, 1 a reference is broken, 2 usage error.`,
   return program;
 }
 
-/** `refcat fd read|list|close|write` (SPEC 6). */
+/** `refcat fd read|list|close|write` (docs/reference.md#fd-and-ref). */
 function addFdCommands(program: Command, io: IO, setExit: (code: ExitCode) => void): void {
   const fd = program
     .command('fd')
@@ -162,7 +162,7 @@ Store: --store DIR, else $REFCAT_STORE, else ~/.sdqctl/fd/.`,
   });
 }
 
-/** `refcat ref list|show|scan|export` (SPEC 7). */
+/** `refcat ref list|show|scan|export` (docs/reference.md#refcat-ref-list--show--scan--export). */
 function addRefCommands(program: Command, io: IO, setExit: (code: ExitCode) => void): void {
   const ref = program
     .command('ref')
@@ -220,7 +220,7 @@ Without --from, refs come from the store (see 'ref scan').`,
   });
 }
 
-/** The file-safety flags shared by `ref export` and `fd write` (SPEC 7.3). */
+/** The file-safety flags shared by `ref export` and `fd write` (docs/reference.md#writing-files-ref-export-and-fd-write). */
 function addWriteOptions(cmd: Command): Command {
   return cmd
     .option('--to <path>', 'target file, required (inside the working directory or --root)')

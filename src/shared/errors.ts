@@ -1,6 +1,6 @@
 /**
  * The one error hierarchy of refcat. Every failure a user can cause is a RefcatError carrying the
- * exit code it maps to (SPEC 0: 1 = a check or ref failed, 2 = usage error), a stable machine code
+ * exit code it maps to (docs/reference.md#exit-codes-and-messages: 1 = a check or ref failed, 2 = usage error), a stable machine code
  * (used in --json output) and optional detail lines printed indented under the message.
  * Errors become exit codes in exactly one place: the CLI entry (src/cli/main.ts).
  */
@@ -88,7 +88,7 @@ export interface Finding extends Diagnostic {
 }
 
 /**
- * A failure of the fd pager about one piece of content (SPEC 6): unknown or closed fd, page or line
+ * A failure of the fd pager about one piece of content (docs/reference.md#fd-and-ref): unknown or closed fd, page or line
  * range out of bounds, binary content. `type` is the fd_error type; `fd` the source as named.
  */
 export class FdError extends RefcatError {

@@ -32,7 +32,7 @@ export function shownPath(cwd: string, abs: string): string {
   return rel === '..' || rel.startsWith('../') ? abs.split(path.sep).join('/') : rel;
 }
 
-/** `~/.sdqctl`, or `$SDQCTL_HOME` when set (SPEC 3); the home of aliases.yaml and the fd store. */
+/** `~/.sdqctl`, or `$SDQCTL_HOME` when set (docs/reference.md#aliases); the home of aliases.yaml and the fd store. */
 export function sdqctlDir(ctx: Context): string {
   return ctx.env.SDQCTL_HOME ? path.resolve(ctx.cwd, ctx.env.SDQCTL_HOME) : path.join(ctx.home, '.sdqctl');
 }

@@ -97,7 +97,7 @@ describe('refcat REFS (markdown)', () => {
   });
 });
 
-// SPEC 1 `:block` / `:function` / `:class`: one row per language family, through the built bin.
+// docs/reference.md#ref-specs `:block` / `:function` / `:class`: one row per language family, through the built bin.
 describe('blocks (:block, :function, :class)', () => {
   const cwd = path.join(FIXTURES, 'blocks');
   const unclosedWarning =
@@ -329,7 +329,7 @@ describe('errors and exit codes', () => {
   });
 });
 
-describe('globs (SPEC 4.4)', () => {
+describe('globs (docs/reference.md#globs)', () => {
   it('expands sorted, skipping .gitignore, node_modules and .git; a selector applies to every file', () => {
     const r = refcat(['**/*.{js,txt,log}#L1', '--spec']);
     expect(r.stdout).toBe('@lines.txt#L1\n');
@@ -501,5 +501,22 @@ describe('README', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/^export function parseRef\([\s\S]*\n}\n$/);
+  });
+
+  it('the refs in the docs into this repository resolve, and the docs link only to pages that exist', () => {
+    const r = refcat(['verify', 'refs', 'README.md', 'CONTRIBUTING.md', 'docs', '--strict'], { cwd: REPO });
+    expect(r.stdout).toMatch(/^✓ PASSED: Scanned \d+ file\(s\), found [1-9]\d* reference\(s\)/);
+    expect(r.code).toBe(0);
+    for (const doc of ['README.md', 'CONTRIBUTING.md', ...fs.readdirSync(path.join(REPO, 'docs')).map((f) => `docs/${f}`)]) {
+      const text = fs.readFileSync(path.join(REPO, doc), 'utf8');
+      for (const [, target] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/.test(target!) || target!.startsWith('@')) continue; // URLs; ref syntax examples
+        expect(fs.existsSync(path.join(REPO, path.dirname(doc), target!)), `${doc} links to ${target}`).toBe(true);
+      }
+    }
+  });
+
+  it('stays a short entrance (at most 12 KB)', () => {
+    expect(fs.statSync(path.join(REPO, 'README.md')).size).toBeLessThanOrEqual(12 * 1024);
   });
 });

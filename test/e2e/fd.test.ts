@@ -112,7 +112,7 @@ describe('refcat fd read: stdin', () => {
   });
 });
 
-describe('refcat fd read: errors (SPEC 6)', () => {
+describe('refcat fd read: errors (docs/reference.md#fd-and-ref)', () => {
   it.each<[string, string[], string]>([
     ['page 0', ['fd:1', '--page', '0'], '<fd_error type="invalid_page" fd="fd:1"><message>Invalid page number. Valid range: 1-5</message></fd_error>\n'],
     ['a page past the end', ['fd:1', '--page', '6'], '<fd_error type="invalid_page" fd="fd:1"><message>Invalid page number. Valid range: 1-5</message></fd_error>\n'],

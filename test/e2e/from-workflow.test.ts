@@ -6,7 +6,7 @@ import { tmpDir } from '../helpers/tmp.js';
 const W = path.join(FIXTURES, 'workflows');
 const inW = (args: string[]) => refcat(args, { cwd: W });
 
-// SPEC 4.2: --from-workflow FILE also takes the REFCAT and CONTEXT refs of a .conv.
+// docs/reference.md#extraction-output: --from-workflow FILE also takes the REFCAT and CONTEXT refs of a .conv.
 describe('refcat --from-workflow', () => {
   it('takes REFCAT refs and CONTEXT / CONTEXT-OPTIONAL @ patterns, in order, INCLUDEs and ALIAS followed', () => {
     expect(inW(['--from-workflow', 'good/review.conv', '--spec'])).toEqual({

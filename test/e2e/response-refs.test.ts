@@ -159,7 +159,7 @@ describe('refcat ref show / scan', () => {
   });
 });
 
-describe('refcat ref export: file safety (SPEC 7.3)', () => {
+describe('refcat ref export: file safety (docs/reference.md#writing-files-ref-export-and-fd-write)', () => {
   it('never overwrites silently; --force does, keeping the mode', () => {
     const { run, read, cwd } = workspace({ 'fibonacci.py': 'my own work\n' });
     fs.chmodSync(path.join(cwd, 'fibonacci.py'), 0o600);

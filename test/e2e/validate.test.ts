@@ -8,7 +8,7 @@ const W = path.join(FIXTURES, 'workflows');
 const inW = (args: string[]) => refcat(args, { cwd: W });
 const lines = (...l: string[]) => l.map((x) => x + '\n').join('');
 
-// SPEC 5.2: every check, each finding with its file and line, one summary line per file.
+// docs/reference.md#validate: every check, each finding with its file and line, one summary line per file.
 describe('refcat validate: text output', () => {
   it('a valid workflow: one summary line, nothing on stderr, exit 0', () => {
     expect(inW(['validate', 'good/review.conv'])).toEqual({ code: 0, stdout: '✓ good/review.conv: valid\n', stderr: '' });
@@ -162,7 +162,7 @@ describe('refcat validate: flags', () => {
     expect(r.stderr).toContain("Error: Unknown directive 'PROMTP' (did you mean PROMPT?)\n  Reported as an error: --strict\n  at good/warnings.conv:4\n");
   });
 
-  it('--json: the versioned document of SPEC 5.2, exit code kept', () => {
+  it('--json: the versioned document of docs/reference.md#validate, exit code kept', () => {
     const r = inW(['validate', 'good/review.conv', 'bad/blocks.conv', '--json']);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('');

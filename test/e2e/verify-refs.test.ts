@@ -30,7 +30,7 @@ const WARNINGS = [
   '    File has 2 lines, nothing left to select',
 ];
 
-describe('refcat verify refs: text output (SPEC 5.3)', () => {
+describe('refcat verify refs: text output (docs/reference.md#verify-refs)', () => {
   it('scans . by default: file types, default excludes, .sdqctlignore, look-alikes skipped', () => {
     expect(inD(['verify', 'refs'])).toEqual({
       code: 1,

@@ -14,7 +14,7 @@ function setup(files: Record<string, string>, homeFiles: Record<string, string> 
   return { root, ctx };
 }
 
-describe('alias sources (SPEC 3)', () => {
+describe('alias sources (docs/reference.md#aliases)', () => {
   it('reads workspace.lock.json: alias, aliases[] and name, externals_dir default', () => {
     const { root, ctx } = setup({
       'workspace.lock.json': lock([{ alias: 'crm', aliases: ['ns'], name: 'cgm-remote-monitor' }]),
@@ -98,7 +98,7 @@ describe('alias sources (SPEC 3)', () => {
 });
 
 describe('unknown aliases', () => {
-  it('lists the known aliases, sorted, in the SPEC 3 message', () => {
+  it('lists the known aliases, sorted, in the docs/reference.md#aliases message', () => {
     const { ctx } = setup(
       { 'workspace.lock.json': lock([{ alias: 'trio', name: 'trio' }]) },
       { '.sdqctl/aliases.yaml': 'aliases:\n  loop: /x\n  aaps: /y\n' },

@@ -23,7 +23,7 @@ function problems(conv: ConversationFile): string[] {
 
 const text = (...lines: string[]) => lines.join('\n') + '\n';
 
-// SPEC 5.1: every directive family, one directive per line, comments and blank lines.
+// docs/reference.md#the-conv-format: every directive family, one directive per line, comments and blank lines.
 describe('parseConv: directives', () => {
   it.each<[string, string, string[]]>([
     ['metadata', text('MODEL gpt-4', 'ADAPTER copilot', 'MODE audit', 'MAX-CYCLES 3', 'CWD ./src', 'SESSION-NAME s1'), [
@@ -71,7 +71,7 @@ describe('parseConv: directives', () => {
     expect(problems(conv)).toEqual([]);
   }); // prettier-ignore
 
-  it('knows every directive of SPEC 5.1', () => {
+  it('knows every directive of docs/reference.md#the-conv-format', () => {
     const spec = `MODEL ADAPTER MODE MAX-CYCLES CWD SESSION-NAME
   MODEL-REQUIRES MODEL-PREFERS MODEL-POLICY CONTEXT CONTEXT-OPTIONAL CONTEXT-EXCLUDE CONTEXT-LIMIT
   ON-CONTEXT-LIMIT VALIDATION-MODE ALLOW-FILES DENY-FILES ALLOW-DIR DENY-DIR PROLOGUE EPILOGUE PROMPT
@@ -95,7 +95,7 @@ describe('parseConv: directives', () => {
   });
 });
 
-// SPEC 5.1: PROMPT, ON-CONTEXT-LIMIT-PROMPT and COMPACT-SUMMARY continue until a known directive.
+// docs/reference.md#the-conv-format: PROMPT, ON-CONTEXT-LIMIT-PROMPT and COMPACT-SUMMARY continue until a known directive.
 describe('parseConv: multi-line values', () => {
   it.each<[string, string, string[]]>([
     ['one-line PROMPT', text('PROMPT Analyze.', 'MODEL gpt-4'), ['1 PROMPT "Analyze."', '2 MODEL "gpt-4"']],
@@ -191,7 +191,7 @@ describe('parseConv: unknown directives and orphan text', () => {
   });
 });
 
-// SPEC 5.1: ON-FAILURE / ON-SUCCESS open a block after a RUN, closed by END.
+// docs/reference.md#the-conv-format: ON-FAILURE / ON-SUCCESS open a block after a RUN, closed by END.
 describe('parseConv: ON-FAILURE / ON-SUCCESS blocks', () => {
   it.each<[string, string, string[], string[]]>([
     ['a block after a RUN', text('RUN npm test', 'ON-FAILURE', '  PROMPT Fix the tests', '  RUN npm test', 'END', 'PROMPT next'), [

@@ -19,7 +19,7 @@ function lines(files: Record<string, string | Buffer>, ref: string, options: Ext
   return { start: r!.lineStart, end: r!.lineEnd, lines: r!.lines, total: r!.totalLines, clamped: r!.wasClamped };
 }
 
-// SPEC 2: line terminators, BOM, empty files.
+// docs/reference.md#reading-files: line terminators, BOM, empty files.
 describe('reading lines', () => {
   it.each([
     ['LF', 'a\nb\nc\n', ['a', 'b', 'c']],
@@ -114,7 +114,7 @@ describe('line ranges', () => {
   });
 });
 
-describe('clamping (SPEC 2)', () => {
+describe('clamping (docs/reference.md#reading-files)', () => {
   it('clamps an end past EOF with the exact warning', () => {
     const report = run({ 'file.py': numbered(200) }, '@file.py#L1-L500');
     expect(report.errors).toEqual([]);
@@ -316,7 +316,7 @@ describe('file errors', () => {
   });
 });
 
-describe('streaming (SPEC 2: a range near the top of a huge file stops reading)', () => {
+describe('streaming (docs/reference.md#reading-files: a range near the top of a huge file stops reading)', () => {
   it('reads only the first chunk of a 1 GiB file for #L10-L20', () => {
     const dir = tmpDir();
     const file = path.join(dir, 'huge.txt');

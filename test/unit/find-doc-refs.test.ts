@@ -5,7 +5,7 @@ const known = new Set(['loop', 'crm']);
 const scan = (text: string, markdown = true) =>
   findDocRefs(text, { markdown, isKnownAlias: (n) => known.has(n) }).map((r) => (r.text === r.ref ? r.ref : `${r.text} -> ${r.ref}`));
 
-// SPEC 5.3: what counts as a ref in docs, and the look-alikes that do not.
+// docs/reference.md#verify-refs: what counts as a ref in docs, and the look-alikes that do not.
 describe('findDocRefs: refs', () => {
   it.each<[string, string[]]>([
     ['see @src/app.py', ['@src/app.py']],

@@ -8,7 +8,7 @@ import { ByteScanner } from '../../src/core/paging/byte-scanner.js';
 /** Page texts with their flags, compactly: `[text, lines, continued, truncated]`. */
 const summary = (pages: Page[]) => pages.map((p) => [p.text, `${p.lineStart}-${p.lineEnd}`, p.continued, p.truncated]);
 
-describe('paginate: the line-aware algorithm (SPEC 6)', () => {
+describe('paginate: the line-aware algorithm (docs/reference.md#fd-and-ref)', () => {
   it.each<[string, string, number, (string | boolean)[][]]>([
     ['empty content: one empty page', '', 10, [['', '0-0', false, false]]],
     ['fits one page', 'a\nb\n', 10, [['a\nb\n', '1-2', false, false]]],

@@ -13,7 +13,7 @@ const range = (start: number, end: number | null, window: { before: number; afte
   window,
 });
 
-// Every form of SPEC 1's grammar: input, parsed form, canonical format.
+// Every form of docs/reference.md#ref-specs grammar: input, parsed form, canonical format.
 const valid: [string, Expected, string][] = [
   ['@src/app.py', { alias: null, path: 'src/app.py', selector: null }, '@src/app.py'],
   ['src/app.py', { alias: null, path: 'src/app.py', selector: null }, '@src/app.py'],

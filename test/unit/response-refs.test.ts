@@ -5,7 +5,7 @@ import { parseResponseRefs, stripFence } from '../../src/core/response-refs/pars
 const ids = (text: string) => parseResponseRefs(text).refs.map((r) => [r.id, r.content]);
 const warnings = (text: string) => parseResponseRefs(text).warnings.map((w) => w.message);
 
-describe('parseResponseRefs (SPEC 7.1)', () => {
+describe('parseResponseRefs (docs/reference.md#refcat-ref-list--show--scan--export)', () => {
   it.each<[string, string, [string, string][]]>([
     ['the basic form', '<ref id="a">\nx = 1\n</ref>', [['a', 'x = 1']]],
     ['inline', 'see <ref id="a">inline text</ref> here', [['a', 'inline text']]],
@@ -85,7 +85,7 @@ describe('parseResponseRefs (SPEC 7.1)', () => {
     ['\na\n', 2],
     ['\n', 1],
     ['a\nb', 2],
-  ])('counts lines as SPEC 2 does (%j: %i)', (content, n) => {
+  ])('counts lines as docs/reference.md#reading-files does (%j: %i)', (content, n) => {
     // Content keeps its inner newlines: one newline on each side is the tag layout.
     const r = parseResponseRefs(`<ref id="a">\n${content}\n</ref>`).refs[0]!;
     expect(r.content).toBe(content);

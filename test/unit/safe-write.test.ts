@@ -32,7 +32,7 @@ function read(dir: string, rel: string): string | null {
   }
 }
 
-describe('safeWrite: modes (SPEC 7.3)', () => {
+describe('safeWrite: modes (docs/reference.md#writing-files-ref-export-and-fd-write)', () => {
   it.each<[string, Record<string, string>, string, Partial<SafeWriteOptions> & { to: string }, { text: string | null; error?: string }]>([
     ['write creates a file', {}, 'new\n', { to: 'a.txt' }, { text: 'new\n' }],
     ['write creates missing folders', {}, 'x\n', { to: 'deep/er/a.txt' }, { text: 'x\n' }],

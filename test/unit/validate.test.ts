@@ -12,7 +12,7 @@ function check(text: string, files: Record<string, string> = {}, options: Parame
 
 const withPrompt = (...lines: string[]) => ['MODEL m', ...lines, 'PROMPT p'].join('\n') + '\n';
 
-describe('validateConv: values (SPEC 5.2)', () => {
+describe('validateConv: values (docs/reference.md#validate)', () => {
   it.each<[string, string | null]>([
     ['MAX-CYCLES 1', null],
     ['MAX-CYCLES 10', null],

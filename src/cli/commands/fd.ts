@@ -18,7 +18,7 @@ export interface FdReadCliOptions {
   store?: string;
 }
 
-/** `refcat fd read [SOURCE]`. FdErrors are answered as fd_error on stdout (SPEC 6), exit 1. */
+/** `refcat fd read [SOURCE]`. FdErrors are answered as fd_error on stdout (docs/reference.md#fd-and-ref), exit 1. */
 export async function runFdRead(source: string | undefined, opts: FdReadCliOptions, io: IO): Promise<ExitCode> {
   return withFdErrors(opts.format, io, async () => {
     // Without SOURCE on a terminal nothing would come: say so instead of waiting (`-` still reads it).

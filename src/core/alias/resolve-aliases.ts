@@ -6,7 +6,7 @@ import { ConfigError, RefError, UsageError } from '../../shared/errors.js';
 import { lazyRequire } from '../../shared/lazy.js';
 import { findUp, resolveFrom, sdqctlDir, tildify } from '../../shared/paths.js';
 
-/** Where an alias was defined, in resolution order (SPEC 3). */
+/** Where an alias was defined, in resolution order (docs/reference.md#aliases). */
 export type AliasSource = 'explicit' | 'workspace' | 'global';
 
 export interface AliasEntry {
@@ -36,7 +36,7 @@ const ALIAS_NAME_RE = /^[A-Za-z][A-Za-z0-9_-]*$/;
 const LOCKFILE = 'workspace.lock.json';
 
 /**
- * Resolves alias names with SPEC 3's precedence: explicit (--alias / ALIAS), then the nearest
+ * Resolves alias names with docs/reference.md#aliases precedence: explicit (--alias / ALIAS), then the nearest
  * workspace.lock.json, then ~/.sdqctl/aliases.yaml ($SDQCTL_HOME/aliases.yaml).
  *
  * Config files are read lazily, on the first lookup that needs them, and at most once: a plain
@@ -94,7 +94,7 @@ export class AliasResolver {
   }
 
   /**
-   * Root folder of `name`, or a RefError with SPEC 3's unknown-alias message (`ref` is the ref
+   * Root folder of `name`, or a RefError with docs/reference.md#aliases unknown-alias message (`ref` is the ref
    * being resolved, for the message).
    */
   resolve(name: string, ref: string): string {

@@ -4,7 +4,7 @@ import { decoratorEnd, isDecoratorStart, leadingDecorators, looksLikeDeclaration
 import { type Syntax, syntaxOf } from './syntax.js';
 
 /**
- * `:block` / `:function` / `:class` (SPEC 1). Heuristic on purpose: a lexer (brackets.ts) blanks
+ * `:block` / `:function` / `:class` (docs/reference.md#ref-specs). Heuristic on purpose: a lexer (brackets.ts) blanks
  * strings and comments across lines, well enough for real code; nothing is parsed.
  *
  * By language family (syntax.ts):

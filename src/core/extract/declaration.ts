@@ -4,7 +4,7 @@ import { canonicalLanguage, type Syntax, syntaxOf } from './syntax.js';
 
 /**
  * Whether a line looks like a function or class declaration for `:function` / `:class`
- * (SPEC 1). The tests run on the line with strings and comments blanked, so `'function'` in a
+ * (docs/reference.md#ref-specs). The tests run on the line with strings and comments blanked, so `'function'` in a
  * string or `// class` in a comment does not make a declaration.
  *
  * A line whose first word is a control-flow keyword (`if (x) {`, `} else if (y) {`,

@@ -25,7 +25,7 @@ export interface ExtractOptions {
   base?: string;
   /**
    * Folders a relative ref is looked up in, in order (default: [base]). A workflow passes
-   * [its own folder, cwd] (SPEC 5.2).
+   * [its own folder, cwd] (docs/reference.md#validate).
    */
   searchDirs?: string[];
   aliases?: AliasResolver;
@@ -33,7 +33,7 @@ export interface ExtractOptions {
   context?: number;
   /** Do not skip .gitignore'd files, node_modules/ and .git/ when expanding globs. */
   noIgnore?: boolean;
-  /** Budget for one pattern search (SPEC 2: a pathological regex ends within 2 s). */
+  /** Budget for one pattern search (docs/reference.md#reading-files: a pathological regex ends within 2 s). */
   patternTimeoutMs?: number;
   /** Only check refs and count lines; `lines` of the results stay empty. */
   checkOnly?: boolean;
@@ -53,7 +53,7 @@ export interface ExtractOptions {
 export interface Extraction {
   /** The ref as the user wrote it (for a glob: the glob ref). */
   ref: string;
-  /** Normalized spec of exactly the selected lines (SPEC 1); null when nothing was selected. */
+  /** Normalized spec of exactly the selected lines (docs/reference.md#ref-specs); null when nothing was selected. */
   spec: string | null;
   alias: string | null;
   /** Absolute path of the file read. */
@@ -98,7 +98,7 @@ export interface ResolvedFile {
 const DEFAULT_PATTERN_TIMEOUT_MS = 1500;
 
 /**
- * Extract every ref (SPEC 2 and 4). Never throws for a bad ref: every ref is processed, each
+ * Extract every ref (docs/reference.md#reading-files and 4). Never throws for a bad ref: every ref is processed, each
  * failure becomes an entry of `errors` (a malformed alias file included, naming the file), each
  * clamp an entry of `warnings`, in the order given. Only a bug escapes.
  *

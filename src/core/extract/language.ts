@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-/** SPEC 4.1: fence language by extension; otherwise the extension itself; none: `text`. */
+/** docs/reference.md#extraction-output: fence language by extension; otherwise the extension itself; none: `text`. */
 const LANGUAGES: Record<string, string> = {
   py: 'python',
   js: 'javascript',

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 
 const CHUNK = 64 * 1024;
-/** SPEC 2: a NUL byte in the first 8 KiB makes a file binary. */
+/** docs/reference.md#reading-files: a NUL byte in the first 8 KiB makes a file binary. */
 const BINARY_SNIFF = 8 * 1024;
 /** Longest line kept in memory; longer ones are skipped through, or refused when wanted. */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -14,7 +14,7 @@ export class LineTooLongError extends Error {}
 
 /**
  * Reads a file line by line from an open descriptor, in chunks, so that a selection near the top
- * of a huge file stops reading as soon as it has its lines (SPEC 2).
+ * of a huge file stops reading as soon as it has its lines (docs/reference.md#reading-files).
  *
  * Lines end at `\n` or `\r\n` (a lone `\r` is content); a final terminator does not start a new
  * line; a UTF-8 BOM is not part of line 1.

@@ -6,7 +6,7 @@ import vm from 'node:vm';
  *
  * Why a vm context: a catastrophic regex (`/(a+)+$/` on a long line) blocks the event loop inside
  * V8's regex engine, where no JavaScript timer can fire. A vm script's `timeout` is enforced by a
- * watchdog thread that interrupts V8 itself, regex engine included (SPEC 2: must end within 2 s).
+ * watchdog thread that interrupts V8 itself, regex engine included (docs/reference.md#reading-files: must end within 2 s).
  * The loop itself is a function of this realm that the script only calls: looping inside the
  * context would pay for a cross-realm property lookup on every line (20x slower). Lines are
  * searched in batches so the watchdog's fixed cost (~0.1 ms) is paid per batch.

@@ -113,7 +113,7 @@ export function selectRange(reader: LineReader, sel: RangeSelector, opts: Select
   }
   const totalLines = atEof ? reader.lineNo : totalIfCheap(reader, opts);
   const clamped = totalLines !== null && (sel.start > totalLines || (sel.end !== null && sel.end > totalLines));
-  // A start past the end selects nothing, whatever the window or -C would add (SPEC 2).
+  // A start past the end selects nothing, whatever the window or -C would add (docs/reference.md#reading-files).
   if (totalLines !== null && sel.start > totalLines) return { start: sel.start, lines: [], totalLines, clamped };
   return { start: first, lines, totalLines, clamped };
 }
@@ -143,7 +143,7 @@ export function selectPattern(
   const lookback = sel.extent.kind === 'semantic' ? LOOKBACK_LINES : 0;
   const keep = windowBefore + opts.context + lookback;
   // The budget counts regex time only: reading a big file is slow but finite, a catastrophic
-  // regex is not (SPEC 2).
+  // regex is not (docs/reference.md#reading-files).
   let budget = opts.timeoutMs;
 
   let history: string[] = [];

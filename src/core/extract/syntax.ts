@@ -273,7 +273,7 @@ TABLE.typescript = TABLE.javascript!;
 
 /**
  * Extensions `languageOf` passes through unchanged that share a table entry. Kept here, not in
- * language.ts: that table is SPEC 4.1's fence names, and `ex.ex` must still fence as `ex`.
+ * language.ts: that table is docs/reference.md#extraction-output fence names, and `ex.ex` must still fence as `ex`.
  */
 const ALIASES: Record<string, string> = {
   ex: 'elixir',

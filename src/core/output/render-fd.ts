@@ -25,14 +25,14 @@ export function attrs(pairs: [string, string | number | boolean][]): string {
 
 const range = (v: FdView) => `${v.lineStart}-${v.lineEnd}`;
 
-/** The fd_result message (SPEC 6); content that `--save` stored in one page has no next page. */
+/** The fd_result message (docs/reference.md#fd-and-ref); content that `--save` stored in one page has no next page. */
 export function resultMessage(v: FdView): string {
   return v.next ? `Output exceeds ${v.pageSize} characters. Use \`${v.next}\` to read more pages.` : `Stored as ${v.fd}.`;
 }
 
 /**
  * One renderer per format (STYLE 7): the view to stdout text, in blocks, so that the page text
- * streams through. XML follows SPEC 6 exactly: one newline after the opening tag and one before
+ * streams through. XML follows docs/reference.md#fd-and-ref exactly: one newline after the opening tag and one before
  * the closing tag surround the page text, which is not escaped. Strip exactly those two to get the
  * page text byte for byte (the same rule as for `<ref>` content).
  */

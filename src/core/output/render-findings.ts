@@ -27,7 +27,7 @@ export function findingPlace(f: Finding, cwd: string): string {
   return f.line === null ? file : `${file}:${f.line}`;
 }
 
-/** `Error: <message>`, its detail lines, then `  at <file>:<line>` (SPEC 5.2 text output). */
+/** `Error: <message>`, its detail lines, then `  at <file>:<line>` (docs/reference.md#validate text output). */
 export function renderFinding(f: Finding, opts: CheckRenderOptions): string {
   const label = f.severity === 'error' ? opts.red : opts.yellow;
   const kind = f.severity === 'error' ? 'Error' : 'Warning';
@@ -53,7 +53,7 @@ function escapeProperty(s: string): string {
   return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
-/** A finding as JSON: `{code, message, line, ref}` (SPEC 5.2) plus `file` and `details`. */
+/** A finding as JSON: `{code, message, line, ref}` (docs/reference.md#validate) plus `file` and `details`. */
 export function findingJson(f: Finding, cwd: string): Record<string, unknown> {
   const out: Record<string, unknown> = {
     code: f.code,

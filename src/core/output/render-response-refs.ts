@@ -21,7 +21,7 @@ export const refListRenderers = {
   },
 };
 
-/** `ref show`: SPEC 7.2; the content between one newline after the opening tag and one before the closing. */
+/** `ref show`: docs/reference.md#refcat-ref-list--show--scan--export; the content between one newline after the opening tag and one before the closing. */
 export function renderRefContent(id: string, content: string, raw: boolean): string {
   if (raw) return content === '' || content.endsWith('\n') ? content : content + '\n';
   return `<ref_content${attrs([['id', id]])}>\n${content}\n</ref_content>\n`;

@@ -19,7 +19,7 @@ type Renderer = (results: readonly ConvValidation[], opts: CheckRenderOptions, s
 /**
  * `refcat validate` output, one pure renderer per format (STYLE 7). Text: each file's findings on
  * stderr, then its summary line on stdout. GitHub: annotations and summary lines on stdout, where
- * the runner reads workflow commands. JSON: the versioned document of SPEC 5.2 on stdout.
+ * the runner reads workflow commands. JSON: the versioned document of docs/reference.md#validate on stdout.
  */
 export const validateRenderers: Record<CheckFormat, Renderer> = {
   text: (results, opts, skipped = []) => [
@@ -65,7 +65,7 @@ export const validateRenderers: Record<CheckFormat, Renderer> = {
   ],
 };
 
-/** `✓ f: valid`, `✓ f: valid (2 warnings)`, `✗ f: 3 errors, 1 warning` (SPEC 5.2). */
+/** `✓ f: valid`, `✓ f: valid (2 warnings)`, `✗ f: 3 errors, 1 warning` (docs/reference.md#validate). */
 export function summaryLine(r: ConvValidation, cwd: string): string {
   const file = shownPath(cwd, r.path);
   if (r.valid) return `✓ ${file}: valid${r.warnings.length > 0 ? ` (${plural(r.warnings.length, 'warning')})` : ''}\n`;

@@ -4,7 +4,7 @@ import { type CheckFormat, type CheckRenderOptions, findingJson, findingPlace, g
 type Renderer = (report: VerifyRefsReport, opts: CheckRenderOptions & { strict?: boolean }) => OutputChunk[];
 
 /**
- * `refcat verify refs` output (SPEC 5.3). The text report is one block on stdout: the summary
+ * `refcat verify refs` output (docs/reference.md#verify-refs). The text report is one block on stdout: the summary
  * line, then `  ERROR <file>:<line>: Broken reference: <ref>` lines (with the reason when it is
  * not simply a missing file, and `Suggestion: Found:` lines), then `  WARNING` lines.
  */

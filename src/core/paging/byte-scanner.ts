@@ -2,7 +2,7 @@ import { isAscii, isUtf8 } from 'node:buffer';
 import { BinaryContentError } from '../extract/line-reader.js';
 import { PageBuilder, type PageSpan } from './page-builder.js';
 
-/** SPEC 2: a NUL byte in the first 8 KiB makes content binary. */
+/** docs/reference.md#reading-files: a NUL byte in the first 8 KiB makes content binary. */
 const BINARY_SNIFF = 8 * 1024;
 const LF = 0x0a;
 

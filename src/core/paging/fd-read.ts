@@ -57,7 +57,7 @@ export interface FdView {
 }
 
 /**
- * `refcat fd read` (SPEC 6): get the content (storing stdin, or a file with `save`), then answer
+ * `refcat fd read` (docs/reference.md#fd-and-ref): get the content (storing stdin, or a file with `save`), then answer
  * the page, range or overview asked for. Throws FdError (shown as fd_error) for unknown fds, pages
  * or lines out of range and binary content; UsageError for bad option combinations.
  */

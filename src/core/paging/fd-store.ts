@@ -30,7 +30,7 @@ export type EntryTotals = Pick<EntryMeta, 'bytes' | 'chars' | 'lines'>;
 const FD_RE = /^fd:(\d+)$/;
 export const REF_ID_RE = /^[A-Za-z0-9_.:-]+$/;
 
-/** SPEC 6: `--store DIR`, else `REFCAT_STORE`, else `~/.sdqctl/fd/` (`$SDQCTL_HOME/fd/`). */
+/** docs/reference.md#fd-and-ref: `--store DIR`, else `REFCAT_STORE`, else `~/.sdqctl/fd/` (`$SDQCTL_HOME/fd/`). */
 export function storeLocation(ctx: Context, explicit?: string): string {
   if (explicit) return resolveFrom(ctx.cwd, explicit, ctx.home);
   if (ctx.env.REFCAT_STORE) return resolveFrom(ctx.cwd, ctx.env.REFCAT_STORE, ctx.home);

@@ -4,7 +4,7 @@ import { type EntryMeta, Store } from './fd-store.js';
 
 /**
  * `fd write fd:N --to PATH`: the entry's content, streamed (a 1 GiB fd is never held), written
- * with the file safety of SPEC 7.3. `write` mode copies the content byte for byte; append and
+ * with the file safety of docs/reference.md#writing-files-ref-export-and-fd-write. `write` mode copies the content byte for byte; append and
  * insert keep lines whole (see safeWrite).
  */
 export function writeEntry(

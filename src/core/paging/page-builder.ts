@@ -28,7 +28,7 @@ export function checkPageSize(pageSize: number): number {
 }
 
 /**
- * The line-aware pagination of SPEC 6, as a push-driven state machine shared by every kind of
+ * The line-aware pagination of docs/reference.md#fd-and-ref, as a push-driven state machine shared by every kind of
  * content (one algorithm, so a string and the same text stored as bytes page identically).
  *
  * Policy:
@@ -101,7 +101,7 @@ export class PageBuilder {
     }
   }
 
-  /** Lines seen: a final terminator does not start a new line (SPEC 2). */
+  /** Lines seen: a final terminator does not start a new line (docs/reference.md#reading-files). */
   get totalLines(): number {
     return this.lineStart === this.pos ? this.line - 1 : this.line;
   }

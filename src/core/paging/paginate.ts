@@ -11,7 +11,7 @@ export interface Page extends Omit<PageSpan, 'start' | 'end'> {
 export interface Pagination {
   pages: Page[];
   pageSize: number;
-  /** Lines of the content (SPEC 2: a final terminator does not start a new line). */
+  /** Lines of the content (docs/reference.md#reading-files: a final terminator does not start a new line). */
   totalLines: number;
   /** Unicode code points of the content. */
   chars: number;
@@ -23,7 +23,7 @@ export interface PaginateOptions {
 }
 
 /**
- * Split `content` into pages, line-aware (SPEC 6): whole lines while they fit, lines longer than
+ * Split `content` into pages, line-aware (docs/reference.md#fd-and-ref): whole lines while they fit, lines longer than
  * a page cut into page-size pieces. The newline ending a line belongs to that line and counts
  * toward the page size, so `pages.map(p => p.text).join('') === content` for any content. Throws
  * UsageError for a page size that is not a whole number > 0.

@@ -1,7 +1,7 @@
 import type { LineSpan, PatternExtent, RefSpec, Selector, Window } from './ref-spec.js';
 
 /**
- * Format a ref spec (SPEC 1, normalized form).
+ * Format a ref spec (docs/reference.md#ref-specs, normalized form).
  *
  * With `span`, the selector is replaced by the concrete lines it selected: `@path` for a whole
  * file (span omitted), `@path#L5` for one line, `@path#L10-L20` otherwise. Without `span`, the
@@ -61,7 +61,7 @@ function formatWindow(w: Window): string {
   return `-${w.before}..${w.after === null ? '' : `+${w.after}`}`;
 }
 
-/** Normalized spec (SPEC 1) of a selection: `@path`, `@path#L5`, `@path#L10-L20`, `alias:path#...`. */
+/** Normalized spec (docs/reference.md#ref-specs) of a selection: `@path`, `@path#L5`, `@path#L10-L20`, `alias:path#...`. */
 export function specOf(alias: string | null, path: string, span: LineSpan | null): string {
   return formatRef({ alias, path, selector: null }, span ?? undefined);
 }

@@ -6,7 +6,7 @@ const ALIAS_RE = /^([A-Za-z][A-Za-z0-9_-]*):(.*)$/s;
 const WHITESPACE_RE = /\s/;
 
 /**
- * Parse a ref spec (SPEC 1):
+ * Parse a ref spec (docs/reference.md#ref-specs):
  *   [alias ':'] ['@'] path ['#' selector]
  * Throws RefParseError (exit 2) naming the reason.
  *

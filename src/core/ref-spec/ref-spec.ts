@@ -1,4 +1,4 @@
-/** Parsed ref specs (SPEC 1). Pure data: no file has been touched to build one. */
+/** Parsed ref specs (docs/reference.md#ref-specs). Pure data: no file has been touched to build one. */
 
 /** A relative window `:B..A`: B lines before, A lines after (`null` = to end of file). */
 export interface Window {

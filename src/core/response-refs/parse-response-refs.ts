@@ -52,7 +52,7 @@ interface Open {
 }
 
 /**
- * Find the `<ref id="ID">...</ref>` sections of an LLM transcript (SPEC 7.1).
+ * Find the `<ref id="ID">...</ref>` sections of an LLM transcript (docs/reference.md#refcat-ref-list--show--scan--export).
  *
  * - Attributes in any order, values in double or single quotes; ids are `[A-Za-z0-9_.:-]+`.
  * - Content is the text between the tags without the one newline right after the opening tag and
@@ -69,7 +69,7 @@ interface Open {
  *   Inside a ref, code is content like any other text, and its tags count.
  */
 export function parseResponseRefs(text: string): ResponseRefs {
-  // An unclosed tag is ignored (SPEC 7.1), as if it were plain text. That is only known at the end
+  // An unclosed tag is ignored (docs/reference.md#refcat-ref-list--show--scan--export), as if it were plain text. That is only known at the end
   // of the text, and an open tag changes how what follows reads (inside a ref, fences are content),
   // so parse again without the unclosed tags until none is left.
   const ignored = new Map<number, Open>();
@@ -161,7 +161,7 @@ function parsePass(text: string, ignored: ReadonlyMap<number, Open>): ResponseRe
   return { refs, warnings, unclosed: stack };
 }
 
-/** Lines of content as SPEC 2 counts them: a final newline does not start a new line. */
+/** Lines of content as docs/reference.md#reading-files counts them: a final newline does not start a new line. */
 function lineCount(content: string): number {
   if (content === '') return 0;
   const n = content.split('\n').length;
@@ -204,7 +204,7 @@ function withoutTags(text: string, from: number, to: number, tags: [number, numb
   return out + text.slice(at, to);
 }
 
-/** SPEC 7.1: drop the one newline after the opening tag and the one before the closing tag. */
+/** docs/reference.md#refcat-ref-list--show--scan--export: drop the one newline after the opening tag and the one before the closing tag. */
 function trimContent(raw: string): string {
   return raw.replace(/^[ \t]*\r?\n/, '').replace(/\r?\n[ \t]*$/, '');
 }

@@ -89,7 +89,7 @@ export interface ExportOptions extends SafeWriteOptions {
 
 /**
  * `ref export`: the ref's content, ending with a newline, written with the file safety of
- * SPEC 7.3. `--strip-fence` on a ref that is not one fenced block exports it whole, with a warning.
+ * docs/reference.md#writing-files-ref-export-and-fd-write. `--strip-fence` on a ref that is not one fenced block exports it whole, with a warning.
  */
 export function exportRef(
   ref: RefItem,

@@ -39,7 +39,7 @@ const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
 
 /**
  * A file written under a temporary name in the target's own folder and published under the
- * target's name when complete (SPEC 6 and 7.3). rename(2) and link(2) are atomic within a file
+ * target's name when complete (docs/reference.md#fd-and-ref and 7.3). rename(2) and link(2) are atomic within a file
  * system, so a crash at any moment leaves either the old target or the new one, never a mix; at
  * worst a stray `.refcat-*.tmp` file stays next to it.
  */

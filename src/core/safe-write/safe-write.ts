@@ -47,7 +47,7 @@ export interface SafeWriteResult {
 const BLOCK = 1 << 20;
 
 /**
- * Write content to a user's file without ever losing data (SPEC 7.3), for `ref export` and
+ * Write content to a user's file without ever losing data (docs/reference.md#writing-files-ref-export-and-fd-write), for `ref export` and
  * `fd write` alike:
  * - `write` refuses an existing file unless `force`; `append` adds at the end; `insert` goes before
  *   line N or after the first line matching a pattern. A missing target counts as empty for append

@@ -1,7 +1,7 @@
 import { findPatternEnd } from '../ref-spec/parse-ref-spec.js';
 
 /**
- * Finding refs in documentation text (SPEC 5.3): `@path.ext[#selector]` and `alias:path.ext`,
+ * Finding refs in documentation text (docs/reference.md#verify-refs): `@path.ext[#selector]` and `alias:path.ext`,
  * without the look-alikes that fill real docs. Pure: text in, refs out. The rules (also in the
  * README, "What verify refs counts as a ref"):
  *

@@ -12,7 +12,7 @@ import { collectFiles, type SkippedFile, walkFiles } from '../walk/collect-files
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { findDocRefs } from './find-doc-refs.js';
 
-/** The file types `verify refs` scans in folders (SPEC 5.3). */
+/** The file types `verify refs` scans in folders (docs/reference.md#verify-refs). */
 export const VERIFY_EXTENSIONS: readonly string[] = ['.md', '.conv', '.txt', '.yaml', '.yml'];
 
 export interface VerifyRefsOptions {
@@ -50,7 +50,7 @@ const MAX_SUGGESTIONS = 5;
 const MAX_DOC_BYTES = 16 * 1024 * 1024;
 
 /**
- * `refcat verify refs` (SPEC 5.3): check only the references in `paths` (default `.`). A `.conv`
+ * `refcat verify refs` (docs/reference.md#verify-refs): check only the references in `paths` (default `.`). A `.conv`
  * file has its REFCAT / CONTEXT refs checked as `validate` does (ALIAS and INCLUDE included);
  * other files are scanned for refs (scan.ts). A doc's relative ref is looked up in the doc's
  * folder, then in the folder being scanned, then in cwd. Throws UsageError for a path that does

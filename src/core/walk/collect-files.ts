@@ -6,10 +6,10 @@ import { displayRelative } from '../../shared/paths.js';
 import { parseRule, readRules, type Rule } from './gitignore.js';
 import { expandGlob, hasGlobChars } from './glob.js';
 
-/** Folders never scanned (SPEC 5.3). */
+/** Folders never scanned (docs/reference.md#verify-refs). */
 export const DEFAULT_SKIP_DIRS: readonly string[] = ['.git', 'node_modules', '.venv', 'venv', 'dist', 'build', '__pycache__'];
 
-/** The ignore file read at the root of every folder scanned (SPEC 5.3). */
+/** The ignore file read at the root of every folder scanned (docs/reference.md#verify-refs). */
 export const IGNORE_FILE = '.sdqctlignore';
 
 export interface CollectOptions {

@@ -12,7 +12,7 @@ export interface Rule {
 }
 
 /**
- * `.gitignore` semantics for glob expansion (SPEC 4.4): the `.gitignore` files from the repository
+ * `.gitignore` semantics for glob expansion (docs/reference.md#globs): the `.gitignore` files from the repository
  * root (the nearest folder above with a `.git`) down to each file's folder apply, deeper files
  * last, later rules winning, `!` re-including, a trailing `/` matching folders only, a pattern with
  * an inner or leading `/` anchored to its file's folder. As in git, nothing below an ignored

@@ -13,7 +13,7 @@ export function hasGlobChars(p: string): boolean {
 }
 
 /**
- * Expand a glob (SPEC 4.4) relative to `base`: absolute file paths, sorted, skipping what
+ * Expand a glob (docs/reference.md#globs) relative to `base`: absolute file paths, sorted, skipping what
  * `.gitignore` files ignore and anything under `node_modules/` or `.git/` unless `noIgnore`.
  * Decision: those folders are skipped when the glob walks into them; a glob that names one
  * (`node_modules/pkg/*.js`, `dist/*.js`) asked for it and gets it.

@@ -1,6 +1,6 @@
 import { closest } from '../../shared/did-you-mean.js';
 /**
- * The directive vocabulary of `.conv` workflows (SPEC 5.1): sdqctl's set plus ALIAS.
+ * The directive vocabulary of `.conv` workflows (docs/reference.md#the-conv-format): sdqctl's set plus ALIAS.
  * Kept as data so that the parser, the validator and did-you-mean all read the same table.
  */
 export const KNOWN_DIRECTIVES: readonly string[] = [
@@ -28,7 +28,7 @@ export function isKnownDirective(name: string): boolean {
   return KNOWN.has(name);
 }
 
-/** Directives whose value continues on the following lines (SPEC 5.1). */
+/** Directives whose value continues on the following lines (docs/reference.md#the-conv-format). */
 export const MULTI_LINE_DIRECTIVES: ReadonlySet<string> = new Set(['PROMPT', 'ON-CONTEXT-LIMIT-PROMPT', 'COMPACT-SUMMARY']);
 
 /**
@@ -42,7 +42,7 @@ export const STEP_DIRECTIVES: ReadonlySet<string> = new Set([
   'PAUSE', 'CONSULT', 'LSP', 'HELP-INLINE', 'ELIDE',
 ]); // prettier-ignore
 
-/** Values allowed for enumerated directives (SPEC 5.2). */
+/** Values allowed for enumerated directives (docs/reference.md#validate). */
 export const ALLOWED_VALUES: Readonly<Record<string, readonly string[]>> = {
   'ON-CONTEXT-LIMIT': ['compact', 'stop', 'continue'],
   'CHECKPOINT-AFTER': ['each-cycle', 'each-prompt', 'never'],

@@ -1,4 +1,4 @@
-/** Parsed `.conv` workflows (SPEC 5.1). Pure data: built from text, no file is touched. */
+/** Parsed `.conv` workflows (docs/reference.md#the-conv-format). Pure data: built from text, no file is touched. */
 
 /** One directive, with where it was written. */
 export interface ConvDirective {

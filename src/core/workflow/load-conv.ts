@@ -18,7 +18,7 @@ const fsReader: ConvReader = (p) => fs.readFileSync(p, 'utf8');
 
 /**
  * Read and parse a `.conv` file, splicing every INCLUDE'd file in right after its INCLUDE
- * directive (SPEC 5.1: the path is relative to the including file). A missing, unreadable or
+ * directive (docs/reference.md#the-conv-format: the path is relative to the including file). A missing, unreadable or
  * cyclic INCLUDE is a problem of the including file, at the INCLUDE's line; a file may be
  * included twice from different places (only a file including itself, directly or not, is a
  * cycle). Throws RefError only when the top-level file itself cannot be read.

@@ -13,11 +13,11 @@ export interface ParseConvOptions {
 }
 
 /**
- * Parse the text of one `.conv` workflow (SPEC 5.1). Pure: INCLUDE directives are kept as they
+ * Parse the text of one `.conv` workflow (docs/reference.md#the-conv-format). Pure: INCLUDE directives are kept as they
  * are (loadConv reads and splices included files). Never throws: everything wrong with the text
  * is a `problems` entry with its line.
  *
- * Decisions where SPEC 5.1 is silent (written down in the README):
+ * Decisions where docs/reference.md#the-conv-format is silent (written down in the README):
  * - Leading whitespace before a directive name is allowed, as in sdqctl (blocks are indented).
  *   The same holds inside multi-line values: an indented `  RUN x` line ends a PROMPT.
  * - Continuation lines of a multi-line value are kept as written (indentation included).

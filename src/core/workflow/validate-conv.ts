@@ -15,7 +15,7 @@ import type { ConvDirective, ConversationFile } from './conv-types.js';
 const picomatch = lazyRequire<typeof import('picomatch')>('picomatch');
 
 export interface ValidateConvOptions {
-  /** Missing files, unknown aliases and unmatched CONTEXT are warnings (SPEC 5.2). */
+  /** Missing files, unknown aliases and unmatched CONTEXT are warnings (docs/reference.md#validate). */
   allowMissing?: boolean;
   /** Warnings count as errors. */
   strict?: boolean;
@@ -46,7 +46,7 @@ export interface ConvValidation {
 const MISSING_CODES = new Set(['not_found', 'unknown_alias', 'glob_no_match', 'context_no_match']);
 
 /**
- * Validate one `.conv` workflow (SPEC 5.2): its structure, directive values and every ref, each
+ * Validate one `.conv` workflow (docs/reference.md#validate): its structure, directive values and every ref, each
  * finding with its file and line. Never throws for a problem of the workflow; only a malformed
  * config file (ConfigError) escapes.
  *
@@ -154,7 +154,7 @@ export function workflowAliases(
   return resolver;
 }
 
-/** Folders a workflow's relative refs are looked up in (SPEC 5.2): its own folder, then cwd. */
+/** Folders a workflow's relative refs are looked up in (docs/reference.md#validate): its own folder, then cwd. */
 export function searchDirsFor(d: ConvDirective, ctx: Context): string[] {
   return [path.dirname(d.file), ctx.cwd];
 }
@@ -213,7 +213,7 @@ function contextExcluder(conv: ConversationFile): (ref: string) => boolean {
   return (ref) => matchers.some((m) => m(ref.replace(/^@/, '')));
 }
 
-/** Value checks of SPEC 5.2: numbers, percentages, enumerations, MODEL and REFCAT with no value. */
+/** Value checks of docs/reference.md#validate: numbers, percentages, enumerations, MODEL and REFCAT with no value. */
 function checkValues(conv: ConversationFile, findings: Finding[]): void {
   for (const d of conv.directives) {
     const invalid = (expected: string) =>

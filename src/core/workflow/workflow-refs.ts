@@ -21,7 +21,7 @@ export interface RefBatch {
 /**
  * `--from-workflow FILE`: the REFCAT refs and CONTEXT / CONTEXT-OPTIONAL `@` patterns of a `.conv`
  * (INCLUDEs followed), one batch per ref so that each is looked up in its own workflow file's
- * folder, then in cwd (SPEC 5.2), with the workflow's ALIAS directives. Problems that lose refs
+ * folder, then in cwd (docs/reference.md#validate), with the workflow's ALIAS directives. Problems that lose refs
  * (a missing or cyclic INCLUDE, a bad ALIAS) are errors; the rest is `refcat validate`'s job.
  */
 export function workflowRefs(file: string, ctx: Context, aliases: AliasResolver): { batches: RefBatch[]; errors: Diagnostic[] } {
