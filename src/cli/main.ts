@@ -8,10 +8,13 @@ import { runCli } from './run.js';
  * exit code (STYLE 4). Exit via process.exitCode so that piped stdout is flushed first.
  */
 export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
-  // `refcat ... | head` closes the pipe early: stop quietly instead of crashing on EPIPE.
+  // `refcat ... | head` closes the pipe early: stop quietly instead of crashing on EPIPE. Any other
+  // failure to write the output (a full disk, /dev/full) is the command failing: one line, exit 1.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw err;
+    const why = /^[A-Z]+: ([^,]+)/.exec(err.message)?.[1] ?? err.message;
+    process.stderr.write(`Error: cannot write the output: ${why}\n`);
+    process.exit(1);
   });
   const io: IO = {
     ctx: { cwd: process.cwd(), env: process.env, home: process.env.HOME || os.homedir(), proc: { pid: process.pid, isAlive } },

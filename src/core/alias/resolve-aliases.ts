@@ -4,6 +4,7 @@ import type { Context } from '../../shared/context.js';
 import { closest } from '../../shared/did-you-mean.js';
 import { ConfigError, RefError, UsageError } from '../../shared/errors.js';
 import { lazyRequire } from '../../shared/lazy.js';
+import { readTextFile, TextFileError } from '../safe-read/read-text-file.js';
 import { findUp, resolveFrom, sdqctlDir, tildify } from '../../shared/paths.js';
 
 /** Where an alias was defined, in resolution order (docs/reference.md#aliases). */
@@ -171,9 +172,10 @@ export function globalAliasFile(ctx: Context): string {
 
 function readText(file: string): string {
   try {
-    return fs.readFileSync(file, 'utf8');
+    return readTextFile(file);
   } catch (err) {
-    throw new ConfigError(file, (err as NodeJS.ErrnoException).code ?? String(err));
+    if (err instanceof TextFileError) throw new ConfigError(file, err.code === 'not_found' ? 'ENOENT' : err.problem);
+    throw err;
   }
 }
 
@@ -226,12 +228,7 @@ function readAliasYaml(file: string, ctx: Context): Map<string, AliasEntry> {
   if (!fs.existsSync(file)) return out;
   const shown = tildify(file, ctx.home);
   const text = readText(file);
-  let data: unknown;
-  try {
-    data = parseYaml(text);
-  } catch (err) {
-    throw new ConfigError(shown, `not valid YAML (${firstLine((err as Error).message)})`);
-  }
+  const data = parseYaml(text, shown);
   if (data === null || data === undefined) return out; // an empty file defines no aliases
   if (!isRecord(data)) throw new ConfigError(shown, "top level must be a mapping with an 'aliases' key");
   // Anything but `aliases:` at the top is a mistake (`alias:`, or names without the key), not
@@ -256,8 +253,28 @@ function readAliasYaml(file: string, ctx: Context): Map<string, AliasEntry> {
 
 // yaml is only needed when an alias lookup reaches the global file (STYLE 11: lazy-load).
 const yaml = lazyRequire<typeof import('yaml')>('yaml');
-function parseYaml(text: string): unknown {
-  return yaml().parse(text);
+
+/**
+ * The file's data, or a ConfigError naming the first problem. yaml's own duplicate-key check is
+ * quadratic (20,000 aliases took seconds), so keys are checked here, once each, instead; and a
+ * warning (an unknown `!tag`) is a problem of the file, not a runtime warning on stderr.
+ */
+function parseYaml(text: string, shown: string): unknown {
+  const { parseDocument, isMap } = yaml();
+  const doc = parseDocument(text, { uniqueKeys: false });
+  const problem = doc.errors[0] ?? doc.warnings[0];
+  if (problem) throw new ConfigError(shown, `not valid YAML (${firstLine(problem.message)})`);
+  const maps = [doc.contents, doc.get('aliases', true)];
+  for (const node of maps) {
+    if (!isMap(node)) continue;
+    const seen = new Set<string>();
+    for (const item of node.items) {
+      const key = String((item.key as { value?: unknown } | null)?.value ?? item.key);
+      if (seen.has(key)) throw new ConfigError(shown, `duplicate key '${key}'`);
+      seen.add(key);
+    }
+  }
+  return doc.toJS();
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

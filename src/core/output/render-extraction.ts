@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../../shared/errors.js';
+import { visible } from '../../shared/visible.js';
 import type { ExtractReport, Extraction } from '../extract/extract.js';
 import { specOf } from '../ref-spec/format-ref-spec.js';
 
@@ -140,5 +141,5 @@ export function renderCheck(report: ExtractReport, opts: RenderOptions): string 
 
 /** Diagnostics as text lines for stderr: `Error: msg` then indented details. */
 export function renderDiagnostic(kind: 'Error' | 'Warning', d: Diagnostic, label: (s: string) => string = (s) => s): string {
-  return [`${label(kind + ':')} ${d.message}`, ...d.details.map((x) => `  ${x}`)].join('\n') + '\n';
+  return [`${label(kind + ':')} ${visible(d.message)}`, ...d.details.map((x) => `  ${visible(x)}`)].join('\n') + '\n';
 }

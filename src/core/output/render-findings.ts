@@ -1,6 +1,7 @@
 import type { Finding } from '../../shared/errors.js';
 import type { SkippedFile } from '../walk/collect-files.js';
 import { shownPath } from '../../shared/paths.js';
+import { visible } from '../../shared/visible.js';
 import { renderDiagnostic } from './render-extraction.js';
 
 /** Output formats of the check commands (`validate`, `verify refs`). */
@@ -23,7 +24,7 @@ export interface CheckRenderOptions {
 
 /** `file:line` (or just `file` for a finding about the whole file), relative to cwd. */
 export function findingPlace(f: Finding, cwd: string): string {
-  const file = shownPath(cwd, f.file);
+  const file = visible(shownPath(cwd, f.file));
   return f.line === null ? file : `${file}:${f.line}`;
 }
 
@@ -41,7 +42,7 @@ export function renderFinding(f: Finding, opts: CheckRenderOptions): string {
 export function githubAnnotation(f: Finding, cwd: string, message: string = f.message, details: string[] = f.details): string {
   const props = [`file=${escapeProperty(shownPath(cwd, f.file))}`];
   if (f.line !== null) props.push(`line=${f.line}`);
-  const text = [message, ...details].join('\n');
+  const text = [message, ...details].map(visible).join('\n');
   return `::${f.severity} ${props.join(',')}::${escapeData(text)}\n`;
 }
 

@@ -1,5 +1,6 @@
 import type { Finding } from '../../shared/errors.js';
 import { shownPath } from '../../shared/paths.js';
+import { visible } from '../../shared/visible.js';
 import type { SkippedFile } from '../walk/collect-files.js';
 import { type ConvValidation, sortFindings } from '../workflow/validate-conv.js';
 import {
@@ -67,7 +68,7 @@ export const validateRenderers: Record<CheckFormat, Renderer> = {
 
 /** `✓ f: valid`, `✓ f: valid (2 warnings)`, `✗ f: 3 errors, 1 warning` (docs/reference.md#validate). */
 export function summaryLine(r: ConvValidation, cwd: string): string {
-  const file = shownPath(cwd, r.path);
+  const file = visible(shownPath(cwd, r.path));
   if (r.valid) return `✓ ${file}: valid${r.warnings.length > 0 ? ` (${plural(r.warnings.length, 'warning')})` : ''}\n`;
   const parts = [plural(r.errors.length, 'error')];
   if (r.warnings.length > 0) parts.push(plural(r.warnings.length, 'warning'));

@@ -1,3 +1,4 @@
+import { visible } from '../../shared/visible.js';
 import type { RefFinding, VerifyRefsReport } from '../verify-refs/verify-refs.js';
 import { type CheckFormat, type CheckRenderOptions, findingJson, findingPlace, githubAnnotation, type OutputChunk, plural, skippedJson, skippedLines } from './render-findings.js';
 
@@ -12,13 +13,13 @@ export const verifyRenderers: Record<CheckFormat, Renderer> = {
   text: (report, opts) => {
     let out = headline(report, opts.strict ?? false);
     for (const f of report.errors) {
-      out += `  ERROR ${findingPlace(f, opts.cwd)}: ${f.ref ? `Broken reference: ${f.ref}` : f.message}\n`;
-      if (f.ref && f.code !== 'not_found') out += `    ${f.message}\n`;
-      for (const s of f.suggestions ?? []) out += `    Suggestion: Found: ${s}\n`;
+      out += `  ERROR ${findingPlace(f, opts.cwd)}: ${visible(f.ref ? `Broken reference: ${f.ref}` : f.message)}\n`;
+      if (f.ref && f.code !== 'not_found') out += `    ${visible(f.message)}\n`;
+      for (const s of f.suggestions ?? []) out += `    Suggestion: Found: ${visible(s)}\n`;
     }
     for (const f of report.warnings) {
-      out += `  WARNING ${findingPlace(f, opts.cwd)}: ${f.message}\n`;
-      for (const d of f.details) out += `    ${d}\n`;
+      out += `  WARNING ${findingPlace(f, opts.cwd)}: ${visible(f.message)}\n`;
+      for (const d of f.details) out += `    ${visible(d)}\n`;
     }
     const notes = skippedLines(report.skipped, opts.cwd).map((line): OutputChunk => ({ stream: 'stderr', text: line + '\n' }));
     return [{ stream: 'stdout', text: out }, ...notes];

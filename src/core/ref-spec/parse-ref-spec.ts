@@ -22,6 +22,7 @@ export function parseRef(raw: string): RefSpec {
     throw new RefParseError(raw, reason);
   };
   if (raw.length === 0) fail('empty ref');
+  if (raw.includes('\0')) fail('a NUL character in the ref');
   if (WHITESPACE_RE.test(outsidePattern(raw))) fail('whitespace inside the ref');
 
   let rest = raw;

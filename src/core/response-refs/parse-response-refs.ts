@@ -72,10 +72,14 @@ export function parseResponseRefs(text: string): ResponseRefs {
   // An unclosed tag is ignored (docs/reference.md#refcat-ref-list--show--scan--export), as if it were plain text. That is only known at the end
   // of the text, and an open tag changes how what follows reads (inside a ref, fences are content),
   // so parse again without the unclosed tags until none is left.
+  // Each pass ignores every tag the one before left open; few texts need a second pass, and a
+  // hostile one could ask for a pass per tag, so the passes are capped (MAX_PASSES).
   const ignored = new Map<number, Open>();
-  for (;;) {
-    const pass = parsePass(text, ignored);
-    if (pass.unclosed.length === 0) {
+  const newlines = newlineOffsets(text);
+  for (let passes = 1; ; passes++) {
+    const pass = parsePass(text, newlines, ignored);
+    if (passes === MAX_PASSES) for (const open of pass.unclosed) ignored.set(open.start, open);
+    if (pass.unclosed.length === 0 || passes === MAX_PASSES) {
       const unclosed = [...ignored.values()].sort((a, b) => a.start - b.start);
       for (const open of unclosed) {
         pass.warnings.push({
@@ -90,21 +94,26 @@ export function parseResponseRefs(text: string): ResponseRefs {
   }
 }
 
-function parsePass(text: string, ignored: ReadonlyMap<number, Open>): ResponseRefs & { unclosed: Open[] } {
+/** Re-parses after unclosed tags are dropped; see parseResponseRefs. */
+const MAX_PASSES = 4;
+
+/**
+ * Refs nested deeper than this are text of the refs around them: no answer nests so deep, and each
+ * level copies its content once more, so a bound keeps parsing linear in the text's size.
+ */
+export const MAX_REF_DEPTH = 32;
+
+function parsePass(text: string, newlines: readonly number[], ignored: ReadonlyMap<number, Open>): ResponseRefs & { unclosed: Open[] } {
   const found = new Map<string, ResponseRef>();
   const warnings: Diagnostic[] = [];
   const stack: Open[] = [];
   let fence: { char: string; len: number } | null = null;
-  let line = 1;
-  let counted = 0;
-  const lineAt = (offset: number) => {
-    for (let i = text.indexOf('\n', counted); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
-    counted = Math.max(counted, offset);
-    return line;
-  };
+  const lineAt = (offset: number) => lineOf(newlines, offset);
   const warn = (code: string, message: string) => warnings.push({ code, message, details: [] });
 
   const openedAt = new Map<string, number>();
+  // Opening tags kept as text because they were too deep; their closing tags are text too.
+  let tooDeep = 0;
   TOKEN.lastIndex = 0;
   for (let m = TOKEN.exec(text); m !== null; m = TOKEN.exec(text)) {
     const g = m.groups!;
@@ -121,6 +130,10 @@ function parsePass(text: string, ignored: ReadonlyMap<number, Open>): ResponseRe
 
     if (g.open !== undefined) {
       if (ignored.has(start)) continue;
+      if (stack.length >= MAX_REF_DEPTH) {
+        if (tooDeep++ === 0) warn('ref_too_deep', `<ref> nested deeper than ${MAX_REF_DEPTH} levels at line ${at}: kept as text`);
+        continue;
+      }
       for (const outer of stack) outer.inner.push([start, end]);
       const attributes = parseAttributes(g.attrs ?? '');
       let id: string | null = attributes.id ?? null;
@@ -134,6 +147,10 @@ function parsePass(text: string, ignored: ReadonlyMap<number, Open>): ResponseRe
       continue;
     }
 
+    if (tooDeep > 0) {
+      tooDeep--;
+      continue;
+    }
     const open = stack.pop();
     if (!open) {
       warn('ref_stray_close', `</ref> without an opening <ref> at line ${at}: ignored`);
@@ -159,6 +176,24 @@ function parsePass(text: string, ignored: ReadonlyMap<number, Open>): ResponseRe
   }
   const refs = [...found.values()].sort((a, b) => openedAt.get(a.id)! - openedAt.get(b.id)!);
   return { refs, warnings, unclosed: stack };
+}
+
+function newlineOffsets(text: string): number[] {
+  const out: number[] = [];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) out.push(i);
+  return out;
+}
+
+/** The 1-based line of `offset`: one more than the newlines before it (a binary search). */
+function lineOf(newlines: readonly number[], offset: number): number {
+  let lo = 0;
+  let hi = newlines.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (newlines[mid]! < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo + 1;
 }
 
 /** Lines of content as docs/reference.md#reading-files counts them: a final newline does not start a new line. */

@@ -1,7 +1,7 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../shared/context.js';
 import { type Diagnostic, RefcatError } from '../../shared/errors.js';
+import { readTextFile, TextFileError } from '../safe-read/read-text-file.js';
 import { BufferSource } from '../paging/byte-source.js';
 import { type EntryMeta, Store } from '../paging/fd-store.js';
 import { safeWrite, type SafeWriteHooks, type SafeWriteOptions, type SafeWriteResult } from '../safe-write/safe-write.js';
@@ -33,16 +33,16 @@ export function refsFromText(text: string, from: string): RefSet {
   };
 }
 
-/** A transcript file's text; RefcatError when it cannot be read. */
+/** A transcript file's text; RefcatError when it cannot be read (docs/reference.md#reading-files). */
 export function readTranscript(file: string, ctx: Context): string {
   const abs = path.resolve(ctx.cwd, file);
   try {
-    return fs.readFileSync(abs, 'utf8');
+    return readTextFile(abs);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new RefcatError(`No such file: ${file}`, { code: 'not_found', details: [`Searched: ${abs}`] });
-    if (code === 'EISDIR') throw new RefcatError(`Is a directory: ${file}`, { code: 'is_directory' });
-    throw new RefcatError(`Cannot read ${file}: ${(err as Error).message}`, { code: 'unreadable' });
+    if (!(err instanceof TextFileError)) throw err;
+    if (err.code === 'not_found') throw new RefcatError(`No such file: ${file}`, { code: 'not_found', details: [`Searched: ${abs}`] });
+    if (err.code === 'is_directory') throw new RefcatError(`Is a directory: ${file}`, { code: 'is_directory' });
+    throw new RefcatError(`Cannot read ${file}: ${err.problem}`, { code: err.code });
   }
 }
 

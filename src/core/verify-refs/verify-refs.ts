@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../shared/context.js';
 import { type Finding, RefError } from '../../shared/errors.js';
@@ -8,6 +7,7 @@ import { type ConvReader, loadConv } from '../workflow/load-conv.js';
 import { checkConvRefs, workflowAliases } from '../workflow/validate-conv.js';
 import { extract } from '../extract/extract.js';
 import { hasGlobChars } from '../walk/glob.js';
+import { MAX_TEXT_FILE_BYTES, readTextFile, TextFileError } from '../safe-read/read-text-file.js';
 import { collectFiles, type SkippedFile, walkFiles } from '../walk/collect-files.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { findDocRefs } from './find-doc-refs.js';
@@ -47,7 +47,7 @@ export interface VerifyRefsReport {
 
 const MAX_SUGGESTIONS = 5;
 /** Docs are read whole; a file this large is a data file or a log, not documentation. */
-const MAX_DOC_BYTES = 16 * 1024 * 1024;
+const MAX_DOC_BYTES = MAX_TEXT_FILE_BYTES;
 
 /**
  * `refcat verify refs` (docs/reference.md#verify-refs): check only the references in `paths` (default `.`). A `.conv`
@@ -99,17 +99,16 @@ function checkWorkflow(file: string, ctx: Context, base: AliasResolver, readFile
 function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolver, findings: Finding[]): number {
   let text: string;
   try {
-    if (fs.statSync(file).size > MAX_DOC_BYTES) {
-      const message = `Not scanned: ${shownPath(ctx.cwd, file)} is larger than ${MAX_DOC_BYTES / 1024 / 1024} MiB`;
-      findings.push({ severity: 'warning', code: 'too_large', message, details: [], file, line: null });
-      return 0;
-    }
-    text = fs.readFileSync(file, 'utf8');
+    text = readTextFile(file, MAX_DOC_BYTES);
   } catch (err) {
-    findings.push({ severity: 'error', code: 'unreadable', message: `Cannot read ${shownPath(ctx.cwd, file)}: ${(err as Error).message}`, details: [], file, line: null });
+    if (!(err instanceof TextFileError)) throw err;
+    if (err.code === 'binary') return 0; // nothing to scan
+    // Too large: a data file or a log, not scanned, with a warning; anything else fails the run.
+    const skip = err.code === 'too_large';
+    const message = `${skip ? 'Not scanned' : 'Cannot read'}: ${shownPath(ctx.cwd, file)} ${err.problem}`;
+    findings.push({ severity: skip ? 'warning' : 'error', code: skip ? err.code : 'unreadable', message, details: [], file, line: null });
     return 0;
   }
-  if (text.includes('\0')) return 0; // binary content: nothing to scan
   const refs = findDocRefs(text, {
     markdown: /\.(md|markdown|txt)$/i.test(file),
     isKnownAlias: (name) => aliases.lookup(name) !== undefined,

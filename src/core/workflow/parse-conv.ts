@@ -10,6 +10,11 @@ const MIN_TYPO_LENGTH = 5;
 export interface ParseConvOptions {
   /** File name recorded in directives and problems (default ''). */
   file?: string;
+  /**
+   * Whether problems may quote the file's text (default true). Off for an INCLUDEd file that is
+   * no `.conv` workflow: `INCLUDE /etc/shadow` must not print its first line into a CI log.
+   */
+  quoteText?: boolean;
 }
 
 /**
@@ -17,7 +22,7 @@ export interface ParseConvOptions {
  * are (loadConv reads and splices included files). Never throws: everything wrong with the text
  * is a `problems` entry with its line.
  *
- * Decisions where docs/reference.md#the-conv-format is silent (written down in the README):
+ * Decisions where docs/reference.md#the-conv-format is silent (written down in CONTRIBUTING.md):
  * - Leading whitespace before a directive name is allowed, as in sdqctl (blocks are indented).
  *   The same holds inside multi-line values: an indented `  RUN x` line ends a PROMPT.
  * - Continuation lines of a multi-line value are kept as written (indentation included).
@@ -27,7 +32,7 @@ export interface ParseConvOptions {
  *   but a word of 5+ letters one edit away from a directive (`PROMTP`) is flagged as a typo.
  */
 export function parseConv(text: string, options: ParseConvOptions = {}): ConversationFile {
-  return new Parser(options.file ?? '').parse(text);
+  return new Parser(options.file ?? '', options.quoteText ?? true).parse(text);
 }
 
 interface OpenValue {
@@ -55,7 +60,10 @@ class Parser {
   /** The multi-line directive the last directive ended, for explaining orphan text. */
   private endedMulti: { value: ConvDirective; by: ConvDirective | null } | null = null;
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    private readonly quoteText: boolean,
+  ) {}
 
   parse(text: string): ConversationFile {
     const lines = text.replace(/^\uFEFF/, '').split('\n');
@@ -178,7 +186,7 @@ class Parser {
     if (!o) return;
     this.orphan = null;
     const where = o.start === o.end ? `line ${o.start}` : `lines ${o.start}-${o.end}`;
-    const details = [`Starts with: ${o.text.length > 70 ? o.text.slice(0, 70) + '...' : o.text}`];
+    const details = [this.quoteText ? `Starts with: ${o.text.length > 70 ? o.text.slice(0, 70) + '...' : o.text}` : 'Text not shown: the file is not a .conv workflow'];
     const ended = this.endedMulti;
     if (o.after && ended && ended.by === o.after && ended.value !== o.after) {
       details.push(

@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import { isUtf8 } from 'node:buffer';
+
+/**
+ * Input files that anyone can change in a pull request (workflows, INCLUDEs, transcripts, docs,
+ * alias files) are read whole, so each read is bounded: only regular files (a FIFO would block, a
+ * device such as /dev/zero never ends), at most `maxBytes` (a sparse 2 GB file is refused by its
+ * size before a byte is read; /proc files, whose size says 0, are cut off while reading), and
+ * text only (a NUL byte or bytes that are not UTF-8 mean binary). docs/reference.md#reading-files
+ */
+export const MAX_TEXT_FILE_BYTES = 16 * 1024 * 1024;
+
+/** Why a file was refused; `code` is the machine code the callers report. */
+export class TextFileError extends Error {
+  constructor(
+    readonly code: 'not_found' | 'is_directory' | 'not_regular' | 'too_large' | 'binary' | 'unreadable',
+    /** What is wrong, after `Cannot read <file>: `: `no such file`, `is larger than 16 MiB`. */
+    readonly problem: string,
+  ) {
+    super(problem);
+  }
+}
+
+export function readTextFile(abs: string, maxBytes = MAX_TEXT_FILE_BYTES): string {
+  let fd: number;
+  try {
+    // O_NONBLOCK: opening a FIFO with no writer must not wait for one.
+    fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch (err) {
+    throw fromErrno(err);
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (stat.isDirectory()) throw new TextFileError('is_directory', 'is a directory');
+    if (!stat.isFile()) throw new TextFileError('not_regular', `is not a regular file (${kindOf(stat)})`);
+    if (stat.size > maxBytes) throw tooLarge(maxBytes);
+    const buf = readBounded(fd, maxBytes);
+    if (buf.includes(0) || !isUtf8(buf)) throw new TextFileError('binary', 'is a binary file');
+    const text = buf.toString('utf8');
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  } catch (err) {
+    throw err instanceof TextFileError ? err : fromErrno(err);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Up to maxBytes; one byte more is an error (a /proc file reports size 0 and may be endless). */
+function readBounded(fd: number, maxBytes: number): Buffer {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(Math.min(1 << 20, maxBytes + 1 - total));
+    const n = fs.readSync(fd, chunk, 0, chunk.length, null);
+    if (n === 0) break;
+    chunks.push(chunk.subarray(0, n));
+    total += n;
+    if (total > maxBytes) throw tooLarge(maxBytes);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+function tooLarge(maxBytes: number): TextFileError {
+  return new TextFileError('too_large', `is larger than ${maxBytes / 1024 / 1024} MiB`);
+}
+
+function kindOf(st: fs.Stats): string {
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return 'not a file';
+}
+
+function fromErrno(err: unknown): TextFileError {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return new TextFileError('not_found', 'no such file');
+  if (code === 'EISDIR') return new TextFileError('is_directory', 'is a directory');
+  if (code === 'EACCES' || code === 'EPERM') return new TextFileError('unreadable', 'cannot be read: permission denied');
+  return new TextFileError('unreadable', `cannot be read: ${code ?? (err as Error).message}`);
+}

@@ -1,0 +1,173 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseResponseRefs } from '../../src/core/response-refs/parse-response-refs.js';
+import { BIN } from '../helpers/cli.js';
+import { refcatInProcess } from '../helpers/in-process.js';
+import { tmpDir } from '../helpers/tmp.js';
+
+// Inputs anyone can put in a pull request or a model can write. Each case must end quickly with a
+// clear message; the time bounds are generous (a busy 2-core CI machine), far below what the
+// inputs took before they were handled (tens of seconds, or forever).
+
+const workflow = (body: string) => `MODEL gpt-4\n${body}\nPROMPT hi\n`;
+
+describe('secrets never reach a diagnostic', () => {
+  it('INCLUDE /proc/self/environ is refused as binary, and nothing of it is printed', async () => {
+    const dir = tmpDir({ 'flow.conv': workflow('INCLUDE /proc/self/environ') });
+    const r = await refcatInProcess(['validate', 'flow.conv', '--format', 'github'], { cwd: dir, env: { SECRET_TOKEN: 'hunter2-secret' } });
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).not.toContain('hunter2-secret');
+    expect(r.stdout).toContain('Cannot read INCLUDE file /proc/self/environ: is a binary file');
+  });
+
+  it('an INCLUDEd file that is no .conv workflow is never quoted', async () => {
+    const dir = tmpDir({
+      'flow.conv': workflow('INCLUDE secrets.env'),
+      'secrets.env': 'RUN x\nAPI_KEY=sk-live-123456\n',
+    });
+    const r = await refcatInProcess(['validate', 'flow.conv'], { cwd: dir });
+    expect(r.stderr).not.toContain('sk-live');
+    expect(r.stderr).toContain('Text not shown: the file is not a .conv workflow');
+  });
+});
+
+describe('special files are recognised before reading', () => {
+  const fifo = () => {
+    const dir = tmpDir();
+    execFileSync('mkfifo', [path.join(dir, 'pipe')]);
+    return dir;
+  };
+
+  it.each([
+    ['INCLUDE /dev/zero', ['validate', 'flow.conv'], 'Cannot read INCLUDE file /dev/zero: is not a regular file (a device)'],
+    ['validate /dev/zero', ['validate', '/dev/zero'], 'Cannot read /dev/zero: is not a regular file (a device)'],
+    ['verify refs /dev/zero', ['verify', 'refs', '/dev/zero'], 'is not a regular file (a device)'],
+    ['--from-workflow /dev/zero', ['--from-workflow', '/dev/zero'], 'is not a regular file (a device)'],
+    ['ref list --from /dev/zero', ['ref', 'list', '--from', '/dev/zero'], 'Cannot read /dev/zero: is not a regular file (a device)'],
+    ['ref scan /dev/zero', ['ref', 'scan', '/dev/zero'], 'Cannot read /dev/zero: is not a regular file (a device)'],
+  ])('%s', async (_name, args, message) => {
+    const dir = tmpDir({ 'flow.conv': workflow('INCLUDE /dev/zero') });
+    const r = await refcatInProcess([...args, '--store', path.join(dir, 'store')].filter((a) => args[0] === 'ref' || !a.includes('store')), { cwd: dir });
+    expect(r.code).not.toBe(0);
+    expect(r.stdout + r.stderr).toContain(message);
+  });
+
+  it('INCLUDE of a FIFO with no writer does not block', async () => {
+    const dir = fifo();
+    fs.writeFileSync(path.join(dir, 'flow.conv'), workflow('INCLUDE pipe'));
+    const r = await refcatInProcess(['validate', 'flow.conv'], { cwd: dir });
+    expect(r.stderr).toContain('Cannot read INCLUDE file pipe: is not a regular file (a FIFO)');
+  });
+
+  it('INCLUDE of a 2 GB sparse file is refused by its size', async () => {
+    const dir = tmpDir({ 'flow.conv': workflow('INCLUDE sparse.conv') });
+    fs.truncateSync(fs.openSync(path.join(dir, 'sparse.conv'), 'w') && path.join(dir, 'sparse.conv'), 2 * 1024 ** 3);
+    const r = await refcatInProcess(['validate', 'flow.conv'], { cwd: dir });
+    expect(r.stderr).toContain('Cannot read INCLUDE file sparse.conv: is larger than 16 MiB');
+  });
+
+  it('a binary .conv is refused as binary, its bytes never printed', async () => {
+    const dir = tmpDir({ 'bin.conv': Buffer.from('MODEL x\nPROMPT \u0000\u0001\u0002 hi\n') });
+    const r = await refcatInProcess(['validate', 'bin.conv'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Cannot read bin.conv: is a binary file');
+    expect(r.stderr + r.stdout).not.toContain('\u0000');
+  });
+});
+
+describe('parsers stay linear', () => {
+  const random = (size: number) => {
+    const parts = ['<ref id="a">', '</ref>', '```\n', '`', 'text ', '\n', "<ref id='b' x=1>", '~~~\n'];
+    let s = '';
+    let seed = 1;
+    while (s.length < size) {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      s += parts[seed % parts.length];
+    }
+    return s;
+  };
+
+  it.each([
+    ['20,000 unclosed <ref> lines', '<ref id="a">\n'.repeat(20_000)],
+    ['5,000 nested refs', '<ref id="a">\n'.repeat(5000) + 'x\n' + '</ref>\n'.repeat(5000)],
+    ['4 MB of random tag fragments', random(4_000_000)],
+  ])('the <ref> parser: %s', (_name, text) => {
+    const started = performance.now();
+    const r = parseResponseRefs(text);
+    expect(performance.now() - started).toBeLessThan(20_000);
+    expect(r.warnings.length).toBeLessThan(200);
+  });
+
+  it('a 2,000-deep INCLUDE chain is one clear error; the other files of the call are still checked', async () => {
+    const files: Record<string, string> = { 'good.conv': workflow('') };
+    for (let i = 0; i < 2000; i++) files[`c${i}.conv`] = `INCLUDE c${i + 1}.conv\n`;
+    files['c2000.conv'] = workflow('');
+    const dir = tmpDir(files);
+    const r = await refcatInProcess(['validate', 'c0.conv', 'good.conv', '--json'], { cwd: dir });
+    const json = JSON.parse(r.stdout);
+    expect(json.files.map((f: { valid: boolean }) => f.valid)).toEqual([false, true]);
+    expect(json.files[0].errors.map((e: { message: string }) => e.message)).toContain('INCLUDE nested deeper than 64 levels: c64.conv');
+  });
+
+  it('a diamond of INCLUDEs 30 levels deep is expanded once per file', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 30; i++) files[`d${i}.conv`] = `INCLUDE d${i + 1}.conv\nINCLUDE d${i + 1}.conv\n`;
+    files['d30.conv'] = workflow('');
+    const r = await refcatInProcess(['validate', 'd0.conv'], { cwd: tmpDir(files) });
+    expect([r.code, r.stdout]).toEqual([0, '✓ d0.conv: valid\n']);
+  });
+
+  it('20,000 aliases load at once; a duplicate is an error naming it', async () => {
+    const home = tmpDir();
+    let yaml = 'aliases:\n';
+    for (let i = 0; i < 20_000; i++) yaml += `  a${i}: /tmp/x${i}\n`;
+    fs.mkdirSync(path.join(home, '.sdqctl'));
+    fs.writeFileSync(path.join(home, '.sdqctl', 'aliases.yaml'), yaml + '  a7: /again\n');
+    const r = await refcatInProcess(['a19999:x.txt'], { cwd: tmpDir(), env: { SDQCTL_HOME: path.join(home, '.sdqctl') } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("duplicate key 'a7'");
+  });
+});
+
+describe('what is echoed is made visible', () => {
+  it('terminal escapes in a workflow line are shown as \\x1b, never sent', async () => {
+    const dir = tmpDir({ 'flow.conv': workflow('BOGUS-DIRECTIVE \u001b]0;PWNED\u0007\u001b[2J') + 'RUN x\ntext \u001b[2J after\n' });
+    const r = await refcatInProcess(['validate', 'flow.conv'], { cwd: dir });
+    expect(r.stderr).not.toContain('\u001b');
+    expect(r.stderr).not.toContain('\u0007');
+    expect(r.stderr).toContain('\\x1b[2J');
+  });
+
+  it('a ref holding a NUL is a parse error without the NUL', async () => {
+    const r = await refcatInProcess(['@a\u0000b.txt'], { cwd: tmpDir() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('Error: Cannot parse ref: @a\\x00b.txt (a NUL character in the ref)\n');
+  });
+});
+
+describe('the process edge', () => {
+  it('output to a full disk is one line, exit 1, no stack trace', () => {
+    const dir = tmpDir({ 'n.txt': 'x\n'.repeat(100_000) });
+    const full = fs.openSync('/dev/full', 'w');
+    try {
+      const r = spawnSync(process.execPath, [BIN, '@n.txt'], { cwd: dir, stdio: ['ignore', full, 'pipe'], encoding: 'utf8', env: { PATH: process.env.PATH, HOME: dir } });
+      expect([r.status, r.stderr]).toEqual([1, 'Error: cannot write the output: no space left on device\n']);
+    } finally {
+      fs.closeSync(full);
+    }
+  });
+
+  it('an unknown YAML tag is an error naming the file, with no runtime warning', () => {
+    const home = tmpDir({ '.sdqctl/aliases.yaml': 'aliases: {ra: !custom /x}\n' });
+    const r = spawnSync(process.execPath, [BIN, 'ra:x.txt'], {
+      cwd: home,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, HOME: home, SDQCTL_HOME: path.join(home, '.sdqctl') },
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('Unresolved tag: !custom');
+    expect(r.stderr).not.toContain('YAMLWarning');
+  });
+});
