@@ -7,7 +7,14 @@ export class FlagValueError extends Error {}
 
 export function nonNegativeInt(value: string): number {
   if (!/^\d+$/.test(value)) throw new FlagValueError('expected a whole number >= 0.');
-  return Number(value);
+  return safe(value);
+}
+
+/** Digits past 2^53 would be rounded (99999999999999999999 becomes 1e20): refuse them instead. */
+function safe(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new FlagValueError(`${value} is too large.`);
+  return n;
 }
 
 /**
@@ -16,12 +23,12 @@ export function nonNegativeInt(value: string): number {
  */
 export function pageNumber(value: string): number {
   if (!/^\d+$/.test(value)) throw new FlagValueError('expected a page number (1, 2, 3, ...).');
-  return Number(value);
+  return safe(value);
 }
 
 export function positiveInt(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) === 0) throw new FlagValueError('expected a whole number > 0.');
-  return Number(value);
+  return safe(value);
 }
 
 export function collect(value: string, previous: string[] = []): string[] {

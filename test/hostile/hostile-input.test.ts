@@ -171,3 +171,65 @@ describe('the process edge', () => {
     expect(r.stderr).not.toContain('YAMLWarning');
   });
 });
+
+describe('fd and the store', () => {
+  const run = (args: string[], dir: string, input?: string) => refcatInProcess([...args, '--store', path.join(dir, 'store')], { cwd: dir, input });
+
+  it('a damaged page index is an fd_error, never served as content', async () => {
+    const dir = tmpDir();
+    await run(['fd', 'read', '--page-size', '1000'], dir, Array.from({ length: 20000 }, (_, i) => `${i}\n`).join(''));
+    fs.writeFileSync(path.join(dir, 'store', '1', 'pages-1000.idx'), Buffer.alloc(400, 0xff));
+    const r = await run(['fd', 'read', 'fd:1', '--page', '2', '--page-size', '1000'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('<fd_error type="damaged" fd="fd:1"><message>fd:1 is damaged (the page index is damaged); close it and read the content again</message></fd_error>\n');
+  });
+
+  it.each([
+    ['negative sizes', (m: Record<string, unknown>) => ({ ...m, lines: -5 }), 'meta.json has bad sizes'],
+    ['not an object', () => [], 'meta.json is not an object'],
+    ['a bad id', (m: Record<string, unknown>) => ({ ...m, id: '../../etc' }), 'meta.json has a bad id'],
+  ])('a hand-edited meta.json (%s) is reported as damaged; fd list shows the rest', async (_name, edit, problem) => {
+    const dir = tmpDir();
+    const big = 'x'.repeat(5000) + '\n';
+    await run(['fd', 'read', '--save'], dir, big);
+    await run(['fd', 'read', '--save'], dir, big);
+    const metaFile = path.join(dir, 'store', '2', 'meta.json');
+    fs.writeFileSync(metaFile, JSON.stringify(edit(JSON.parse(fs.readFileSync(metaFile, 'utf8')))));
+    const read = await run(['fd', 'read', 'fd:2'], dir);
+    expect(read.stdout).toContain(`<fd_error type="damaged" fd="fd:2"><message>File descriptor fd:2 is damaged (${problem})`);
+    const list = await run(['fd', 'list'], dir);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^fd:1 /);
+    expect(list.stderr).toContain(`Warning: damaged store entry ${path.join(dir, 'store', '2')}: ${problem}`);
+  });
+
+  it.each([
+    ['a device', ['fd', 'read', '/dev/zero'], '<fd_error type="not_regular" fd="/dev/zero"><message>Not a regular file: /dev/zero (a device)</message></fd_error>\n'],
+    ['a path through a missing folder', ['fd', 'read', 'fd-../../'], '<fd_error type="not_found" fd="fd-../../">'],
+  ])('fd read of %s is a clear fd_error', async (_name, args, expected) => {
+    const r = await run(args, tmpDir());
+    expect(r.code).toBe(1);
+    expect(r.stdout.startsWith(expected)).toBe(true);
+  });
+
+  it('a page size too large to be exact is refused as given', async () => {
+    const r = await run(['fd', 'read', 'x', '--page-size', '99999999999999999999'], tmpDir());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("argument '99999999999999999999' is invalid. 99999999999999999999 is too large.");
+  });
+
+  it('--to with an empty path is a usage error that says so', async () => {
+    const dir = tmpDir({ 'a.md': '<ref id="x">\nhi\n</ref>\n' });
+    const r = await refcatInProcess(['ref', 'export', 'x', '--from', 'a.md', '--to', ''], { cwd: dir });
+    expect([r.code, r.stderr]).toEqual([2, 'Error: --to needs a file path\n']);
+  });
+
+  it('fd read of a pipe (/dev/stdin, a process substitution) reads it as a stream', () => {
+    const dir = tmpDir();
+    const env = { PATH: process.env.PATH, HOME: dir, REFCAT_STORE: path.join(dir, 'store') };
+    const viaStdin = spawnSync('bash', ['-c', `seq 3 | "${process.execPath}" "${BIN}" fd read /dev/stdin`], { cwd: dir, encoding: 'utf8', env });
+    expect([viaStdin.status, viaStdin.stdout, viaStdin.stderr]).toEqual([0, '1\n2\n3\n', '']);
+    const viaFd = spawnSync('bash', ['-c', `"${process.execPath}" "${BIN}" fd read <(seq 3)`], { cwd: dir, encoding: 'utf8', env });
+    expect([viaFd.status, viaFd.stdout, viaFd.stderr]).toEqual([0, '1\n2\n3\n', '']);
+  });
+});

@@ -1,3 +1,4 @@
+import { visible } from '../../shared/visible.js';
 import { readFd } from '../../core/paging/fd-read.js';
 import { type FdFormat, fdErrorRenderers, fdRenderers, renderClose, renderList, renderWrite } from '../../core/output/render-fd.js';
 import { Store } from '../../core/paging/fd-store.js';
@@ -44,7 +45,8 @@ export async function runFdRead(source: string | undefined, opts: FdReadCliOptio
 
 export async function runFdList(opts: { json?: boolean; store?: string }, io: IO): Promise<ExitCode> {
   const store = Store.at(io.ctx, opts.store);
-  const entries = store.list();
+  const { entries, damaged } = store.listAll();
+  for (const d of damaged) io.stderr(`Warning: damaged store entry ${visible(d.dir)}: ${d.problem} (remove the folder)\n`);
   if (entries.length === 0 && !opts.json) {
     io.stderr(`No fds or refs stored in ${store.dir}\n`);
     return 0;

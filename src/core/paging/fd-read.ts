@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { hasGlobChars } from '../walk/glob.js';
 import type { Context } from '../../shared/context.js';
 import { type Diagnostic, FdError, isRefcatError, UsageError } from '../../shared/errors.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
@@ -8,7 +9,7 @@ import { BinaryContentError } from '../extract/line-reader.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { BufferSource, FileSource, fileChunks, scanFile } from './byte-source.js';
 import { type Content, ingest, PRETTY_JSON_LIMIT, prettyJsonChunks, prettyOrWarn, tooLargeForPretty } from './ingest.js';
-import { pageOfLine, PageTable } from './page-index.js';
+import { PageIndexDamagedError, pageOfLine, PageTable } from './page-index.js';
 import { checkPageSize, DEFAULT_PAGE_SIZE } from './page-builder.js';
 import { ByteScanner, isText } from './byte-scanner.js';
 import { parseEntryId, Store } from './fd-store.js';
@@ -72,6 +73,10 @@ export async function readFd(opts: FdReadOptions, ctx: Context, stdin: AsyncIter
   } catch (err) {
     content.bytes.close();
     content.pages.close();
+    if (err instanceof PageIndexDamagedError) {
+      const name = content.label ?? 'stdin';
+      throw new FdError('damaged', name, `${name} is damaged (${err.message}); close it and read the content again`);
+    }
     throw err;
   }
 }
@@ -87,7 +92,7 @@ async function load(
   const store = () => Store.at(ctx, opts.store);
   const persist = opts.save ? 'always' : 'if-large';
   const label = source ?? 'stdin';
-  const guard = <T>(p: Promise<T>): Promise<T> => p.catch((err) => Promise.reject(binaryError(err, label)));
+  const guard = <T>(p: Promise<T>): Promise<T> => p.catch((err) => Promise.reject(readFailure(binaryError(err, label), label)));
 
   if (source === null) {
     const chunks = opts.prettyJson ? prettyJsonChunks(stdin, warnings) : stdin;
@@ -105,6 +110,13 @@ async function load(
   }
 
   const file = fileOf(source, ctx);
+  if (file && isPipe(file, source)) {
+    // A pipe (`/dev/stdin`, `<(cmd)`, a FIFO) is read once, as a stream, like stdin: it cannot be
+    // read again for a later page, so it is stored when it does not fit one.
+    const stream = fs.createReadStream(file);
+    const chunks = opts.prettyJson ? prettyJsonChunks(stream, warnings) : stream;
+    return { content: await guard(ingest(chunks, { pageSize, store, persist, source: label })), onTheFly: false };
+  }
   if (file) {
     if (opts.save) {
       const chunks = opts.prettyJson ? prettyJsonChunks(fileChunks(file), warnings) : fileChunks(file);
@@ -116,7 +128,7 @@ async function load(
       const { table, totals } = scanFile(file, pageSize);
       return { content: { label: source, stored: false, bytes: new FileSource(file), pages: table, totals }, onTheFly: false };
     } catch (err) {
-      throw binaryError(err, source);
+      throw readFailure(binaryError(err, source), source);
     }
   }
 
@@ -129,18 +141,24 @@ async function load(
   return { content: inMemory(text, source, pageSize), onTheFly: opts.prettyJson === true };
 }
 
-/** The file a source names directly: an existing path, or a ref spec without a selector. */
+/**
+ * The file a source names directly: an existing path, or a ref spec without a selector. The path
+ * is not normalized first: the file system, not string rules, decides what `fd-../..` names.
+ */
 function fileOf(source: string, ctx: Context): string | null {
-  const direct = path.resolve(ctx.cwd, source);
+  const direct = path.isAbsolute(source) ? source : ctx.cwd + path.sep + source;
   let spec;
   try {
     if (fs.statSync(direct).isDirectory()) throw new FdError('is_directory', source, `Is a directory: ${source}`);
-    return direct;
+    return path.resolve(direct);
   } catch (err) {
     if (err instanceof FdError) throw err;
     spec = parseSource(source, ctx);
   }
   if (spec.selector) return null;
+  if (spec.alias === null && !hasGlobChars(spec.path) && !exists(path.isAbsolute(spec.path) ? spec.path : ctx.cwd + path.sep + spec.path)) {
+    throw new FdError('not_found', source, `REFCAT ref not found: ${source} (Searched: ${path.resolve(ctx.cwd, spec.path)})`);
+  }
   try {
     const files = resolveFiles(spec, ctx, { aliases: new AliasResolver(ctx) });
     if (files.length !== 1) throw new UsageError(`fd read pages one file; ${source} matches ${files.length} files`);
@@ -148,6 +166,32 @@ function fileOf(source: string, ctx: Context): string | null {
   } catch (err) {
     throw asFdError(err, source);
   }
+}
+
+function exists(p: string): boolean {
+  try {
+    fs.statSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A FIFO or socket is a pipe; a device (`/dev/zero`, a terminal) is refused, it may never end. */
+function isPipe(file: string, source: string): boolean {
+  const st = fs.statSync(file);
+  if (st.isFIFO() || st.isSocket()) return true;
+  if (st.isDirectory()) throw new FdError('is_directory', source, `Is a directory: ${source}`);
+  if (!st.isFile()) throw new FdError('not_regular', source, `Not a regular file: ${source} (a device)`);
+  return false;
+}
+
+/** A file that cannot be read (no permission, an I/O error) is an fd_error naming it. */
+function readFailure(err: unknown, source: string): unknown {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EACCES' || code === 'EPERM') return new FdError('unreadable', source, `Cannot read ${source}: permission denied`);
+  if (typeof code === 'string' && code.startsWith('E')) return new FdError('unreadable', source, `Cannot read ${source}: ${code}`);
+  return err;
 }
 
 /** A source that is no existing file must be a ref spec; a plain name that is neither is not found. */

@@ -162,7 +162,13 @@ export class Store {
       // scan replaces it right then: follow the pointer once more.
       for (let attempt = 1; ; attempt++) {
         const dir = parsed.kind === 'fd' ? base : refEntryDir(base);
-        const entry = openEntry(dir);
+        let entry: Entry | null;
+        try {
+          entry = openEntry(dir);
+        } catch (err) {
+          if (!(err instanceof DamagedEntryError)) throw err;
+          throw new FdError('damaged', name, `${what} is damaged (${err.problem}); remove ${dir}`);
+        }
         if (entry) return entry;
         if (parsed.kind === 'ref' && dir !== base && attempt < 2) continue;
         if (fs.existsSync(path.join(base, 'closed'))) throw new FdError('not_found', name, `${what} has been closed`);
@@ -175,8 +181,19 @@ export class Store {
     });
   }
 
-  /** Every complete entry: fds by number, then refs by id. */
+  /** Every complete entry: fds by number, then refs by id (damaged ones left out: see listAll). */
   list(): EntryMeta[] {
+    return this.listAll().entries;
+  }
+
+  /** Every complete entry, and the folders of the entries that are damaged. */
+  listAll(): { entries: EntryMeta[]; damaged: DamagedEntryError[] } {
+    const damaged: DamagedEntryError[] = [];
+    const entries = this.listEntries(damaged);
+    return { entries, damaged };
+  }
+
+  private listEntries(damaged: DamagedEntryError[]): EntryMeta[] {
     return this.guard(() => {
       const read = (sub: string, pick: RegExp, entryDir: (dir: string) => string): EntryMeta[] => {
         let names: string[];
@@ -192,8 +209,9 @@ export class Store {
           if (!pick.test(name)) continue;
           try {
             out.push(readMeta(entryDir(path.join(this.dir, sub, name))));
-          } catch {
-            // closed, incomplete or being replaced: not an entry to show
+          } catch (err) {
+            if (err instanceof DamagedEntryError) damaged.push(err);
+            // else closed, incomplete or being replaced: not an entry to show
           }
         }
         return out;
@@ -314,8 +332,44 @@ function pruneVersions(refDir: string, mine: string, replaced: string | null): v
   }
 }
 
+/** A store entry whose files do not hold what the store wrote (edited by hand, a disk fault). */
+export class DamagedEntryError extends Error {
+  constructor(
+    readonly dir: string,
+    readonly problem: string,
+  ) {
+    super(`${dir}: ${problem}`);
+  }
+}
+
 function readMeta(dir: string): EntryMeta {
-  return JSON.parse(fs.readFileSync(path.join(dir, 'meta.json'), 'utf8')) as EntryMeta;
+  const text = fs.readFileSync(path.join(dir, 'meta.json'), 'utf8');
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    // An entry being replaced can be read half-written only through a bug; treat it as damaged.
+    throw new DamagedEntryError(dir, 'meta.json is not JSON');
+  }
+  return checkMeta(data, dir);
+}
+
+/** The store believes nothing it reads: every field is checked before it is shown or used. */
+function checkMeta(data: unknown, dir: string): EntryMeta {
+  const m = data as Partial<Record<keyof EntryMeta, unknown>> | null;
+  const count = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+  const text = (v: unknown) => typeof v === 'string' && v.length <= 4096;
+  const problem =
+    typeof m !== 'object' || m === null || Array.isArray(m) ? 'meta.json is not an object'
+    : m.version !== 1 ? 'meta.json has an unknown version'
+    : !text(m.id) || parseEntryId(m.id as string) === null ? 'meta.json has a bad id'
+    : !text(m.created) || !text(m.source) ? 'meta.json has a bad created or source field'
+    : !count(m.bytes) || !count(m.chars) || !count(m.lines) ? 'meta.json has bad sizes'
+    : (m.chars as number) > (m.bytes as number) || (m.lines as number) > (m.bytes as number) ? 'meta.json sizes do not agree'
+    : m.line !== undefined && !(count(m.line) && (m.line as number) > 0) ? 'meta.json has a bad line'
+    : null;
+  if (problem) throw new DamagedEntryError(dir, problem);
+  return data as EntryMeta;
 }
 
 /**
@@ -329,7 +383,7 @@ function openEntry(dir: string): Entry | null {
     meta = readMeta(dir);
     source = new FileSource(path.join(dir, 'content'));
   } catch (err) {
-    if (err instanceof SyntaxError || (err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
   }
   return new Entry(meta, dir, source);

@@ -109,13 +109,26 @@ function encodeBlock(block: Float64Array, records: number): Buffer {
 }
 
 function decodeRecord(r: Buffer): PageSpan {
-  return decode(r.readDoubleLE(0), r.readDoubleLE(8), r.readDoubleLE(16), r.readDoubleLE(24), r.readDoubleLE(32));
+  const fields = [r.readDoubleLE(0), r.readDoubleLE(8), r.readDoubleLE(16), r.readDoubleLE(24), r.readDoubleLE(32)] as const;
+  const [start, end, lineStart, lineEnd, flags] = fields;
+  // The index is read from disk: a record the store could not have written is damage, not data.
+  if (!fields.every((v) => Number.isSafeInteger(v) && v >= 0) || end < start || lineEnd < lineStart || flags > 3) {
+    throw new PageIndexDamagedError();
+  }
+  return decode(start, end, lineStart, lineEnd, flags);
 }
 
 /**
  * A saved PageTable, read record by record. Opened at once, so that an index whose entry is
  * replaced or removed afterwards stays readable through the descriptor; call close().
  */
+/** A page index record that the store did not write. */
+export class PageIndexDamagedError extends Error {
+  constructor() {
+    super('the page index is damaged');
+  }
+}
+
 export class PageFile implements PageLookup {
   readonly count: number;
   private fd: number | null;

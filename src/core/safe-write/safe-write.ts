@@ -187,6 +187,7 @@ function resolveTarget(opts: SafeWriteOptions, ctx: Context): string {
   } catch {
     throw new UsageError(`--root: no such folder: ${root}`);
   }
+  if (opts.to.trim() === '') throw new UsageError('--to needs a file path', { code: 'usage' });
   const abs = path.resolve(ctx.cwd, expandHome(opts.to, ctx.home));
   const hint = '(use --allow-outside to write there anyway)';
   if (!opts.allowOutside && !inside(root, abs)) {
