@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
 /**
- * A synchronous, load-on-first-use handle to a CommonJS dependency (yaml, fast-glob, picomatch).
+ * A synchronous, load-on-first-use handle to a CommonJS dependency (yaml, picomatch).
  * Start-up time is a feature (STYLE 11): a plain extraction must not pay for modules it never uses.
  */
 export function lazyRequire<T>(id: string): () => T {

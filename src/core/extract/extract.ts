@@ -8,7 +8,7 @@ import { languageOf } from './language.js';
 import { formatRef, specOf } from '../ref-spec/format-ref-spec.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import type { RefSpec } from '../ref-spec/ref-spec.js';
-import { expandGlob, hasGlobChars } from '../walk/glob.js';
+import { expandGlob, hasGlobChars, type WalkWarning } from '../walk/glob.js';
 import { BinaryContentError, LineReader, LineTooLongError } from './line-reader.js';
 import {
   DEFAULT_MAX_SELECTION_CHARS,
@@ -112,7 +112,9 @@ export function extract(refs: readonly (string | RefSpec)[], ctx: Context, optio
     const refText = typeof input === 'string' ? input : input.raw;
     try {
       const spec = typeof input === 'string' ? parseRef(input) : input;
-      const files = resolveFiles(spec, ctx, { ...options, aliases });
+      const walked: WalkWarning[] = [];
+      const files = resolveFiles(spec, ctx, { ...options, aliases }, walked);
+      for (const w of walked) report.warnings.push({ code: w.code, message: `${w.message} in ${spec.raw}`, details: [], ref: spec.raw });
       let skipped = 0;
       for (const file of files) {
         try {
@@ -151,6 +153,7 @@ export function resolveFiles(
   spec: RefSpec,
   ctx: Context,
   options: ExtractOptions & { aliases: AliasResolver },
+  walkWarnings: WalkWarning[] = [],
 ): ResolvedFile[] {
   const base = options.base ?? ctx.cwd;
   let dirs: string[];
@@ -177,7 +180,7 @@ export function resolveFiles(
       // A file literally named like a glob (`app/[id]/page.tsx`) is taken as it is.
       const literal = path.resolve(dir, refPath);
       if (fs.existsSync(literal)) return [fileOf(literal, false)];
-      const matches = expandGlob(refPath, dir, options.noIgnore ?? false);
+      const matches = expandGlob(refPath, dir, options.noIgnore ?? false, walkWarnings);
       if (matches.length > 0) return matches.map((abs) => fileOf(abs, true));
     }
     const ignored = options.noIgnore ? 0 : dirs.reduce((n, dir) => n + expandGlob(refPath, dir, true).length, 0);

@@ -53,6 +53,17 @@ export class GitIgnore {
     return this.matches(parts, false);
   }
 
+  /** Whether the absolute folder path is ignored (then nothing below it can be re-included). */
+  ignoresFolder(dir: string): boolean {
+    const rel = path.relative(this.root, dir);
+    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return false;
+    const parts = rel.split(path.sep);
+    for (let i = this.namedDepth + 1; i <= parts.length; i++) {
+      if (this.matches(parts.slice(0, i), true)) return true;
+    }
+    return false;
+  }
+
   private matches(parts: string[], isDir: boolean): boolean {
     let ignored = applyRules(this.exclude, parts.join('/'), isDir, false);
     // Rules of the .gitignore in root, root/a, root/a/b ... up to the target's parent folder.
@@ -144,7 +155,12 @@ export function parseRule(raw: string): Rule | null {
   if (line === '') return null;
   const anchored = line.includes('/');
   if (line.startsWith('/')) line = line.slice(1);
+  // git (fnmatch) negates a class with `[!...]`; picomatch reads that `!` as a character.
+  line = line.replace(/(?<!\\)\[!/g, '[^');
   const glob = anchored ? line : `**/${line}`;
   const isMatch = picomatch()(glob, { dot: true });
-  return { negated, dirOnly, match: (rel) => isMatch(rel) };
+  // git's `logs/**` matches everything inside logs/, not logs/ itself (picomatch's does), so that
+  // `!logs/keep.txt` can re-include a file there.
+  const isFolder = glob.endsWith('/**') ? picomatch()(glob.slice(0, -3), { dot: true }) : null;
+  return { negated, dirOnly, match: (rel) => isMatch(rel) && !isFolder?.(rel) };
 }

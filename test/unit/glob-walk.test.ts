@@ -1,0 +1,71 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { expandGlob, type WalkWarning } from '../../src/core/walk/glob.js';
+import { refcatInProcess } from '../helpers/in-process.js';
+import { tmpDir } from '../helpers/tmp.js';
+
+const rel = (dir: string, files: string[]) => files.map((f) => path.relative(dir, f));
+
+describe('the glob walk', () => {
+  it('follows a symlink into a folder at most once and reports each loop once', () => {
+    const dir = tmpDir({ 'src/a.ts': 'a\n', 'src/deep/b.ts': 'b\n' });
+    fs.symlinkSync('..', path.join(dir, 'src', 'up'));
+    fs.symlinkSync('../src', path.join(dir, 'src', 'again'));
+    const warnings: WalkWarning[] = [];
+    expect(rel(dir, expandGlob('**/*.ts', dir, false, warnings))).toEqual(['src/a.ts', 'src/deep/b.ts']);
+    expect(warnings.map((w) => w.code)).toEqual(['symlink_loop', 'symlink_loop']);
+  });
+
+  it('follows a symlink to a folder outside the walk', () => {
+    const outside = tmpDir({ 'lib/x.ts': 'x\n' });
+    const dir = tmpDir({ 'a.ts': 'a\n' });
+    fs.symlinkSync(path.join(outside, 'lib'), path.join(dir, 'lib'));
+    expect(rel(dir, expandGlob('**/*.ts', dir, false))).toEqual(['a.ts', 'lib/x.ts']);
+  });
+
+  it('never enters an ignored folder, node_modules or .git', () => {
+    const files: Record<string, string> = { '.gitignore': 'dist/\n', 'src/a.ts': 'a\n' };
+    for (let i = 0; i < 50; i++) files[`dist/f${i}/x.ts`] = 'x\n';
+    files['node_modules/p/i.ts'] = 'x\n';
+    const dir = tmpDir(files);
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    const readdir = vi.spyOn(fs, 'readdirSync');
+    try {
+      expect(rel(dir, expandGlob('**/*.ts', dir, false))).toEqual(['src/a.ts']);
+      const entered = readdir.mock.calls.map((c) => path.relative(dir, String(c[0])));
+      expect(entered.filter((d) => /^(dist|node_modules|\.git)/.test(d))).toEqual([]);
+    } finally {
+      readdir.mockRestore();
+    }
+  });
+
+  it('goes no deeper than a glob without ** can match', () => {
+    const dir = tmpDir({ 'a.ts': 'a\n', 'sub/b.ts': 'b\n', 'sub/deeper/c.ts': 'c\n' });
+    const readdir = vi.spyOn(fs, 'readdirSync');
+    try {
+      expect(rel(dir, expandGlob('*.ts', dir, false))).toEqual(['a.ts']);
+      expect(readdir.mock.calls.length).toBe(1);
+    } finally {
+      readdir.mockRestore();
+    }
+  });
+
+  it('keeps what a .gitignore negation re-includes (logs/** then !logs/keep.txt)', async () => {
+    const dir = tmpDir({ '.gitignore': 'logs/**\n!logs/keep.txt\n', 'logs/keep.txt': 'k\n', 'logs/drop.txt': 'd\n' });
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    const r = await refcatInProcess(['--list-files', 'logs/*.txt'], { cwd: dir });
+    expect(r.stdout).toBe('logs/keep.txt\n');
+    const all = await refcatInProcess(['--list-files', '**/*.txt'], { cwd: dir });
+    expect(all.stdout).toBe('logs/keep.txt\n');
+  });
+
+  it('a loop under a glob ends, lists each file once and warns on stderr', async () => {
+    const dir = tmpDir({ 'src/a.ts': 'a\n' });
+    fs.symlinkSync('..', path.join(dir, 'src', 'up'));
+    const r = await refcatInProcess(['--list-files', '**/*.ts'], { cwd: dir });
+    expect(r.stdout).toBe('src/a.ts\n');
+    expect(r.stderr).toBe(`Warning: Symlink loop: ${path.join(dir, 'src', 'up')} leads back to ${dir}: not followed in **/*.ts\n`);
+  });
+});
