@@ -237,7 +237,7 @@ describe('refcat ref export: file safety (docs/reference.md#writing-files-ref-ex
     expect(r.stdout).toBe('');
     expect(read('csv_utils.py')).toBe('old content\n');
     // The complete new text was in the temp file next to it when the crash came.
-    const temps = fs.readdirSync(cwd).filter((f) => /^\.refcat-[0-9a-f]{12}\.tmp$/.test(f));
+    const temps = fs.readdirSync(cwd).filter((f) => /^\.refcat-\d+-[0-9a-f]{12}\.tmp$/.test(f));
     expect(temps).toHaveLength(1);
     expect(read(temps[0]!)).toBe(fixture('expected/csv_utils.py'));
     // The killed writer's lock stays behind; its pid is gone, so the next export takes it over.
@@ -246,6 +246,8 @@ describe('refcat ref export: file safety (docs/reference.md#writing-files-ref-ex
     expect(again.code).toBe(0);
     expect(read('csv_utils.py')).toBe(fixture('expected/csv_utils.py'));
     expect(fs.existsSync(path.join(cwd, 'csv_utils.py.refcat-lock'))).toBe(false);
+    // ... and the next write into that folder reclaims the killed writer's temp file.
+    expect(fs.readdirSync(cwd).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
   it('concurrent appends to one file lose no update (the lock file)', async () => {

@@ -233,3 +233,24 @@ describe('fd and the store', () => {
     expect([viaFd.status, viaFd.stdout, viaFd.stderr]).toEqual([0, '1\n2\n3\n', '']);
   });
 });
+
+describe('nothing is left behind', () => {
+  it('a killed fd read leaves a temp file in the store; fd list reclaims it and says how much', async () => {
+    const dir = tmpDir();
+    const store = path.join(dir, 'store');
+    // A writer that died mid-write: an unfinished entry holding its content under its dead pid.
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    fs.mkdirSync(path.join(store, '1'), { recursive: true });
+    fs.writeFileSync(path.join(store, '1', `.refcat-${dead.stdout}-0123456789ab.tmp`), Buffer.alloc(3 * 1024 * 1024));
+    // One of a writer still running (this test) is left alone.
+    fs.mkdirSync(path.join(store, '2'));
+    fs.writeFileSync(path.join(store, '2', `.refcat-${process.pid}-0123456789ab.tmp`), Buffer.alloc(1024 * 1024));
+    const env = { PATH: process.env.PATH, HOME: dir, REFCAT_STORE: store };
+    const r = spawnSync(process.execPath, [BIN, 'fd', 'list'], { cwd: dir, encoding: 'utf8', env });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain('Reclaimed 3.0 MiB left by interrupted writes');
+    expect(r.stderr).toContain('1.0 MiB are being written by running refcat processes (not reclaimable now)');
+    expect(fs.readdirSync(path.join(store, '1'))).toEqual([]);
+    expect(fs.readdirSync(path.join(store, '2'))).toHaveLength(1);
+  });
+});

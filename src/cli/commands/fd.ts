@@ -45,8 +45,11 @@ export async function runFdRead(source: string | undefined, opts: FdReadCliOptio
 
 export async function runFdList(opts: { json?: boolean; store?: string }, io: IO): Promise<ExitCode> {
   const store = Store.at(io.ctx, opts.store);
-  const { entries, damaged } = store.listAll();
+  const { entries, damaged, temps } = store.listAll();
   for (const d of damaged) io.stderr(`Warning: damaged store entry ${visible(d.dir)}: ${d.problem} (remove the folder)\n`);
+  const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+  if (temps.reclaimed > 0) io.stderr(`Reclaimed ${mib(temps.reclaimed)} left by interrupted writes\n`);
+  if (temps.inUse > 0) io.stderr(`${mib(temps.inUse)} are being written by running refcat processes (not reclaimable now)\n`);
   if (entries.length === 0 && !opts.json) {
     io.stderr(`No fds or refs stored in ${store.dir}\n`);
     return 0;

@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Context } from '../../shared/context.js';
+import type { Context, ProcessInfo } from '../../shared/context.js';
 import { FdError, RefcatError, UsageError } from '../../shared/errors.js';
 import { resolveFrom, sdqctlDir } from '../../shared/paths.js';
-import { AtomicFile, TEMP_RE, writeFileAtomic } from '../safe-write/atomic-file.js';
+import { AtomicFile, reclaimTemps, TEMP_RE, type TempReport, writeFileAtomic } from '../safe-write/atomic-file.js';
 import { makeDirs } from '../safe-write/make-dirs.js';
 import { FileSource, scanSource } from './byte-source.js';
 import { type PageLookup, PageFile, type PageTable } from './page-index.js';
@@ -83,10 +83,14 @@ const ORPHAN_AGE_MS = 10 * 60 * 1000;
  * RefcatError `store_error`, one line naming the store.
  */
 export class Store {
-  constructor(readonly dir: string) {}
+  constructor(
+    readonly dir: string,
+    /** Who we are and who still runs: names temp files, and judges the ones left by killed writers. */
+    private readonly proc?: ProcessInfo,
+  ) {}
 
   static at(ctx: Context, explicit?: string): Store {
-    return new Store(storeLocation(ctx, explicit));
+    return new Store(storeLocation(ctx, explicit), ctx.proc);
   }
 
   /** Reserve the next `fd:N` and return a writer for its content. */
@@ -105,7 +109,7 @@ export class Store {
           continue;
         }
         try {
-          return new PendingEntry(`fd:${n}`, dir, source, () => fs.rmSync(dir, { recursive: true, force: true }), this.dir);
+          return new PendingEntry(`fd:${n}`, dir, source, () => fs.rmSync(dir, { recursive: true, force: true }), this.dir, this.proc?.pid);
         } catch (err) {
           fs.rmSync(dir, { recursive: true, force: true });
           throw err;
@@ -131,7 +135,7 @@ export class Store {
       let meta: EntryMeta;
       let replaced: string | null;
       try {
-        pending = new PendingEntry(`ref:${id}`, vdir, source, drop, this.dir);
+        pending = new PendingEntry(`ref:${id}`, vdir, source, drop, this.dir, this.proc?.pid);
         pending.write(Buffer.from(content));
         meta = pending.commit(totals, null, { line }).meta;
         pending = undefined;
@@ -187,10 +191,31 @@ export class Store {
   }
 
   /** Every complete entry, and the folders of the entries that are damaged. */
-  listAll(): { entries: EntryMeta[]; damaged: DamagedEntryError[] } {
+  listAll(): { entries: EntryMeta[]; damaged: DamagedEntryError[]; temps: TempReport } {
     const damaged: DamagedEntryError[] = [];
     const entries = this.listEntries(damaged);
-    return { entries, damaged };
+    return { entries, damaged, temps: this.reclaim() };
+  }
+
+  /**
+   * Remove the content that killed `fd read`s left in unfinished entries (a Ctrl-C while storing
+   * 500 MB of stdin), and tell how much is still being written by running ones.
+   */
+  private reclaim(): TempReport {
+    const total: TempReport = { reclaimed: 0, inUse: 0 };
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.dir);
+    } catch {
+      return total;
+    }
+    for (const name of names) {
+      if (!/^\d+$/.test(name)) continue;
+      const r = reclaimTemps(path.join(this.dir, name), this.proc);
+      total.reclaimed += r.reclaimed;
+      total.inUse += r.inUse;
+    }
+    return total;
   }
 
   private listEntries(damaged: DamagedEntryError[]): EntryMeta[] {
@@ -402,8 +427,9 @@ export class PendingEntry {
     private readonly source: string,
     private readonly discard: () => void,
     private readonly storeDir: string,
+    pid?: number,
   ) {
-    this.content = this.guard(() => new AtomicFile(path.join(dir, 'content')));
+    this.content = this.guard(() => new AtomicFile(path.join(dir, 'content'), { pid }));
   }
 
   write(chunk: Buffer): void {

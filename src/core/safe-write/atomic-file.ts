@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ProcessInfo } from '../../shared/context.js';
 
 export interface AtomicFileOptions {
   /** Permission bits of the new file (default: 0o666 less the umask, as for any new file). */
@@ -12,6 +13,8 @@ export interface AtomicFileOptions {
    * instead of rename(2), which silently replaces it. commit() then throws TargetExistsError.
    */
   noReplace?: boolean;
+  /** The writer's pid, put in the temp file's name (see reclaimTemps). */
+  pid?: number;
 }
 
 /** commit() with `noReplace` found the target name taken; the temp file is gone, the target untouched. */
@@ -24,14 +27,65 @@ export class TargetExistsError extends Error {
 }
 
 /** The stray-temp-file name pattern, for tests and for a reader cleaning up after a crash. */
-export const TEMP_RE = /^\.refcat-[0-9a-f]{12}\.tmp$/;
+export const TEMP_RE = /^\.refcat-(\d+)-[0-9a-f]{12}\.tmp$/;
 
 /**
  * A temp name in `dir`. Short and fixed-length whatever the target's name (a 255-byte name plus a
  * suffix would pass NAME_MAX), and recognizable as refcat's by anyone who finds a stray one.
  */
-export function tempName(dir: string): string {
-  return path.join(dir, `.refcat-${crypto.randomBytes(6).toString('hex')}.tmp`);
+/**
+ * `.refcat-<pid>-<random>.tmp`: the writer's pid is in the name, so that a temp file left by a
+ * killed refcat can be told from one being written right now (reclaimTemps).
+ */
+export function tempName(dir: string, pid = 0): string {
+  return path.join(dir, `.refcat-${pid}-${crypto.randomBytes(6).toString('hex')}.tmp`);
+}
+
+
+/** What reclaimTemps found in a folder. */
+export interface TempReport {
+  /** Bytes of temp files removed: their writer is gone. */
+  reclaimed: number;
+  /** Bytes of temp files whose writer still runs (or cannot be judged): left alone. */
+  inUse: number;
+}
+
+/**
+ * Remove the temp files in `dir` that refcat processes left when they were killed mid-write (a
+ * Ctrl-C during a 500 MB write). A file is removed only when its name carries the pid of a process
+ * that no longer runs; without `proc` (who runs) nothing is removed.
+ */
+export function reclaimTemps(dir: string, proc: ProcessInfo | undefined): TempReport {
+  const report: TempReport = { reclaimed: 0, inUse: 0 };
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return report;
+  }
+  for (const name of names) {
+    const m = TEMP_RE.exec(name);
+    if (!m) continue;
+    const file = path.join(dir, name);
+    let size: number;
+    try {
+      size = fs.lstatSync(file).size;
+    } catch {
+      continue;
+    }
+    const pid = Number(m[1]);
+    if (proc && pid !== 0 && pid !== proc.pid && !proc.isAlive(pid)) {
+      try {
+        fs.unlinkSync(file);
+        report.reclaimed += size;
+        continue;
+      } catch {
+        // gone meanwhile, or not ours to remove: counted as in use
+      }
+    }
+    report.inUse += size;
+  }
+  return report;
 }
 
 /** Errors meaning "this file system has no hard links" (FAT, some FUSE and network mounts). */
@@ -52,7 +106,7 @@ export class AtomicFile {
     readonly target: string,
     private readonly opts: AtomicFileOptions = {},
   ) {
-    this.temp = tempName(path.dirname(target));
+    this.temp = tempName(path.dirname(target), opts.pid);
     // 'wx': O_EXCL, so that two writers (or a symlink planted at the temp name) never share it.
     this.fd = fs.openSync(this.temp, 'wx', opts.mode ?? 0o666);
   }

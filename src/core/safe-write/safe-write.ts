@@ -4,7 +4,7 @@ import type { Context } from '../../shared/context.js';
 import { RefcatError, UsageError } from '../../shared/errors.js';
 import { expandHome } from '../../shared/paths.js';
 import type { ByteSource } from '../paging/byte-source.js';
-import { AtomicFile, TargetExistsError } from './atomic-file.js';
+import { AtomicFile, reclaimTemps, TargetExistsError } from './atomic-file.js';
 import { makeDirs } from './make-dirs.js';
 import { acquireLock } from './write-lock.js';
 
@@ -77,11 +77,12 @@ export function safeWrite(content: ByteSource, opts: SafeWriteOptions, ctx: Cont
 
   try {
     makeDirs(path.dirname(target));
+    reclaimTemps(path.dirname(target), ctx.proc);
     // A plain write never replaces anything (link(2) refuses), so it needs no lock.
     const locked = opts.mode !== 'write' || opts.force === true;
     const release = locked ? acquireLock(target, { proc: ctx.proc, waitMs: hooks.lockWaitMs, shown: opts.to }) : null;
     try {
-      return writeTarget(content, target, opts, hooks);
+      return writeTarget(content, target, opts, hooks, ctx.proc?.pid);
     } finally {
       release?.();
     }
@@ -92,7 +93,7 @@ export function safeWrite(content: ByteSource, opts: SafeWriteOptions, ctx: Cont
 }
 
 /** The read-modify-write itself; for append and insert the caller holds the lock. */
-function writeTarget(content: ByteSource, target: string, opts: SafeWriteOptions, hooks: SafeWriteHooks): SafeWriteResult {
+function writeTarget(content: ByteSource, target: string, opts: SafeWriteOptions, hooks: SafeWriteHooks, pid?: number): SafeWriteResult {
   // Read again now that we hold the lock: another refcat may have changed the file while we waited.
   const old: { stat: fs.Stats; buf?: Buffer } | null = opts.mode === 'write' ? statRegular(target, opts.to) : readRegular(target, opts.to);
   const before = old?.buf ?? Buffer.alloc(0);
@@ -103,7 +104,7 @@ function writeTarget(content: ByteSource, target: string, opts: SafeWriteOptions
   // Publish without replacing when there was no old file (a file someone created meanwhile is
   // never lost) and always for a plain write, whatever the stats saw: only --force replaces.
   const noReplace = !old || (opts.mode === 'write' && !opts.force);
-  const file = new AtomicFile(target, { mode: old ? old.stat.mode & 0o7777 : undefined, durable: true, noReplace });
+  const file = new AtomicFile(target, { mode: old ? old.stat.mode & 0o7777 : undefined, durable: true, noReplace, pid });
   try {
     file.write(before.subarray(0, at));
     file.write(lead);
