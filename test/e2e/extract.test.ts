@@ -289,7 +289,7 @@ describe('errors and exit codes', () => {
     expect(refcat(['@evil.txt#/^(a+)+$/'], { cwd: dir })).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'Error: Pattern /^(a+)+$/ timed out after 1.5 s in @evil.txt#/^(a+)+$/\n',
+      stderr: 'Error: Pattern /^(a+)+$/ timed out after 1.5 s of CPU time in @evil.txt#/^(a+)+$/\n',
     });
   });
 

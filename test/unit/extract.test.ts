@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { extract, type ExtractOptions } from '../../src/core/extract/extract.js';
+import { PatternBudget } from '../../src/core/extract/pattern-search.js';
 import { testCtx, tmpDir } from '../helpers/tmp.js';
 import { refcatInProcess } from '../helpers/in-process.js';
 
@@ -212,9 +213,9 @@ describe('patterns', () => {
 
   it('stops a catastrophic regex with a timeout error', () => {
     const evil = ('a'.repeat(30) + 'b\n').repeat(2000);
-    const report = run({ 'evil.txt': evil }, '@evil.txt#/^(a+)+$/', { patternTimeoutMs: 200 });
+    const report = run({ 'evil.txt': evil }, '@evil.txt#/^(a+)+$/', { patternBudget: new PatternBudget(200) });
     expect(report.errors[0]!.code).toBe('pattern_timeout');
-    expect(report.errors[0]!.message).toBe('Pattern /^(a+)+$/ timed out after 0.2 s in @evil.txt#/^(a+)+$/');
+    expect(report.errors[0]!.message).toBe('Pattern /^(a+)+$/ timed out after 0.2 s of CPU time in @evil.txt#/^(a+)+$/');
   });
 });
 

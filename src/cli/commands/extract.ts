@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { extract, type ExtractOptions, type ExtractReport } from '../../core/extract/extract.js';
+import { PatternBudget } from '../../core/extract/pattern-search.js';
 import { diagnosticJson, type OutputFormat, type RenderOptions, renderCheck, renderers } from '../../core/output/render-extraction.js';
 import type { Context } from '../../shared/context.js';
 import { type Diagnostic, type ExitCode, UsageError } from '../../shared/errors.js';
@@ -44,7 +45,8 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
   } else if (refs.length === 0) {
     throw new UsageError("No refs given (try 'refcat @path/to/file#L1-L20', or 'refcat --help')");
   }
-  const extractOpts = { base, aliases, context: opts.context ?? 0, noIgnore: !opts.ignore };
+  // One CPU-time budget for every pattern of the call: all refs, files and workflow batches.
+  const extractOpts = { base, aliases, context: opts.context ?? 0, noIgnore: !opts.ignore, patternBudget: new PatternBudget() };
 
   if (opts.listFiles) return listFiles(batches, io, extractOpts, problems, { json: format === 'json', absolute: opts.absolute ?? false });
 

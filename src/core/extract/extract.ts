@@ -9,6 +9,7 @@ import { formatRef, specOf } from '../ref-spec/format-ref-spec.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import type { RefSpec } from '../ref-spec/ref-spec.js';
 import { expandGlob, hasGlobChars, type WalkWarning } from '../walk/glob.js';
+import { PatternBudget } from './pattern-search.js';
 import { BinaryContentError, LineReader, LineTooLongError } from './line-reader.js';
 import {
   DEFAULT_MAX_SELECTION_CHARS,
@@ -33,8 +34,11 @@ export interface ExtractOptions {
   context?: number;
   /** Do not skip .gitignore'd files, node_modules/ and .git/ when expanding globs. */
   noIgnore?: boolean;
-  /** Budget for one pattern search (docs/reference.md#reading-files: a pathological regex ends within 2 s). */
-  patternTimeoutMs?: number;
+  /**
+   * The CPU-time budget of every pattern search (shared: pass one budget to every extract() call of
+   * a command). Default: a new budget of DEFAULT_PATTERN_BUDGET_MS for this call.
+   */
+  patternBudget?: PatternBudget;
   /** Only check refs and count lines; `lines` of the results stay empty. */
   checkOnly?: boolean;
   /**
@@ -95,7 +99,6 @@ export interface ResolvedFile {
   glob: boolean;
 }
 
-const DEFAULT_PATTERN_TIMEOUT_MS = 1500;
 
 /**
  * Extract every ref (docs/reference.md#reading-files and 4). Never throws for a bad ref: every ref is processed, each
@@ -105,7 +108,8 @@ const DEFAULT_PATTERN_TIMEOUT_MS = 1500;
  * Decision: a pattern after a glob selects in the files it matches; files without a match are
  * skipped, and only a pattern that matches in none of them is an error.
  */
-export function extract(refs: readonly (string | RefSpec)[], ctx: Context, options: ExtractOptions = {}): ExtractReport {
+export function extract(refs: readonly (string | RefSpec)[], ctx: Context, given: ExtractOptions = {}): ExtractReport {
+  const options = given.patternBudget ? given : { ...given, patternBudget: new PatternBudget() };
   const report: ExtractReport = { results: [], errors: [], warnings: [] };
   const aliases = options.aliases ?? new AliasResolver(ctx);
   for (const input of refs) {
@@ -239,10 +243,7 @@ export function extractFileWithWarnings(
     if (!s) sel = selectWhole(reader, selectOpts);
     else if (s.kind === 'range') sel = selectRange(reader, s, selectOpts);
     else {
-      sel = selectPattern(reader, s, language, {
-        ...selectOpts,
-        timeoutMs: options.patternTimeoutMs ?? DEFAULT_PATTERN_TIMEOUT_MS,
-      });
+      sel = selectPattern(reader, s, language, { ...selectOpts, budget: options.patternBudget ?? new PatternBudget() });
     }
   } catch (err) {
     if (err instanceof BinaryContentError) throw new RefError('binary', `Binary file: ${refText}`, refText);

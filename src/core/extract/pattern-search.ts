@@ -26,6 +26,67 @@ export function findMatch(re: RegExp, lines: readonly string[], budgetMs: number
 
 export class PatternTimeout extends Error {}
 
+/** CPU time every user-supplied regex of one command may spend, together (docs/reference.md#reading-files). */
+export const DEFAULT_PATTERN_BUDGET_MS = 1500;
+
+/** Searches of one batch that the watchdog may stop for lack of CPU before the budget gives up. */
+const MAX_ATTEMPTS = 50;
+
+/** Microseconds of CPU time this process has used (a test seam; core reads no other process state). */
+export type CpuClock = () => number;
+const processCpu: CpuClock = () => {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+};
+
+/**
+ * One budget for every regex a command runs: all files and refs of one call, `--after` included.
+ * It counts the CPU time of the search itself, never wall time lost to other processes: the vm
+ * watchdog can only stop a search by wall time, so when it fires on a busy machine before the
+ * search has used the budget's CPU time, the CPU time actually used is charged and the batch is
+ * searched again with what is left. A catastrophic regex burns CPU and is stopped within the
+ * budget; a healthy one on a loaded machine is never failed for being slow.
+ */
+export class PatternBudget {
+  private leftMs: number;
+
+  constructor(
+    readonly totalMs: number = DEFAULT_PATTERN_BUDGET_MS,
+    private readonly cpu: CpuClock = processCpu,
+  ) {
+    this.leftMs = totalMs;
+  }
+
+  /** First index in `lines` whose text matches `re`, or -1; throws PatternTimeout when spent. */
+  search(re: RegExp, lines: readonly string[]): number {
+    for (let attempt = 1; ; attempt++) {
+      // Each retry is charged the CPU it used; the cap only guards against a clock that never moves.
+      if (this.leftMs <= 0 || attempt > MAX_ATTEMPTS) throw new PatternTimeout();
+      const wall = this.leftMs;
+      const cpuStart = this.cpu();
+      try {
+        const found = findMatch(re, lines, wall);
+        this.charge(cpuStart);
+        return found;
+      } catch (err) {
+        if (!(err instanceof PatternTimeout)) throw err;
+        const usedMs = this.charge(cpuStart);
+        // The watchdog fired by wall time: if the search had most of it as CPU, the budget is spent.
+        if (usedMs >= wall * 0.9) {
+          this.leftMs = 0;
+          throw err;
+        }
+      }
+    }
+  }
+
+  private charge(cpuStart: number): number {
+    const usedMs = (this.cpu() - cpuStart) / 1000;
+    this.leftMs -= usedMs;
+    return usedMs;
+  }
+}
+
 function search(re: RegExp, lines: readonly string[]): number {
   for (let i = 0; i < lines.length; i++) if (re.test(lines[i]!)) return i;
   return -1;

@@ -2,7 +2,7 @@ import { compilePattern } from '../ref-spec/pattern-syntax.js';
 import type { PatternSelector, RangeSelector } from '../ref-spec/ref-spec.js';
 import { DEFAULT_MAX_BLOCK_LINES, LOOKBACK_LINES, scanSemantic } from './block.js';
 import type { LineReader } from './line-reader.js';
-import { findMatch, PatternTimeout } from './pattern-search.js';
+import { type PatternBudget, PatternTimeout } from './pattern-search.js';
 
 /** Lines chosen from one file, before any rendering. */
 export interface Selection {
@@ -135,16 +135,13 @@ export function selectPattern(
   reader: LineReader,
   sel: PatternSelector,
   language: string,
-  opts: SelectOptions & { timeoutMs: number },
+  opts: SelectOptions & { budget: PatternBudget },
 ): Selection {
   const re = compilePattern(sel.source);
   const windowBefore = sel.extent.kind === 'window' ? sel.extent.window.before : 0;
   // A declaration's decorators are above its match line: keep enough lines to find them.
   const lookback = sel.extent.kind === 'semantic' ? LOOKBACK_LINES : 0;
   const keep = windowBefore + opts.context + lookback;
-  // The budget counts regex time only: reading a big file is slow but finite, a catastrophic
-  // regex is not (docs/reference.md#reading-files).
-  let budget = opts.timeoutMs;
 
   let history: string[] = [];
   for (;;) {
@@ -152,15 +149,14 @@ export function selectPattern(
     const batch = readBatch(reader);
     if (batch.length === 0) throw new SelectError('pattern_not_found', `Pattern /${sel.source}/ not found`);
     let idx: number;
-    const started = performance.now();
     try {
-      idx = findMatch(re, batch, budget);
-      budget -= performance.now() - started;
-      if (budget <= 0 && idx === -1) throw new PatternTimeout();
+      // The budget counts regex time only: reading a big file is slow but finite, a catastrophic
+      // regex is not (docs/reference.md#reading-files).
+      idx = opts.budget.search(re, batch);
     } catch (err) {
       if (err instanceof PatternTimeout) {
-        const secs = (opts.timeoutMs / 1000).toFixed(1);
-        throw new SelectError('pattern_timeout', `Pattern /${sel.source}/ timed out after ${secs} s`);
+        const secs = (opts.budget.totalMs / 1000).toFixed(1);
+        throw new SelectError('pattern_timeout', `Pattern /${sel.source}/ timed out after ${secs} s of CPU time`);
       }
       throw err;
     }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Context } from '../../shared/context.js';
 import { RefcatError, UsageError } from '../../shared/errors.js';
 import { expandHome } from '../../shared/paths.js';
+import { PatternBudget, PatternTimeout } from '../extract/pattern-search.js';
 import type { ByteSource } from '../paging/byte-source.js';
 import { AtomicFile, reclaimTemps, TargetExistsError } from './atomic-file.js';
 import { makeDirs } from './make-dirs.js';
@@ -20,6 +21,8 @@ export interface SafeWriteOptions {
   line?: number;
   /** insert: after the first line matching this. */
   after?: RegExp;
+  /** The CPU-time budget for `after` (default: a budget of its own). */
+  patternBudget?: PatternBudget;
   /** write: replace an existing file. */
   force?: boolean;
   /** The folder targets must stay in (default: ctx.cwd). */
@@ -272,11 +275,23 @@ function insertOffset(old: Buffer, opts: SafeWriteOptions): number {
     return opts.line === lines + 1 ? old.length : starts[opts.line - 1]!;
   }
   const re = opts.after!;
+  re.lastIndex = 0;
+  const texts: string[] = [];
   for (let i = 0; i < lines; i++) {
     const end = i + 1 < lines ? starts[i + 1]! : old.length;
-    const text = old.toString('utf8', starts[i], end).replace(/\r?\n$/, '');
-    re.lastIndex = 0;
-    if (re.test(text)) return end;
+    texts.push(old.toString('utf8', starts[i], end).replace(/\r?\n$/, ''));
   }
+  // `--after` is a user's regex like any other: the same CPU-time budget stops a catastrophic one.
+  const budget = opts.patternBudget ?? new PatternBudget();
+  let found: number;
+  try {
+    found = budget.search(re, texts);
+  } catch (err) {
+    if (!(err instanceof PatternTimeout)) throw err;
+    throw new RefcatError(`Pattern /${re.source}/ timed out after ${(budget.totalMs / 1000).toFixed(1)} s of CPU time in ${opts.to}`, {
+      code: 'pattern_timeout',
+    });
+  }
+  if (found !== -1) return found + 1 < lines ? starts[found + 1]! : old.length;
   throw new RefcatError(`Pattern /${re.source}/ not found in ${opts.to}`, { code: 'pattern_not_found' });
 }

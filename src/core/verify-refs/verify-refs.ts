@@ -6,6 +6,7 @@ import { AliasResolver } from '../alias/resolve-aliases.js';
 import { type ConvReader, loadConv } from '../workflow/load-conv.js';
 import { checkConvRefs, workflowAliases } from '../workflow/validate-conv.js';
 import { extract } from '../extract/extract.js';
+import { PatternBudget } from '../extract/pattern-search.js';
 import { hasGlobChars } from '../walk/glob.js';
 import { MAX_TEXT_FILE_BYTES, readTextFile, TextFileError } from '../safe-read/read-text-file.js';
 import { collectFiles, type SkippedFile, walkFiles } from '../walk/collect-files.js';
@@ -61,10 +62,12 @@ export function verifyRefs(paths: readonly string[], ctx: Context, options: Veri
   const base = options.aliases ?? new AliasResolver(ctx);
   const findings: RefFinding[] = [];
   let refsFound = 0;
+  // One CPU-time budget for every pattern of the call.
+  const budget = new PatternBudget();
   for (const file of files) {
     refsFound += file.path.toLowerCase().endsWith('.conv')
-      ? checkWorkflow(file.path, ctx, base, options.readFile, findings)
-      : checkDoc(file.path, file.root, ctx, base, findings);
+      ? checkWorkflow(file.path, ctx, base, options.readFile, findings, budget)
+      : checkDoc(file.path, file.root, ctx, base, findings, budget);
   }
   if (options.suggestFixes) addSuggestions(findings, base, files.map((f) => f.root));
 
@@ -84,11 +87,18 @@ export function verifyRefs(paths: readonly string[], ctx: Context, options: Veri
   };
 }
 
-function checkWorkflow(file: string, ctx: Context, base: AliasResolver, readFile: ConvReader | undefined, findings: Finding[]): number {
+function checkWorkflow(
+  file: string,
+  ctx: Context,
+  base: AliasResolver,
+  readFile: ConvReader | undefined,
+  findings: Finding[],
+  budget: PatternBudget,
+): number {
   const display = (p: string) => shownPath(ctx.cwd, p);
   try {
     const conv = loadConv(file, { readFile, display });
-    return checkConvRefs(conv, ctx, workflowAliases(conv, ctx, base, display, findings), findings, false);
+    return checkConvRefs(conv, ctx, workflowAliases(conv, ctx, base, display, findings), findings, false, budget);
   } catch (err) {
     if (!(err instanceof RefError)) throw err;
     findings.push({ severity: 'error', code: err.code, message: err.message, details: [], file, line: null });
@@ -96,7 +106,7 @@ function checkWorkflow(file: string, ctx: Context, base: AliasResolver, readFile
   }
 }
 
-function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolver, findings: Finding[]): number {
+function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolver, findings: Finding[], budget: PatternBudget): number {
   let text: string;
   try {
     text = readTextFile(file, MAX_DOC_BYTES);
@@ -115,7 +125,7 @@ function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolv
   });
   const searchDirs = [...new Set([path.dirname(file), root, ctx.cwd])];
   for (const r of refs) {
-    const report = extract([r.ref], ctx, { searchDirs, aliases, checkOnly: true });
+    const report = extract([r.ref], ctx, { searchDirs, aliases, checkOnly: true, patternBudget: budget });
     const at = (severity: Finding['severity']) => (d: (typeof report.errors)[number]) =>
       findings.push({ severity, code: d.code, message: d.message, details: d.details, ref: r.text, file, line: r.line });
     report.errors.forEach(at('error'));

@@ -5,6 +5,7 @@ import { type Diagnostic, type Finding, isRefcatError, RefError } from '../../sh
 import { lazyRequire } from '../../shared/lazy.js';
 import { shownPath } from '../../shared/paths.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
+import { PatternBudget } from '../extract/pattern-search.js';
 import { extract, resolveFiles } from '../extract/extract.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { ALLOWED_VALUES, STEP_DIRECTIVES } from './conv-directives.js';
@@ -28,6 +29,8 @@ export interface ValidateConvOptions {
   readFile?: ConvReader;
   /** Globs: do not skip .gitignore'd files, node_modules/ and .git/. */
   noIgnore?: boolean;
+  /** The CPU-time budget of every pattern; pass one to share it across the workflows of a call. */
+  patternBudget?: PatternBudget;
 }
 
 export interface ConvValidation {
@@ -67,7 +70,7 @@ export function validateConv(file: string, ctx: Context, options: ValidateConvOp
 
   const findings: Finding[] = conv.problems.map((p) => ({ ...p }));
   const resolver = workflowAliases(conv, ctx, options.aliases, display, findings);
-  const refs = checkConvRefs(conv, ctx, resolver, findings, options.noIgnore ?? false);
+  const refs = checkConvRefs(conv, ctx, resolver, findings, options.noIgnore ?? false, options.patternBudget ?? new PatternBudget());
   checkValues(conv, findings);
   checkElideChains(conv, findings);
   checkRequire(conv, ctx, resolver, findings);
@@ -170,12 +173,13 @@ export function checkConvRefs(
   aliases: AliasResolver,
   findings: Finding[],
   noIgnore: boolean,
+  patternBudget: PatternBudget,
 ): number {
   const excluded = contextExcluder(conv);
   let count = 0;
   for (const r of convRefs(conv)) {
     const d = r.directive;
-    const opts = { searchDirs: searchDirsFor(d, ctx), aliases, noIgnore, checkOnly: true };
+    const opts = { searchDirs: searchDirsFor(d, ctx), aliases, noIgnore, checkOnly: true, patternBudget };
     if (r.kind === 'REFCAT') {
       count++;
       const report = extract([r.ref], ctx, opts);

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { extract } from '../../src/core/extract/extract.js';
+import { PatternBudget, PatternTimeout } from '../../src/core/extract/pattern-search.js';
+import { refcatInProcess } from '../helpers/in-process.js';
+import { testCtx, tmpDir } from '../helpers/tmp.js';
+
+const EVIL = 'a'.repeat(40) + 'b\n';
+const CATASTROPHIC = /^(a+)+$/;
+
+describe('one CPU-time budget for every pattern of a call', () => {
+  it('a catastrophic pattern over a 30-file glob spends one budget, not one per file', () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 30; i++) files[`f${String(i).padStart(2, '0')}.txt`] = EVIL;
+    const dir = tmpDir(files);
+    const started = performance.now();
+    const report = extract(['@*.txt#/^(a+)+$/'], testCtx(dir), { patternBudget: new PatternBudget(300) });
+    const elapsed = performance.now() - started;
+    expect(report.errors.map((e) => e.code)).toEqual(Array(30).fill('pattern_timeout'));
+    // 30 budgets would take at least 9 s; one takes a fraction of that, even on a busy machine.
+    expect(elapsed).toBeLessThan(9000);
+  });
+
+  it('a healthy pattern is not failed when the machine is busy: wall time lost to others is not charged', () => {
+    // A clock that says this process got a tenth of the wall time: the watchdog fires, but only a
+    // tenth of the budget is charged, and the search is tried again with what is left.
+    let fake = 0;
+    let reads = 0;
+    let last = performance.now();
+    const busyClock = () => {
+      reads++;
+      const now = performance.now();
+      fake += ((now - last) * 1000) / 10;
+      last = now;
+      return fake;
+    };
+    const budget = new PatternBudget(50, busyClock);
+    expect(() => budget.search(CATASTROPHIC, [EVIL.trim()])).toThrow(PatternTimeout);
+    // It gave up only after several tries (two clock reads each), each charged a tenth of its wall time.
+    expect(reads).toBeGreaterThan(6);
+    const healthy = new PatternBudget(50, busyClock);
+    expect(healthy.search(/b$/, ['x', 'ab'])).toBe(1);
+  });
+
+  it('--after on ref export has the same budget', async () => {
+    const dir = tmpDir({ 'a.md': '<ref id="x">\nnew\n</ref>\n', 'target.txt': EVIL.repeat(3) });
+    const r = await refcatInProcess(['ref', 'export', 'x', '--from', 'a.md', '--to', 'target.txt', '--after', '/^(a+)+$/'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('Error: Pattern /^(a+)+$/ timed out after 1.5 s of CPU time in target.txt\n');
+  });
+});
