@@ -17,6 +17,8 @@ export interface IO {
   stdin: NodeJS.ReadableStream;
   /** Whether stderr diagnostics are coloured (chalk's rules, decided at the edge). */
   color: boolean;
+  /** Whether long runs may show progress on stderr (a terminal, not a log or a pipe). */
+  progress?: boolean;
   /** Test seam for file writes (see main.ts); absent in normal runs. */
   writeHooks?: SafeWriteHooks;
 }

@@ -23,6 +23,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     stderr: (s) => void process.stderr.write(s),
     stdin: process.stdin,
     color: colorWanted(),
+    progress: Boolean(process.stderr.isTTY) && process.env.TERM !== 'dumb',
     writeHooks: crashHooks(process.env.REFCAT_TEST_CRASH),
   };
   try {

@@ -254,3 +254,16 @@ describe('nothing is left behind', () => {
     expect(fs.readdirSync(path.join(store, '2'))).toHaveLength(1);
   });
 });
+
+describe('huge lines', () => {
+  it('a pattern that cannot be searched past a 65 MiB line says so, not "selection too large"', async () => {
+    const dir = tmpDir();
+    const fd = fs.openSync(path.join(dir, 'one-line.txt'), 'w');
+    const chunk = Buffer.alloc(1024 * 1024, 'a');
+    for (let i = 0; i < 65; i++) fs.writeSync(fd, chunk);
+    fs.closeSync(fd);
+    const r = await refcatInProcess(['@one-line.txt#/x/'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n')[0]).toBe('Error: A line longer than 64 MiB stopped the search for /x/ in @one-line.txt#/x/');
+  });
+});

@@ -143,3 +143,17 @@ describe('files kept out by ignore rules are counted, never skipped silently', (
     expect(r.stderr).toBe('Skipped 3 files that .sdqctlignore lists (name a file to check it anyway)\n');
   });
 });
+
+describe('verify refs reports progress to whoever asks', () => {
+  it('calls onProgress once per file, in order, before checking it', async () => {
+    const { verifyRefs } = await import('../../src/core/verify-refs/verify-refs.js');
+    const dir = tmpDir({ 'a.md': 'see @b.md\n', 'b.md': 'x\n', 'c.md': 'y\n' });
+    const calls: [number, number][] = [];
+    verifyRefs(['.'], testCtx(dir), { onProgress: (i, n) => calls.push([i, n]) });
+    expect(calls).toEqual([
+      [0, 3],
+      [1, 3],
+      [2, 3],
+    ]);
+  });
+});

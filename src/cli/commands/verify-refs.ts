@@ -12,12 +12,37 @@ export interface VerifyRefsCliOptions extends CheckCliOptions {
 /** `refcat verify refs [PATHS...]`: check every ref found, render the report, exit 1 if any is broken. */
 export async function runVerifyRefs(paths: string[], opts: VerifyRefsCliOptions, io: IO): Promise<ExitCode> {
   const format = checkFormat(opts);
+  const progress = io.progress ? progressLine(io) : undefined;
   const report = verifyRefs(paths, io.ctx, {
     exclude: opts.exclude,
     aliases: resolverFromFlags(opts.alias, io.ctx),
     suggestFixes: opts.suggestFixes ?? false,
     strict: opts.strict ?? false,
+    onProgress: progress?.update,
   });
+  progress?.clear();
   writeChunks(io, verifyRenderers[format](report, { ...(await renderOptions(io)), strict: opts.strict ?? false }));
   return report.passed ? 0 : 1;
+}
+
+/**
+ * `verify refs: 1200/20000 files` on a terminal's stderr, rewritten in place at most every 200 ms
+ * and only once a run has lasted a second (a quick run shows nothing), then erased.
+ */
+function progressLine(io: IO): { update: (checked: number, total: number) => void; clear: () => void } {
+  const started = Date.now();
+  let last = 0;
+  let shown = false;
+  return {
+    update: (checked, total) => {
+      const now = Date.now();
+      if (now - started < 1000 || now - last < 200) return;
+      last = now;
+      shown = true;
+      io.stderr(`\rverify refs: ${checked}/${total} files`);
+    },
+    clear: () => {
+      if (shown) io.stderr('\r\x1b[K');
+    },
+  };
 }

@@ -10,7 +10,7 @@ import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import type { RefSpec } from '../ref-spec/ref-spec.js';
 import { expandGlob, hasGlobChars, type WalkWarning } from '../walk/glob.js';
 import { PatternBudget } from './pattern-search.js';
-import { BinaryContentError, LineReader, LineTooLongError } from './line-reader.js';
+import { BinaryContentError, DEFAULT_MAX_LINE_BYTES, LineReader, LineTooLongError } from './line-reader.js';
 import {
   DEFAULT_MAX_SELECTION_CHARS,
   type Selection,
@@ -247,6 +247,14 @@ export function extractFileWithWarnings(
     }
   } catch (err) {
     if (err instanceof BinaryContentError) throw new RefError('binary', `Binary file: ${refText}`, refText);
+    const s = ref.selector;
+    if (err instanceof LineTooLongError && s?.kind === 'pattern') {
+      // A pattern search reads every line until it matches: one longer than the cap stops it.
+      const mib = Math.round((options.maxSelectionChars ?? DEFAULT_MAX_LINE_BYTES) / (1024 * 1024));
+      throw new RefError('too_large', `A line longer than ${mib} MiB stopped the search for /${s.source}/ in ${refText}`, refText, [
+        'A pattern is searched line by line; page through the file with `refcat fd read` instead',
+      ]);
+    }
     const tooLarge = err instanceof LineTooLongError || (err instanceof SelectError && err.code === 'too_large');
     if (tooLarge) {
       const mib = Math.round((options.maxSelectionChars ?? DEFAULT_MAX_SELECTION_CHARS) / (1024 * 1024));

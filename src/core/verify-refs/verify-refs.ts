@@ -25,6 +25,8 @@ export interface VerifyRefsOptions {
   suggestFixes?: boolean;
   /** Warnings (clamped ranges, CONTEXT-OPTIONAL matching nothing) fail the check too. */
   strict?: boolean;
+  /** Called after each file is checked (for a progress line on a terminal). */
+  onProgress?: (checked: number, total: number) => void;
   readFile?: ConvReader;
 }
 
@@ -64,7 +66,8 @@ export function verifyRefs(paths: readonly string[], ctx: Context, options: Veri
   let refsFound = 0;
   // One CPU-time budget for every pattern of the call.
   const budget = new PatternBudget();
-  for (const file of files) {
+  for (const [i, file] of files.entries()) {
+    options.onProgress?.(i, files.length);
     refsFound += file.path.toLowerCase().endsWith('.conv')
       ? checkWorkflow(file.path, ctx, base, options.readFile, findings, budget)
       : checkDoc(file.path, file.root, ctx, base, findings, budget);
