@@ -47,6 +47,9 @@ export {
   type Extraction,
   type ResolvedFile,
 } from './core/extract/extract.js';
+export { extractBatches, type RefBatch, type Logged } from './core/extract/extract-batches.js';
+export { PatternBudget, DEFAULT_PATTERN_BUDGET_MS } from './core/extract/pattern-search.js';
+export { workflowRefs } from './core/workflow/workflow-refs.js';
 export { languageOf } from './core/extract/language.js';
 export {
   renderers,

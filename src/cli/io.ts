@@ -1,6 +1,7 @@
 import type { Context } from '../shared/context.js';
 import type { SafeWriteHooks } from '../core/safe-write/safe-write.js';
 import type { Diagnostic, ExitCode } from '../shared/errors.js';
+import type { Logged } from '../core/extract/extract-batches.js';
 import { renderDiagnostic } from '../core/output/render-extraction.js';
 
 /** Everything a command may touch of the outside world; tests pass their own. */
@@ -30,11 +31,7 @@ export async function stderrColors(io: IO): Promise<{ red: (s: string) => string
   return { red: (s) => chalkStderr.red.bold(s), yellow: (s) => chalkStderr.yellow.bold(s) };
 }
 
-/** A diagnostic with its level, for printing in the order the refs were given. */
-export interface Logged {
-  level: 'error' | 'warning';
-  diagnostic: Diagnostic;
-}
+export type { Logged } from '../core/extract/extract-batches.js';
 
 /** Print diagnostics to stderr: warnings, then errors. */
 export async function printDiagnostics(io: IO, errors: Diagnostic[], warnings: Diagnostic[] = []): Promise<void> {

@@ -422,3 +422,17 @@ describe('a ref that starts past the end of its file', () => {
     expect((await refcatInProcess(['@f.txt#L40', '@g.txt#L1', '-q'], { cwd: dir })).stdout).toBe('line 1\n');
   });
 });
+
+describe('the library extracts a workflow like the CLI does', () => {
+  it('workflowRefs + extractBatches, from the package entry', async () => {
+    const lib = await import('../../src/index.js');
+    const dir = tmpDir({ 'flow.conv': 'MODEL x\nREFCAT @a.txt#L2 @nope.txt\nPROMPT hi\n', 'a.txt': 'one\ntwo\n' });
+    const ctx = testCtx(dir);
+    const aliases = new lib.AliasResolver(ctx);
+    const { batches, errors } = lib.workflowRefs(path.join(dir, 'flow.conv'), ctx, aliases);
+    const { report, code } = lib.extractBatches(batches, errors, ctx, { patternBudget: new lib.PatternBudget() });
+    expect(report.results.map((r) => r.lines)).toEqual([['two']]);
+    expect(report.errors.map((e) => [e.code, e.details.at(-1)])).toEqual([['not_found', 'at flow.conv:2']]);
+    expect(code).toBe(1);
+  });
+});

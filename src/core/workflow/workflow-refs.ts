@@ -3,20 +3,9 @@ import { loadConv } from './load-conv.js';
 import { convRefs } from './conv-refs.js';
 import { searchDirsFor, sortFindings, workflowAliases } from './validate-conv.js';
 import type { Context } from '../../shared/context.js';
+import type { RefBatch } from '../extract/extract-batches.js';
 import { type Diagnostic, type Finding, RefError, UsageError } from '../../shared/errors.js';
 import { shownPath } from '../../shared/paths.js';
-
-/** Refs extracted together, with where they are looked up. */
-export interface RefBatch {
-  inputs: string[];
-  /** Folders relative refs are looked up in (default: the extraction's base). */
-  searchDirs?: string[];
-  aliases?: AliasResolver;
-  /** CONTEXT-OPTIONAL: a pattern that matches nothing is a warning, not an error. */
-  optional?: boolean;
-  /** `<file>:<line>` of the workflow directive the refs come from (absent for command-line refs). */
-  at?: string;
-}
 
 /**
  * `--from-workflow FILE`: the REFCAT refs and CONTEXT / CONTEXT-OPTIONAL `@` patterns of a `.conv`
