@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import os from 'node:os';
+import { undoAll, watchInterrupts } from '../shared/interrupt.js';
 import type { IO } from './io.js';
 import { runCli } from './run.js';
 
@@ -16,6 +17,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     process.stderr.write(`Error: cannot write the output: ${why}\n`);
     process.exit(1);
   });
+  watchInterrupts(listenForInterrupts);
   const io: IO = {
     ctx: { cwd: process.cwd(), env: process.env, home: process.env.HOME || os.homedir(), proc: { pid: process.pid, isAlive } },
     stdout: (s) => void process.stdout.write(s),
@@ -36,14 +38,44 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   }
 }
 
+const INTERRUPTS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 /**
- * A crash on demand, for the end-to-end test that an interrupted export leaves the old file
- * (docs/reference.md#writing-files-ref-export-and-fd-write): `REFCAT_TEST_CRASH=before-rename` kills the process with SIGKILL (no cleanup, as in
- * a real crash) once the temp file is complete and before it is renamed over the target.
+ * While a write is in flight, a Ctrl-C (or SIGTERM, SIGHUP) first removes its temp file and lock,
+ * then ends the process by the same signal, so the shell sees the usual status (130 for Ctrl-C).
+ * At any other time no listener is installed and the signal's default action stops refcat at once.
+ */
+function listenForInterrupts(active: boolean): void {
+  for (const signal of INTERRUPTS) {
+    process.removeListener(signal, onInterrupt);
+    if (active) process.on(signal, onInterrupt);
+  }
+}
+
+function onInterrupt(signal: NodeJS.Signals): void {
+  undoAll();
+  listenForInterrupts(false);
+  process.kill(process.pid, signal);
+}
+
+/**
+ * Failures on demand, for the end-to-end tests of interrupted writes
+ * (docs/reference.md#writing-files-ref-export-and-fd-write): `REFCAT_TEST_CRASH=before-rename`
+ * kills the process with SIGKILL (no cleanup, as in a real crash) once the temp file is complete
+ * and before it is renamed over the target; `pause-mid-write` says so on stderr after the first
+ * block and waits there, for a test to send a signal.
  */
 function crashHooks(value: string | undefined): IO['writeHooks'] {
-  if (value !== 'before-rename') return undefined;
-  return { beforeRename: () => process.kill(process.pid, 'SIGKILL') };
+  if (value === 'before-rename') return { beforeRename: () => process.kill(process.pid, 'SIGKILL') };
+  if (value === 'pause-mid-write') {
+    return {
+      afterBlock: () => {
+        process.stderr.write('paused mid-write\n');
+        return new Promise(() => setInterval(() => {}, 1000));
+      },
+    };
+  }
+  return undefined;
 }
 
 /**

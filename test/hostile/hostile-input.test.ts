@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -252,6 +252,49 @@ describe('nothing is left behind', () => {
     expect(r.stderr).toContain('1.0 MiB are being written by running refcat processes (not reclaimable now)');
     expect(fs.readdirSync(path.join(store, '1'))).toEqual([]);
     expect(fs.readdirSync(path.join(store, '2'))).toHaveLength(1);
+  });
+});
+
+describe('an interrupt leaves nothing behind', () => {
+  /** Resolve when `ready()` holds (polled), and with the exit of the child. */
+  const waitFor = async (ready: () => boolean) => {
+    for (let i = 0; i < 2000 && !ready(); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(ready()).toBe(true);
+  };
+  const exited = (child: ChildProcess) =>
+    new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+
+  it.each(['SIGINT', 'SIGTERM'] as const)('%s during fd write --force removes its temp file and lock; the old file stays', async (signal) => {
+    const dir = tmpDir({ 'a.txt': 'old\n' });
+    const env = { PATH: process.env.PATH, HOME: dir, REFCAT_STORE: path.join(dir, 'store') };
+    const stored = spawnSync(process.execPath, [BIN, 'fd', 'read', '--save'], { cwd: dir, env, input: 'x'.repeat(99) + '\n'.repeat(30_000) + 'y\n'.repeat(1_000_000), encoding: 'utf8' });
+    const id = /fd="(fd:\d+)"/.exec(stored.stdout)?.[1];
+    expect(id).toBeDefined();
+    const child = spawn(process.execPath, [BIN, 'fd', 'write', id!, '--to', 'a.txt', '--force'], { cwd: dir, env: { ...env, REFCAT_TEST_CRASH: 'pause-mid-write' } });
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
+    const done = exited(child);
+    await waitFor(() => stderr.includes('paused mid-write'));
+    // Mid-write: the temp file and the lock are there.
+    expect(fs.readdirSync(dir).filter((n) => n.startsWith('.refcat-') || n.endsWith('.refcat-lock'))).toHaveLength(2);
+    child.kill(signal);
+    expect(await done).toEqual({ code: null, signal });
+    expect(fs.readdirSync(dir).sort()).toEqual(['a.txt', 'store']);
+    expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('old\n');
+  });
+
+  it('Ctrl-C during fd read of stdin leaves no entry and no temp file in the store', async () => {
+    const dir = tmpDir();
+    const store = path.join(dir, 'store');
+    const child = spawn(process.execPath, [BIN, 'fd', 'read'], { cwd: dir, env: { PATH: process.env.PATH, HOME: dir, REFCAT_STORE: store } });
+    const done = exited(child);
+    // More than a page, so the content goes to a store entry; the pipe stays open (a producer still running).
+    child.stdin!.write('line\n'.repeat(200_000));
+    const entries = () => (fs.existsSync(store) ? fs.readdirSync(store).filter((n) => /^\d+$/.test(n)) : []);
+    await waitFor(() => entries().length === 1 && fs.readdirSync(path.join(store, entries()[0]!)).length > 0);
+    child.kill('SIGINT');
+    expect(await done).toEqual({ code: null, signal: 'SIGINT' });
+    expect(entries()).toEqual([]);
   });
 });
 

@@ -14,10 +14,10 @@ import { testCtx, tmpDir } from '../helpers/tmp.js';
 const src = (s: string) => new BufferSource(Buffer.from(s));
 
 /** Run safeWrite in a fresh folder holding `files`; return the error message or the target's text. */
-function run(files: Record<string, string>, content: string, opts: Partial<SafeWriteOptions> & { to: string }) {
+async function run(files: Record<string, string>, content: string, opts: Partial<SafeWriteOptions> & { to: string }) {
   const dir = tmpDir(files);
   try {
-    safeWrite(src(content), { mode: 'write', ...opts }, testCtx(dir));
+    await safeWrite(src(content), { mode: 'write', ...opts }, testCtx(dir));
   } catch (err) {
     return { error: (err as Error).message, text: read(dir, opts.to) };
   }
@@ -61,8 +61,8 @@ describe('safeWrite: modes (docs/reference.md#writing-files-ref-export-and-fd-wr
     ['a path ending in / names a folder', {}, 'c', { to: 'new/' }, { text: null, error: '--to names a folder (new/); give a file path' }],
     ['. names a folder', {}, 'c', { to: '.' }, { text: null, error: '--to names a folder (.); give a file path' }],
     ['a path ending in /. names a folder', { 'd/x': '' }, 'c', { to: 'd/.' }, { text: null, error: '--to names a folder (d/.); give a file path' }],
-  ])('%s', (_name, files, content, opts, expected) => {
-    expect(run(files, content, opts)).toEqual(expected);
+  ])('%s', async (_name, files, content, opts, expected) => {
+    expect(await run(files, content, opts)).toEqual(expected);
   });
 });
 
@@ -71,80 +71,78 @@ describe('safeWrite: the root', () => {
     ['../x.txt', '../x.txt is outside'],
     ['sub/../../x.txt', 'sub/../../x.txt is outside'],
     ['/tmp/refcat-outside-test.txt', '/tmp/refcat-outside-test.txt is outside'],
-  ])('refuses %s', (to, message) => {
-    const r = run({}, 'x', { to });
+  ])('refuses %s', async (to, message) => {
+    const r = await run({}, 'x', { to });
     expect(r.error).toContain(message);
     expect(r.error).toContain('(use --allow-outside to write there anyway)');
   });
 
-  it('refuses a symlinked folder that leads outside, and a symlinked file', () => {
+  it('refuses a symlinked folder that leads outside, and a symlinked file', async () => {
     const outside = tmpDir({ 'secret.txt': 'keep\n' });
     const dir = tmpDir({});
     fs.symlinkSync(outside, path.join(dir, 'link'));
     fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(dir, 'file-link'));
     const ctx = testCtx(dir);
-    expect(() => safeWrite(src('x'), { to: 'link/new.txt', mode: 'write' }, ctx)).toThrow('link/new.txt leads outside');
-    expect(() => safeWrite(src('x'), { to: 'file-link', mode: 'write', force: true }, ctx)).toThrow('file-link leads outside');
+    await expect(safeWrite(src('x'), { to: 'link/new.txt', mode: 'write' }, ctx)).rejects.toThrow('link/new.txt leads outside');
+    await expect(safeWrite(src('x'), { to: 'file-link', mode: 'write', force: true }, ctx)).rejects.toThrow('file-link leads outside');
     expect(fs.readFileSync(path.join(outside, 'secret.txt'), 'utf8')).toBe('keep\n');
     expect(fs.existsSync(path.join(outside, 'new.txt'))).toBe(false);
   });
 
-  it('writes through a symlink inside the root and keeps the link', () => {
+  it('writes through a symlink inside the root and keeps the link', async () => {
     const dir = tmpDir({ 'real.txt': 'old\n' });
     fs.symlinkSync('real.txt', path.join(dir, 'link.txt'));
-    safeWrite(src('new\n'), { to: 'link.txt', mode: 'write', force: true }, testCtx(dir));
+    await safeWrite(src('new\n'), { to: 'link.txt', mode: 'write', force: true }, testCtx(dir));
     expect(fs.lstatSync(path.join(dir, 'link.txt')).isSymbolicLink()).toBe(true);
     expect(fs.readFileSync(path.join(dir, 'real.txt'), 'utf8')).toBe('new\n');
   });
 
-  it('refuses a dangling symlink that leads outside the root as outside (exit 2), one inside as dangling', () => {
+  it('refuses a dangling symlink that leads outside the root as outside (exit 2), one inside as dangling', async () => {
     const dir = tmpDir({ 'in/keep.txt': 'x' });
     fs.symlinkSync('/nonexistent/refcat/x', path.join(dir, 'in', 'out-link'));
     fs.symlinkSync('missing.txt', path.join(dir, 'in', 'in-link'));
     const ctx = testCtx(path.join(dir, 'in'));
-    expect(() => safeWrite(src('x'), { to: 'out-link', mode: 'append' }, ctx)).toThrow(/out-link leads outside .* through a symlink/);
-    expect(() => safeWrite(src('x'), { to: 'in-link', mode: 'append' }, ctx)).toThrow('in-link is a symlink to a missing file');
+    await expect(safeWrite(src('x'), { to: 'out-link', mode: 'append' }, ctx)).rejects.toThrow(/out-link leads outside .* through a symlink/);
+    await expect(safeWrite(src('x'), { to: 'in-link', mode: 'append' }, ctx)).rejects.toThrow('in-link is a symlink to a missing file');
     expect(fs.existsSync(path.join(dir, 'in', 'missing.txt'))).toBe(false);
   });
 
-  it('refuses a dangling symlink', () => {
+  it('refuses a dangling symlink', async () => {
     const dir = tmpDir({});
     fs.symlinkSync('/nonexistent/refcat/x', path.join(dir, 'dangling'));
-    expect(() => safeWrite(src('x'), { to: 'dangling', mode: 'write', allowOutside: true }, testCtx(dir))).toThrow('dangling is a symlink to a missing file');
+    await expect(safeWrite(src('x'), { to: 'dangling', mode: 'write', allowOutside: true }, testCtx(dir))).rejects.toThrow('dangling is a symlink to a missing file');
   });
 
-  it('--root moves the fence; --allow-outside lifts it', () => {
+  it('--root moves the fence; --allow-outside lifts it', async () => {
     const dir = tmpDir({ 'sub/.keep': '' });
     const ctx = testCtx(dir);
-    expect(() => safeWrite(src('x'), { to: 'a.txt', mode: 'write', root: 'sub' }, ctx)).toThrow(/a\.txt is outside .*sub/);
-    safeWrite(src('x'), { to: 'sub/a.txt', mode: 'write', root: 'sub' }, ctx);
+    await expect(safeWrite(src('x'), { to: 'a.txt', mode: 'write', root: 'sub' }, ctx)).rejects.toThrow(/a\.txt is outside .*sub/);
+    await safeWrite(src('x'), { to: 'sub/a.txt', mode: 'write', root: 'sub' }, ctx);
     const other = tmpDir({});
-    safeWrite(src('y'), { to: path.join(other, 'b.txt'), mode: 'write', allowOutside: true }, ctx);
+    await safeWrite(src('y'), { to: path.join(other, 'b.txt'), mode: 'write', allowOutside: true }, ctx);
     expect(fs.readFileSync(path.join(other, 'b.txt'), 'utf8')).toBe('y');
   });
 });
 
 describe('safeWrite: atomicity and modes', () => {
-  it('keeps the permission bits of the file it replaces', () => {
+  it('keeps the permission bits of the file it replaces', async () => {
     const dir = tmpDir({ 'run.sh': 'echo old\n' });
     fs.chmodSync(path.join(dir, 'run.sh'), 0o751);
-    safeWrite(src('echo new\n'), { to: 'run.sh', mode: 'write', force: true }, testCtx(dir));
+    await safeWrite(src('echo new\n'), { to: 'run.sh', mode: 'write', force: true }, testCtx(dir));
     expect(fs.statSync(path.join(dir, 'run.sh')).mode & 0o777).toBe(0o751);
   });
 
-  it('a failure between the temp file and the rename leaves the old file and no temp file', () => {
+  it('a failure between the temp file and the rename leaves the old file and no temp file', async () => {
     const dir = tmpDir({ 'a.txt': 'old\n' });
     let sawTemp = '';
-    expect(() =>
-      safeWrite(src('new\n'), { to: 'a.txt', mode: 'write', force: true }, testCtx(dir), {
+    await expect(safeWrite(src('new\n'), { to: 'a.txt', mode: 'write', force: true }, testCtx(dir), {
         beforeRename: (temp) => {
           sawTemp = temp;
           expect(fs.readFileSync(temp, 'utf8')).toBe('new\n');
           expect(path.dirname(temp)).toBe(dir);
           throw new Error('disk on fire');
         },
-      }),
-    ).toThrow('Cannot write a.txt: disk on fire');
+      })).rejects.toThrow('Cannot write a.txt: disk on fire');
     expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('old\n');
     expect(fs.existsSync(sawTemp)).toBe(false);
     expect(fs.readdirSync(dir)).toEqual(['a.txt']);
@@ -158,18 +156,16 @@ describe('safeWrite: races', () => {
   it.each([
     ['write without --force (link, not rename)', 'write', 'a.txt exists (use --force to overwrite)'],
     ['append to a missing file', 'append', 'a.txt was created by another program while refcat was writing it; nothing written (run again)'],
-  ] as const)('%s never replaces a file created after the check', (_name, mode, message) => {
+  ] as const)('%s never replaces a file created after the check', async (_name, mode, message) => {
     const dir = tmpDir({});
-    expect(() =>
-      safeWrite(src('mine\n'), { to: 'a.txt', mode }, testCtx(dir), {
+    await expect(safeWrite(src('mine\n'), { to: 'a.txt', mode }, testCtx(dir), {
         beforeRename: () => fs.writeFileSync(path.join(dir, 'a.txt'), 'theirs\n'),
-      }),
-    ).toThrow(message);
+      })).rejects.toThrow(message);
     expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('theirs\n');
     expect(leftovers(dir)).toEqual([]);
   });
 
-  it('write without --force never replaces a file that appears between its two checks', () => {
+  it('write without --force never replaces a file that appears between its two checks', async () => {
     const dir = tmpDir({});
     const target = path.join(dir, 'a.txt');
     const statSync = fs.statSync;
@@ -182,7 +178,7 @@ describe('safeWrite: races', () => {
       }
     }) as typeof fs.statSync);
     try {
-      expect(() => safeWrite(src('mine\n'), { to: 'a.txt', mode: 'write' }, testCtx(dir))).toThrow('a.txt exists (use --force to overwrite)');
+      await expect(safeWrite(src('mine\n'), { to: 'a.txt', mode: 'write' }, testCtx(dir))).rejects.toThrow('a.txt exists (use --force to overwrite)');
     } finally {
       spy.mockRestore();
     }
@@ -190,7 +186,7 @@ describe('safeWrite: races', () => {
     expect(leftovers(dir)).toEqual([]);
   });
 
-  it('a file created between realpath and lstat is not taken for a dangling symlink', () => {
+  it('a file created between realpath and lstat is not taken for a dangling symlink', async () => {
     const dir = tmpDir({ 'a.txt': 'theirs\n' });
     const target = path.join(dir, 'a.txt');
     const realpathSync = fs.realpathSync;
@@ -203,7 +199,7 @@ describe('safeWrite: races', () => {
       return realpathSync(p, o);
     }) as typeof fs.realpathSync);
     try {
-      expect(() => safeWrite(src('mine\n'), { to: 'a.txt', mode: 'write' }, testCtx(dir))).toThrow('a.txt exists (use --force to overwrite)');
+      await expect(safeWrite(src('mine\n'), { to: 'a.txt', mode: 'write' }, testCtx(dir))).rejects.toThrow('a.txt exists (use --force to overwrite)');
     } finally {
       spy.mockRestore();
     }
@@ -220,24 +216,22 @@ describe('safeWrite: races', () => {
     it.each<[string, string]>([
       ['EPERM', 'EPERM'],
       ['ENOTSUP', 'ENOTSUP'],
-    ])('%s: creates the file', (_name, code) => {
+    ])('%s: creates the file', async (_name, code) => {
       vi.spyOn(fs, 'linkSync').mockImplementation(() => {
         throw Object.assign(new Error(`${code}: link`), { code });
       });
       const dir = tmpDir({});
-      safeWrite(src('new\n'), { to: 'a.txt', mode: 'write' }, testCtx(dir));
+      await safeWrite(src('new\n'), { to: 'a.txt', mode: 'write' }, testCtx(dir));
       expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('new\n');
       expect(leftovers(dir)).toEqual([]);
     });
 
-    it('still refuses a file created after the check', () => {
+    it('still refuses a file created after the check', async () => {
       noLinks();
       const dir = tmpDir({});
-      expect(() =>
-        safeWrite(src('mine\n'), { to: 'a.txt', mode: 'write' }, testCtx(dir), {
+      await expect(safeWrite(src('mine\n'), { to: 'a.txt', mode: 'write' }, testCtx(dir), {
           beforeRename: () => fs.writeFileSync(path.join(dir, 'a.txt'), 'theirs\n'),
-        }),
-      ).toThrow('a.txt exists (use --force to overwrite)');
+        })).rejects.toThrow('a.txt exists (use --force to overwrite)');
       expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('theirs\n');
       expect(leftovers(dir)).toEqual([]);
     });
@@ -248,10 +242,10 @@ describe('safeWrite: the lock of append, insert and --force', () => {
   const proc = (alive: boolean) => ({ pid: 4242, isAlive: () => alive });
   const ctxWith = (dir: string, alive: boolean) => ({ ...testCtx(dir), proc: proc(alive) });
 
-  it('is held while the file is replaced and removed after', () => {
+  it('is held while the file is replaced and removed after', async () => {
     const dir = tmpDir({ 'a.txt': 'one\n' });
     let held = '';
-    safeWrite(src('two\n'), { to: 'a.txt', mode: 'append' }, ctxWith(dir, true), {
+    await safeWrite(src('two\n'), { to: 'a.txt', mode: 'append' }, ctxWith(dir, true), {
       beforeRename: () => (held = fs.readFileSync(path.join(dir, 'a.txt.refcat-lock'), 'utf8')),
     });
     expect(held).toMatch(/^4242 [0-9a-f]{16}\n$/);
@@ -263,11 +257,11 @@ describe('safeWrite: the lock of append, insert and --force', () => {
     ['append', { mode: 'append' }, 'one\n'],
     ['insert', { mode: 'insert', line: 1 }, 'one\n'],
     ['write --force', { mode: 'write', force: true }, 'one\n'],
-  ])('%s waits for a live lock, then gives up naming the lock file', (_name, opts, kept) => {
+  ])('%s waits for a live lock, then gives up naming the lock file', async (_name, opts, kept) => {
     const dir = tmpDir({ 'a.txt': 'one\n', 'a.txt.refcat-lock': '999999 00112233aabbccdd\n' });
     const lock = path.join(dir, 'a.txt.refcat-lock');
     const t0 = Date.now();
-    expect(() => safeWrite(src('two\n'), { to: 'a.txt', ...opts } as SafeWriteOptions, ctxWith(dir, true), { lockWaitMs: 150 })).toThrow(
+    await expect(safeWrite(src('two\n'), { to: 'a.txt', ...opts } as SafeWriteOptions, ctxWith(dir, true), { lockWaitMs: 150 })).rejects.toThrow(
       `a.txt is being written by another refcat (pid 999999); try again, or remove ${lock} if no refcat is running`,
     );
     expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
@@ -276,40 +270,38 @@ describe('safeWrite: the lock of append, insert and --force', () => {
     expect(fs.readdirSync(dir).filter((f) => TEMP_RE.test(f))).toEqual([]);
   });
 
-  it('takes over the lock of a writer that no longer runs', () => {
+  it('takes over the lock of a writer that no longer runs', async () => {
     const dir = tmpDir({ 'a.txt': 'one\n', 'a.txt.refcat-lock': '999999 00112233aabbccdd\n' });
-    safeWrite(src('two\n'), { to: 'a.txt', mode: 'append' }, ctxWith(dir, false), { lockWaitMs: 150 });
+    await safeWrite(src('two\n'), { to: 'a.txt', mode: 'append' }, ctxWith(dir, false), { lockWaitMs: 150 });
     expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('one\ntwo\n');
     expect(leftovers(dir)).toEqual([]);
   });
 
-  it('takes over a lock bearing its own pid (left by a crashed run with the same pid)', () => {
+  it('takes over a lock bearing its own pid (left by a crashed run with the same pid)', async () => {
     const dir = tmpDir({ 'a.txt': 'one\n', 'a.txt.refcat-lock': '4242 00112233aabbccdd\n' });
-    safeWrite(src('two\n'), { to: 'a.txt', mode: 'append' }, ctxWith(dir, true), { lockWaitMs: 150 });
+    await safeWrite(src('two\n'), { to: 'a.txt', mode: 'append' }, ctxWith(dir, true), { lockWaitMs: 150 });
     expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('one\ntwo\n');
     expect(leftovers(dir)).toEqual([]);
   });
 
-  it('without ProcessInfo never judges a lock stale', () => {
+  it('without ProcessInfo never judges a lock stale', async () => {
     const dir = tmpDir({ 'a.txt': 'one\n', 'a.txt.refcat-lock': '999999 00112233aabbccdd\n' });
-    expect(() => safeWrite(src('two\n'), { to: 'a.txt', mode: 'append' }, testCtx(dir), { lockWaitMs: 50 })).toThrow('is being written by another refcat');
+    await expect(safeWrite(src('two\n'), { to: 'a.txt', mode: 'append' }, testCtx(dir), { lockWaitMs: 50 })).rejects.toThrow('is being written by another refcat');
   });
 
-  it('goes when the write fails', () => {
+  it('goes when the write fails', async () => {
     const dir = tmpDir({ 'a.txt': 'one\n' });
-    expect(() => safeWrite(src('two\n'), { to: 'a.txt', mode: 'insert', after: /zz/ }, ctxWith(dir, true))).toThrow('Pattern /zz/ not found');
-    expect(() =>
-      safeWrite(src('two\n'), { to: 'a.txt', mode: 'append' }, ctxWith(dir, true), {
+    await expect(safeWrite(src('two\n'), { to: 'a.txt', mode: 'insert', after: /zz/ }, ctxWith(dir, true))).rejects.toThrow('Pattern /zz/ not found');
+    await expect(safeWrite(src('two\n'), { to: 'a.txt', mode: 'append' }, ctxWith(dir, true), {
         beforeRename: () => {
           throw new Error('disk on fire');
         },
-      }),
-    ).toThrow('Cannot write a.txt: disk on fire');
+      })).rejects.toThrow('Cannot write a.txt: disk on fire');
     expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('one\n');
     expect(leftovers(dir)).toEqual([]);
   });
 
-  it('lockPathFor: beside the target, hashed when the name would pass NAME_MAX', () => {
+  it('lockPathFor: beside the target, hashed when the name would pass NAME_MAX', async () => {
     expect(lockPathFor('/d/a.txt')).toBe('/d/a.txt.refcat-lock');
     const long = lockPathFor(`/d/${'x'.repeat(250)}`);
     expect(path.dirname(long)).toBe('/d');
@@ -318,11 +310,11 @@ describe('safeWrite: the lock of append, insert and --force', () => {
 });
 
 describe('safeWrite: odd targets', () => {
-  it('a name of 250 bytes: the temp and lock names stay under NAME_MAX', () => {
+  it('a name of 250 bytes: the temp and lock names stay under NAME_MAX', async () => {
     const name = 'n'.repeat(250);
     const dir = tmpDir({ [name]: 'one\n' });
     let temp = '';
-    safeWrite(src('two\n'), { to: name, mode: 'append' }, testCtx(dir), { beforeRename: (t) => (temp = t) });
+    await safeWrite(src('two\n'), { to: name, mode: 'append' }, testCtx(dir), { beforeRename: (t) => (temp = t) });
     expect(path.basename(temp)).toMatch(TEMP_RE);
     expect(fs.readFileSync(path.join(dir, name), 'utf8')).toBe('one\ntwo\n');
     expect(leftovers(dir)).toEqual([]);
@@ -333,10 +325,10 @@ describe('safeWrite: odd targets', () => {
     ['write --force', { mode: 'write', force: true }],
     ['append', { mode: 'append' }],
     ['insert', { mode: 'insert', line: 1 }],
-  ])('a FIFO is refused at once (%s), never opened', (_name, opts) => {
+  ])('a FIFO is refused at once (%s), never opened', async (_name, opts) => {
     const dir = tmpDir({});
     execFileSync('mkfifo', [path.join(dir, 'pipe')]);
-    expect(() => safeWrite(src('x\n'), { to: 'pipe', ...opts } as SafeWriteOptions, testCtx(dir))).toThrow(
+    await expect(safeWrite(src('x\n'), { to: 'pipe', ...opts } as SafeWriteOptions, testCtx(dir))).rejects.toThrow(
       'pipe is not a regular file (a FIFO); refcat only writes regular files',
     );
     expect(fs.statSync(path.join(dir, 'pipe')).isFIFO()).toBe(true);
@@ -348,13 +340,13 @@ describe('safeWrite: odd targets', () => {
     const server = net.createServer();
     await new Promise<void>((resolve) => server.listen(path.join(dir, 'sock'), resolve));
     try {
-      expect(() => safeWrite(src('x\n'), { to: 'sock', mode: 'append' }, testCtx(dir))).toThrow('sock is not a regular file (a socket)');
+      await expect(safeWrite(src('x\n'), { to: 'sock', mode: 'append' }, testCtx(dir))).rejects.toThrow('sock is not a regular file (a socket)');
     } finally {
       server.close();
     }
     let code = '';
     try {
-      safeWrite(src('x\n'), { to: '/dev/null', mode: 'write', force: true, allowOutside: true }, testCtx(dir));
+      await safeWrite(src('x\n'), { to: '/dev/null', mode: 'write', force: true, allowOutside: true }, testCtx(dir));
     } catch (err) {
       code = (err as RefcatError).code;
       expect((err as Error).message).toBe('/dev/null is not a regular file (a device); refcat only writes regular files');
@@ -369,7 +361,7 @@ describe('makeDirs', () => {
     ['a/b', { 'a/b/keep.txt': 'x' }, null],
     ['f/sub', { f: 'a file' }, /ENOTDIR|EEXIST/],
     ['f', { f: 'a file' }, /EEXIST/],
-  ])('%s in %j', (rel, files, error) => {
+  ])('%s in %j', async (rel, files, error) => {
     const dir = tmpDir(files);
     const target = path.join(dir, rel);
     if (error) {
@@ -380,7 +372,7 @@ describe('makeDirs', () => {
     }
   });
 
-  it.runIf(process.platform === 'linux' && fs.existsSync('/proc/self'))('fails at once where mkdir answers ENOENT under an existing parent (procfs)', () => {
+  it.runIf(process.platform === 'linux' && fs.existsSync('/proc/self'))('fails at once where mkdir answers ENOENT under an existing parent (procfs)', async () => {
     // fs.mkdirSync('/proc/x', { recursive: true }) loops forever on this; makeDirs must not.
     expect(() => makeDirs('/proc/refcat-test/x')).toThrow(/ENOENT/);
   });

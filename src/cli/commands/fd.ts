@@ -69,7 +69,7 @@ export async function runFdClose(id: string, opts: { store?: string }, io: IO): 
 export async function runFdWrite(id: string, opts: WriteCliOptions, io: IO): Promise<ExitCode> {
   return withFdErrors('xml', io, async () => {
     const write = writeOptions(opts);
-    const { result, meta } = writeEntry(id, write, io.ctx, opts.store, io.writeHooks);
+    const { result, meta } = await writeEntry(id, write, io.ctx, opts.store, io.writeHooks);
     io.stdout(renderWrite('fd_write', ['fd', meta.id], write.to, result, meta.lines));
     return 0;
   });

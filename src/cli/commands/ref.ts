@@ -41,7 +41,7 @@ export async function runRefScan(file: string, opts: { json?: boolean; store?: s
 export async function runRefExport(id: string, opts: WriteCliOptions & FromOptions & { stripFence?: boolean }, io: IO): Promise<ExitCode> {
   const write = writeOptions(opts);
   const set = await loadRefs(opts, io);
-  const { result, lines, warnings } = exportRef(findRef(set, id), { ...write, stripFence: opts.stripFence }, io.ctx, io.writeHooks);
+  const { result, lines, warnings } = await exportRef(findRef(set, id), { ...write, stripFence: opts.stripFence }, io.ctx, io.writeHooks);
   io.stdout(renderWrite('ref_export', ['id', id], write.to, result, lines));
   await printDiagnostics(io, [], [...set.warnings, ...warnings]);
   return 0;

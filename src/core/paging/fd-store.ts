@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Context, ProcessInfo } from '../../shared/context.js';
 import { FdError, RefcatError, UsageError } from '../../shared/errors.js';
+import { undoOnInterrupt } from '../../shared/interrupt.js';
 import { resolveFrom, sdqctlDir } from '../../shared/paths.js';
 import { AtomicFile, reclaimTemps, TEMP_RE, type TempReport, writeFileAtomic } from '../safe-write/atomic-file.js';
 import { makeDirs } from '../safe-write/make-dirs.js';
@@ -420,6 +421,8 @@ function openEntry(dir: string): Entry | null {
  */
 export class PendingEntry {
   private readonly content: AtomicFile;
+  /** An interrupted `fd read` of stdin leaves no half-written entry (docs/reference.md#limits-and-hostile-input). */
+  private readonly settled: () => void;
 
   constructor(
     readonly id: string,
@@ -430,6 +433,7 @@ export class PendingEntry {
     pid?: number,
   ) {
     this.content = this.guard(() => new AtomicFile(path.join(dir, 'content'), { pid }));
+    this.settled = undoOnInterrupt(() => this.abort());
   }
 
   write(chunk: Buffer): void {
@@ -443,12 +447,14 @@ export class PendingEntry {
       if (table) writeFileAtomic(path.join(this.dir, indexName(table.pageSize)), table.table.bytes());
       const meta: EntryMeta = { version: 1, id: this.id, created: new Date().toISOString(), source: this.source, ...totals, ...extra };
       writeFileAtomic(path.join(this.dir, 'meta.json'), JSON.stringify(meta, null, 2) + '\n');
+      this.settled();
       return new Entry(meta, this.dir);
     });
   }
 
   /** Give up: nothing of the entry stays (its id was never shown to anyone). */
   abort(): void {
+    this.settled();
     this.content.abort();
     this.discard();
   }

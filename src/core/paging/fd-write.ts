@@ -7,17 +7,17 @@ import { type EntryMeta, Store } from './fd-store.js';
  * with the file safety of docs/reference.md#writing-files-ref-export-and-fd-write. `write` mode copies the content byte for byte; append and
  * insert keep lines whole (see safeWrite).
  */
-export function writeEntry(
+export async function writeEntry(
   id: string,
   opts: SafeWriteOptions,
   ctx: Context,
   storeDir?: string,
   hooks: SafeWriteHooks = {},
-): { result: SafeWriteResult; meta: EntryMeta } {
+): Promise<{ result: SafeWriteResult; meta: EntryMeta }> {
   const entry = Store.at(ctx, storeDir).open(id);
   const source = entry.source();
   try {
-    return { result: safeWrite(source, opts, ctx, hooks), meta: entry.meta };
+    return { result: await safeWrite(source, opts, ctx, hooks), meta: entry.meta };
   } finally {
     source.close();
   }

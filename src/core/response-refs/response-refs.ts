@@ -91,12 +91,12 @@ export interface ExportOptions extends SafeWriteOptions {
  * `ref export`: the ref's content, ending with a newline, written with the file safety of
  * docs/reference.md#writing-files-ref-export-and-fd-write. `--strip-fence` on a ref that is not one fenced block exports it whole, with a warning.
  */
-export function exportRef(
+export async function exportRef(
   ref: RefItem,
   opts: ExportOptions,
   ctx: Context,
   hooks: SafeWriteHooks = {},
-): { result: SafeWriteResult; lines: number; warnings: Diagnostic[] } {
+): Promise<{ result: SafeWriteResult; lines: number; warnings: Diagnostic[] }> {
   const warnings: Diagnostic[] = [];
   let text = ref.content();
   if (opts.stripFence) {
@@ -108,7 +108,7 @@ export function exportRef(
     }
   }
   if (text !== '' && !text.endsWith('\n')) text += '\n';
-  const result = safeWrite(new BufferSource(Buffer.from(text)), opts, ctx, hooks);
+  const result = await safeWrite(new BufferSource(Buffer.from(text)), opts, ctx, hooks);
   return { result, lines: countLines(text), warnings };
 }
 

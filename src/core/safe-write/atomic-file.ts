@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ProcessInfo } from '../../shared/context.js';
+import { undoOnInterrupt } from '../../shared/interrupt.js';
 
 export interface AtomicFileOptions {
   /** Permission bits of the new file (default: 0o666 less the umask, as for any new file). */
@@ -100,6 +101,8 @@ const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
 export class AtomicFile {
   readonly temp: string;
   private fd: number | null;
+  /** Forget the interrupt undo once the temp file is published or removed. */
+  private readonly settled: () => void;
   bytes = 0;
 
   constructor(
@@ -109,6 +112,7 @@ export class AtomicFile {
     this.temp = tempName(path.dirname(target), opts.pid);
     // 'wx': O_EXCL, so that two writers (or a symlink planted at the temp name) never share it.
     this.fd = fs.openSync(this.temp, 'wx', opts.mode ?? 0o666);
+    this.settled = undoOnInterrupt(() => this.abort());
   }
 
   write(data: Buffer | string): void {
@@ -137,6 +141,7 @@ export class AtomicFile {
       this.abort();
       throw err;
     }
+    this.settled();
     if (this.opts.durable) fsyncDir(path.dirname(this.target));
   }
 
@@ -151,6 +156,7 @@ export class AtomicFile {
       this.fd = null;
     }
     fs.rmSync(this.temp, { force: true });
+    this.settled();
   }
 
   /**

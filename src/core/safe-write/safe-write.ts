@@ -33,6 +33,8 @@ export interface SafeWriteOptions {
 export interface SafeWriteHooks {
   /** Runs when the complete temp file exists and the rename has not happened (crash tests). */
   beforeRename?: (temp: string) => void;
+  /** Runs after each block of content is written, before the next (interrupt tests pause here). */
+  afterBlock?: () => Promise<void>;
   /** How long to wait for another refcat's lock on the target (default 5 s; tests shorten it). */
   lockWaitMs?: number;
 }
@@ -68,7 +70,7 @@ const BLOCK = 1 << 20;
  *   unless `allowOutside`: `../x` and a symlink that leads out are refused. A symlink inside the
  *   root is kept and its target file updated. Missing parent folders are created.
  */
-export function safeWrite(content: ByteSource, opts: SafeWriteOptions, ctx: Context, hooks: SafeWriteHooks = {}): SafeWriteResult {
+export async function safeWrite(content: ByteSource, opts: SafeWriteOptions, ctx: Context, hooks: SafeWriteHooks = {}): Promise<SafeWriteResult> {
   if (opts.mode === 'insert' && (opts.line === undefined) === (opts.after === undefined)) {
     throw new UsageError('--mode insert needs exactly one of --line N and --after /regex/');
   }
@@ -85,7 +87,7 @@ export function safeWrite(content: ByteSource, opts: SafeWriteOptions, ctx: Cont
     const locked = opts.mode !== 'write' || opts.force === true;
     const release = locked ? acquireLock(target, { proc: ctx.proc, waitMs: hooks.lockWaitMs, shown: opts.to }) : null;
     try {
-      return writeTarget(content, target, opts, hooks, ctx.proc?.pid);
+      return await writeTarget(content, target, opts, hooks, ctx.proc?.pid);
     } finally {
       release?.();
     }
@@ -96,7 +98,7 @@ export function safeWrite(content: ByteSource, opts: SafeWriteOptions, ctx: Cont
 }
 
 /** The read-modify-write itself; for append and insert the caller holds the lock. */
-function writeTarget(content: ByteSource, target: string, opts: SafeWriteOptions, hooks: SafeWriteHooks, pid?: number): SafeWriteResult {
+async function writeTarget(content: ByteSource, target: string, opts: SafeWriteOptions, hooks: SafeWriteHooks, pid?: number): Promise<SafeWriteResult> {
   // Read again now that we hold the lock: another refcat may have changed the file while we waited.
   const old: { stat: fs.Stats; buf?: Buffer } | null = opts.mode === 'write' ? statRegular(target, opts.to) : readRegular(target, opts.to);
   const before = old?.buf ?? Buffer.alloc(0);
@@ -111,7 +113,11 @@ function writeTarget(content: ByteSource, target: string, opts: SafeWriteOptions
   try {
     file.write(before.subarray(0, at));
     file.write(lead);
-    for (let off = 0; off < content.size; off += BLOCK) file.write(content.bytes(off, Math.min(content.size, off + BLOCK)));
+    for (let off = 0; off < content.size; off += BLOCK) {
+      file.write(content.bytes(off, Math.min(content.size, off + BLOCK)));
+      // Let a Ctrl-C in: its handler removes the temp file and the lock (src/shared/interrupt.ts).
+      if (off + BLOCK < content.size) await (hooks.afterBlock ?? yieldToEvents)();
+    }
     file.write(trail);
     file.write(before.subarray(at));
   } catch (err) {
@@ -126,6 +132,10 @@ function writeTarget(content: ByteSource, target: string, opts: SafeWriteOptions
     throw new RefcatError(`${opts.to} was created by another program while refcat was writing it; nothing written (run again)`, { code: 'exists' });
   }
   return { path: target, mode: opts.mode, created: !old, bytes: content.size + trail.length };
+}
+
+function yieldToEvents(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function existsError(shown: string): RefcatError {

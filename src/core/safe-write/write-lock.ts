@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ProcessInfo } from '../../shared/context.js';
 import { RefcatError } from '../../shared/errors.js';
+import { undoOnInterrupt } from '../../shared/interrupt.js';
 import { tempName } from './atomic-file.js';
 
 export interface LockOptions {
@@ -44,7 +45,13 @@ export function acquireLock(target: string, opts: LockOptions): () => void {
   const deadline = Date.now() + (opts.waitMs ?? DEFAULT_WAIT_MS);
   let delay = 2;
   for (;;) {
-    if (tryCreate(file, mine)) return () => release(file, mine);
+    if (tryCreate(file, mine)) {
+      const settled = undoOnInterrupt(() => release(file, mine));
+      return () => {
+        settled();
+        release(file, mine);
+      };
+    }
     const held = readOrNull(file);
     if (held === null) continue; // released between our attempt and the read: try again at once
     const owner = LOCK_RE.exec(held);
