@@ -102,6 +102,16 @@ Exit codes: 0 no broken reference, 1 a reference is broken, 2 usage error.`,
 
   addFdCommands(program, io, setExit);
   addRefCommands(program, io, setExit);
+  program
+    .command('mcp')
+    .description('serve the refcat tools to an AI agent (Model Context Protocol on stdio)')
+    .option('--root <dir>', 'the folder tools may read and write in (default: the current folder)')
+    .option('--store <dir>', 'fd store folder (as for refcat fd)')
+    .addHelpText('after', '\nSetup for Claude Code, Cursor and VS Code: docs/agents.md')
+    .action(async (opts) => {
+      const { runMcp } = await import('./commands/mcp.js');
+      setExit(await runMcp({ ...opts, version: VERSION }, io));
+    });
   return program;
 }
 
