@@ -7,6 +7,7 @@ import { type Diagnostic, type ExitCode, UsageError } from '../../shared/errors.
 import { type IO, printLog } from '../io.js';
 import { resolverFromFlags } from '../alias-flags.js';
 import { extractBatches, type RefBatch } from '../../core/extract/extract-batches.js';
+import type { Encoding } from '../../core/tokens/tokenizer.js';
 
 export interface ExtractCliOptions {
   json?: boolean;
@@ -24,6 +25,9 @@ export interface ExtractCliOptions {
   listFiles?: boolean;
   fromWorkflow?: string;
   ignore: boolean;
+  tokens?: boolean;
+  encoding?: Encoding;
+  maxTokens?: number;
 }
 
 /** `refcat [REFS...]`: map flags to options, extract, render, return the exit code. */
@@ -57,6 +61,10 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
     attribution: opts.attribution,
     content: !opts.validateOnly,
   };
+  if ((opts.tokens || opts.maxTokens !== undefined) && !opts.validateOnly) {
+    const { runWithTokens } = await import('../token-flags.js');
+    return runWithTokens(report, log, code, format, render, opts, io);
+  }
   if (format === 'json') {
     io.stdout(renderers.json(report, render));
     return code;
@@ -76,6 +84,11 @@ function checkModes(opts: ExtractCliOptions, format: OutputFormat): void {
   if (modes.length > 1) throw new UsageError('Use only one of --validate-only and --list-files');
   if (modes.length === 1 && format !== 'markdown' && format !== 'json') {
     throw new UsageError(`${modes[0]} prints its own report: it combines with --json, not with --format ${format}`);
+  }
+  const counting = [opts.tokens && '--tokens', opts.maxTokens !== undefined && '--max-tokens', opts.encoding && '--encoding'].filter(Boolean);
+  if (modes.length === 1 && counting.length > 0) throw new UsageError(`${modes[0]} prints no content: it does not combine with ${counting[0]}`);
+  if (opts.maxTokens !== undefined && format !== 'markdown') {
+    throw new UsageError(`--max-tokens budgets the markdown output: it does not combine with --format ${format}`);
   }
 }
 

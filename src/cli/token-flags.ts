@@ -1,0 +1,43 @@
+import type { Logged } from '../core/extract/extract-batches.js';
+import type { ExtractReport } from '../core/extract/extract.js';
+import { type OutputFormat, type RenderOptions, renderers } from '../core/output/render-extraction.js';
+import { budgetMarkdown, tokensJson } from '../core/tokens/token-budget.js';
+import { type Encoding, loadTokenizer } from '../core/tokens/tokenizer.js';
+import type { ExitCode } from '../shared/errors.js';
+import { type IO, printLog } from './io.js';
+
+/**
+ * `--tokens` / `--max-tokens` (docs/reference.md#token-counts-and-budgets): print the output,
+ * budgeted for markdown, then the refs left out and the summary on stderr.
+ */
+export async function runWithTokens(
+  report: ExtractReport,
+  log: Logged[],
+  code: ExitCode,
+  format: OutputFormat,
+  render: RenderOptions,
+  opts: { tokens?: boolean; encoding?: Encoding; maxTokens?: number },
+  io: IO,
+): Promise<ExitCode> {
+  const encoding = opts.encoding ?? 'o200k_base';
+  let out: string;
+  let tokens: number;
+  let refs = report.results.length;
+  const leftOut: Logged[] = [];
+  if (format === 'markdown') {
+    const budgeted = await budgetMarkdown(report, render, { encoding, maxTokens: opts.maxTokens });
+    out = budgeted.text;
+    tokens = budgeted.tokens;
+    refs = budgeted.refs;
+    for (const ref of budgeted.leftOut) {
+      leftOut.push({ level: 'warning', diagnostic: { code: 'token_budget', message: `left out (token budget): ${ref}`, details: [], ref } });
+    }
+  } else {
+    out = format === 'json' ? await tokensJson(report, render, encoding) : renderers[format](report, render);
+    tokens = (await loadTokenizer(encoding)).count(out);
+  }
+  if (out) io.stdout(out);
+  await printLog(io, [...leftOut, ...log]);
+  if (opts.tokens) io.stderr(`refcat: ${refs} ${refs === 1 ? 'ref' : 'refs'}, ${tokens.toLocaleString('en-US')} tokens (${encoding})\n`);
+  return code;
+}
