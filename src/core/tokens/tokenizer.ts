@@ -34,12 +34,12 @@ const PIECE = 64 * 1024;
  * pre-token holds a newline followed by such a character; o200k's punctuation rule may take a
  * `/` after newlines). BPE merges stay inside pre-tokens, so the pieces' counts add up exactly.
  */
-export function countBySafePieces(text: string, count: (piece: string) => number): number {
-  if (text.length <= PIECE) return count(text);
+export function countBySafePieces(text: string, count: (piece: string) => number, pieceSize = PIECE): number {
+  if (text.length <= pieceSize) return count(text);
   let total = 0;
   let from = 0;
-  while (text.length - from > PIECE) {
-    const cut = safeCut(text, from + PIECE);
+  while (text.length - from > pieceSize) {
+    const cut = safeCut(text, from + pieceSize);
     if (cut === -1) break;
     total += count(text.slice(from, cut));
     from = cut;

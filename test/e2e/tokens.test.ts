@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { Tiktoken } from 'js-tiktoken/lite';
+import cl100k from 'js-tiktoken/ranks/cl100k_base';
+import o200k from 'js-tiktoken/ranks/o200k_base';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, REPO, refcat } from '../helpers/cli.js';
+
+// Every count is checked against js-tiktoken on the text the bin actually printed.
+const ref = { o200k_base: new Tiktoken(o200k), cl100k_base: new Tiktoken(cl100k) };
+const count = (text: string, enc: keyof typeof ref = 'o200k_base') => ref[enc].encode(text, [], []).length;
+
+const src = path.join(REPO, 'src');
+const refs = ['@core/extract/extract.ts#L1-L120', '@cli/program.ts#L1-L60', '@core/output/render-extraction.ts', '@shared/errors.ts#L1-L30'];
+const run = (args: string[]) => refcat(args, { cwd: src });
+
+describe('--tokens', () => {
+  for (const enc of ['o200k_base', 'cl100k_base'] as const) {
+    it(`${enc}: the stderr summary counts the printed markdown`, () => {
+      const r = run([...refs, '--tokens', '--encoding', enc]);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe(`refcat: 4 refs, ${count(r.stdout, enc).toLocaleString('en-US')} tokens (${enc})\n`);
+    });
+  }
+
+  it('--json: tokens per ref content, and a total equal to the markdown the same call prints', () => {
+    const json = JSON.parse(run([...refs, '--json', '--tokens']).stdout);
+    const markdown = run(refs).stdout;
+    expect(json.tokens).toEqual({ encoding: 'o200k_base', total: count(markdown) });
+    for (const r of json.refs) expect(r.tokens).toBe(count(r.content));
+  });
+
+  it('a bad encoding is a usage error', () => {
+    const r = run([refs[0]!, '--tokens', '--encoding', 'p50k']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^Error: .*p50k/);
+  });
+});
+
+describe('--max-tokens', () => {
+  const full = count(run(refs).stdout);
+  // The smallest budget depends on the header, which names the checkout's folder.
+  const least = Number(/needs at least (\d+) tokens/.exec(run([...refs, '--max-tokens', '1']).stderr)?.[1]);
+
+  for (const extra of [0, 17, 300, 1200, 2500]) {
+    it(`the smallest budget + ${extra} holds: what is printed counts at most that`, () => {
+      const budget = least + extra;
+      const r = run([...refs, '--max-tokens', String(budget), '--tokens']);
+      expect(r.code).toBe(0);
+      const printed = count(r.stdout);
+      expect(printed).toBeLessThanOrEqual(budget);
+      expect(r.stderr).toContain(`${printed.toLocaleString('en-US')} tokens (o200k_base)`);
+      const cut = /… cut: (\d+) more lines \(about ([\d,]+) tokens\) over the budget of ([\d,]+)\n`{3,}\n$/.exec(r.stdout);
+      const printedRefs = Number(/refcat: (\d+) refs?,/.exec(r.stderr)?.[1]);
+      const leftOut = refs.slice(printedRefs);
+      // The crossing ref is cut, or left out when not even one of its lines fits.
+      if (cut) expect(Number(cut[3]!.replace(/,/g, ''))).toBe(budget);
+      else expect(leftOut.length).toBeGreaterThan(0);
+      expect(r.stderr).toBe(leftOut.map((x) => `Warning: left out (token budget): ${x}\n`).join('') + r.stderr.slice(r.stderr.indexOf('refcat: ')));
+      // Blocks before the cut one are whole: the same text as without a budget.
+      const lastHeader = r.stdout.lastIndexOf(`## From: ${refs[printedRefs - 1]!.slice(1).split('#')[0]}`);
+      expect(lastHeader).toBeGreaterThanOrEqual(0);
+      expect(run(refs).stdout.startsWith(r.stdout.slice(0, lastHeader))).toBe(true);
+    });
+  }
+
+  it('a budget that holds everything changes nothing', () => {
+    const r = run([...refs, '--max-tokens', String(full)]);
+    expect(r.stdout).toBe(run(refs).stdout);
+    expect(r.stderr).toBe('');
+  });
+
+  it('a budget too small for the first header exits 2 with the smallest budget that fits one line', () => {
+    const r = run([...refs, '--max-tokens', '5']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    const need = Number(/needs at least (\d+) tokens for one line/.exec(r.stderr)?.[1]);
+    expect(need).toBeGreaterThan(5);
+    const ok = run([...refs, '--max-tokens', String(need)]);
+    expect(ok.code).toBe(0);
+    expect(count(ok.stdout)).toBeLessThanOrEqual(need);
+    expect(ok.stdout).toMatch(/^1 \| /m);
+    expect(run([...refs, '--max-tokens', String(need - 1)]).code).toBe(2);
+  });
+
+  it('--max-tokens goes with markdown only', () => {
+    const r = run([refs[0]!, '--max-tokens', '100', '--json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^Error: --max-tokens budgets the markdown output/);
+  });
+});
+
+describe('start-up', () => {
+  const trace = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'refcat-trace-')), 'loaded.txt');
+  afterAll(() => fs.rmSync(path.dirname(trace), { recursive: true, force: true }));
+
+  it('a plain ref loads neither the MCP SDK, zod nor a tokenizer', () => {
+    const r = spawnSync(process.execPath, ['--import', path.join(REPO, 'test/helpers/trace-imports.mjs'), BIN, refs[0]!], {
+      cwd: src,
+      env: { PATH: process.env.PATH, HOME: os.tmpdir(), REFCAT_TRACE_IMPORTS: trace },
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(0);
+    const loaded = fs.readFileSync(trace, 'utf8').split('\n');
+    expect(loaded.some((u) => u.endsWith('/dist/core/extract/extract.js'))).toBe(true);
+    expect(loaded.filter((u) => /node_modules\/(@modelcontextprotocol|zod|gpt-tokenizer|js-tiktoken)\//.test(u))).toEqual([]);
+    expect(loaded.filter((u) => /dist\/core\/(agents|tokens\/token-budget)/.test(u))).toEqual([]);
+  });
+});
