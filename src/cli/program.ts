@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { FD_FORMATS } from '../core/output/render-fd.js';
+import { ENCODINGS } from '../core/tokens/tokenizer.js';
 import { CHECK_FORMATS } from '../core/output/render-findings.js';
 import { WRITE_MODES } from '../core/safe-write/write-mode.js';
 import type { ExitCode } from '../shared/errors.js';
@@ -142,6 +143,8 @@ Store: --store DIR, else $REFCAT_STORE, else ~/.sdqctl/fd/.`,
     .addOption(new Option('--format <format>', 'output format').choices(FD_FORMATS).default('xml'))
     .option('--save', 'store the content and answer with an fd even if it is a file or fits one page')
     .option('--store <dir>', 'store folder')
+    .option('--tokens', 'count the tokens of the page shown (tokens="N")')
+    .addOption(new Option('--encoding <encoding>', 'tokenizer for --tokens').choices(ENCODINGS).default('o200k_base'))
     .action(async (source: string | undefined, opts) => {
       const { runFdRead } = await import('./commands/fd.js');
       setExit(await runFdRead(source, opts, io));

@@ -109,3 +109,30 @@ describe('start-up', () => {
     expect(loaded.filter((u) => /dist\/core\/(agents|tokens\/token-budget)/.test(u))).toEqual([]);
   });
 });
+
+describe('fd read --tokens', () => {
+  const text = Array.from({ length: 3000 }, (_, i) => `entry ${i} — ✓ ${'🚀'.repeat(i % 3)}`).join('\n') + '\n';
+
+  it('tokens="N" on fd_result and fd_content count the page shown', () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'refcat-tok-store-'));
+    try {
+      const env = { REFCAT_STORE: path.join(home, 'store') };
+      const first = refcat(['fd', 'read', '--tokens'], { input: text, env, cwd: src });
+      expect(first.code).toBe(0);
+      const m = /^<fd_result fd="(fd:\d+)" [^>]* tokens="(\d+)">\n[\s\S]*?<preview>\n([\s\S]*)\n {2}<\/preview>/.exec(first.stdout);
+      expect(m, first.stdout.slice(0, 300)).not.toBeNull();
+      expect(Number(m![2])).toBe(count(m![3]!));
+      for (const enc of ['o200k_base', 'cl100k_base'] as const) {
+        const page = refcat(['fd', 'read', m![1]!, '--page', '2', '--tokens', '--encoding', enc], { env, cwd: src });
+        const p = /^<fd_content [^>]* tokens="(\d+)">\n([\s\S]*)\n<\/fd_content>\n$/.exec(page.stdout);
+        expect(p).not.toBeNull();
+        expect(Number(p![1])).toBe(count(p![2]!, enc));
+      }
+      const all = refcat(['fd', 'read', m![1]!, '--all', '--tokens'], { env, cwd: src });
+      expect(all.code).toBe(2);
+      expect(all.stderr).toMatch(/^Error: --tokens counts one page/);
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
