@@ -66,6 +66,18 @@ describe('--max-tokens', () => {
     });
   }
 
+  for (const flags of [[], ['--no-attribution'], ['--no-line-numbers', '--absolute']]) {
+    it(`many small refs ${flags.join(' ')}: the summary is the exact count of what is printed`, () => {
+      for (const budget of [400, 900, 2000]) {
+        const r = run(['shared/*.ts#L1-L12', 'cli/*.ts#L1-L8', ...flags, '--max-tokens', String(budget), '--tokens']);
+        expect(r.code).toBe(0);
+        const printed = count(r.stdout);
+        expect(printed).toBeLessThanOrEqual(budget);
+        expect(r.stderr).toMatch(new RegExp(`refcat: \\d+ refs?, ${printed.toLocaleString('en-US')} tokens \\(o200k_base\\)\\n$`));
+      }
+    });
+  }
+
   it('a budget that holds everything changes nothing', () => {
     const r = run([...refs, '--max-tokens', String(full)]);
     expect(r.stdout).toBe(run(refs).stdout);

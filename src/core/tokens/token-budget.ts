@@ -23,8 +23,7 @@ export interface BudgetedMarkdown {
 /**
  * Markdown within a token budget (docs/reference.md#token-counts-and-budgets), block by block:
  * whole blocks while they fit, the crossing block cut at a line boundary with a `… cut:` note
- * inside its fence, later blocks left out. Every candidate is counted as the whole text it would
- * print (a block's first pre-token may merge with the blank line before it), so counts are exact.
+ * inside its fence, later blocks left out.
  */
 export async function budgetMarkdown(report: ExtractReport, opts: RenderOptions, budget: BudgetOptions): Promise<BudgetedMarkdown> {
   const tok = await loadTokenizer(budget.encoding);
@@ -35,68 +34,63 @@ export async function budgetMarkdown(report: ExtractReport, opts: RenderOptions,
   }
   const max = budget.maxTokens;
   let text = '';
+  // Tokens of `text` plus the newline that separates it from the next block. Every block starts
+  // with `#`, `>` or a backtick right after that newline, where both pre-tokenizers always cut
+  // (tokenizer.ts), so the count of what is already accepted never changes: one count per block.
+  let usedWithSep = 0;
   let used = 0;
   let refs = 0;
   const leftOut: string[] = [];
   for (let i = 0; i < blocks.length; i++) {
+    const r = report.results[i]!;
     if (leftOut.length > 0) {
-      leftOut.push(report.results[i]!.ref);
+      leftOut.push(r.ref);
       continue;
     }
-    const sep = i === 0 ? '' : '\n';
-    // The separator joins the previous block's last pre-token: count it with the block.
-    const whole = tok.count(text + sep + blocks[i]!) - used;
-    if (used + whole <= max) {
-      text += sep + blocks[i]!;
-      used += whole;
+    const block = blocks[i]!;
+    const whole = usedWithSep + tok.count(block);
+    if (whole <= max) {
+      text += (i === 0 ? '' : '\n') + block;
+      used = whole;
+      usedWithSep += tok.count(block + '\n');
       refs++;
       continue;
     }
-    const cut = cutBlock(report.results[i]!, opts, tok, max, text + sep);
+    const cut = cutBlock(r, opts, tok, max, usedWithSep);
     if (cut === null) {
-      if (i === 0) throw tooSmall(report.results[0]!, opts, tok, max);
-      leftOut.push(report.results[i]!.ref);
-      continue;
+      if (i === 0) throw tooSmall(r, opts, tok, max);
+    } else {
+      text += (i === 0 ? '' : '\n') + cut.block;
+      used = cut.tokens;
+      refs++;
     }
-    text += sep + cut.block;
-    used = cut.tokens;
-    refs++;
-    // Everything after the cut block is left out.
-    for (let j = i + 1; j < blocks.length; j++) leftOut.push(report.results[j]!.ref);
+    // Everything after the crossing ref is left out (the crossing ref too, when no line of it fits).
+    for (let j = cut === null ? i : i + 1; j < blocks.length; j++) leftOut.push(report.results[j]!.ref);
     break;
   }
   return { text, tokens: used, refs, leftOut };
 }
 
 /**
- * The crossing block with as many lines as fit (at least one), or null. The count is monotone
- * enough to search, and every candidate is counted exactly, so the one chosen is within budget.
+ * The crossing block with as many lines as fit (at least one), or null. Every candidate is
+ * counted exactly, so the one chosen is within the budget.
  */
-function cutBlock(
-  r: Extraction,
-  opts: RenderOptions,
-  tok: Tokenizer,
-  max: number,
-  before: string,
-): { block: string; tokens: number } | null {
-  const n = r.lines.length;
-  const total = (k: number) => tok.count(before + cutVersion(r, opts, k, max, tok));
-  let lo = 0;
-  let hi = n - 1;
-  let best: { k: number; tokens: number } | null = null;
+function cutBlock(r: Extraction, opts: RenderOptions, tok: Tokenizer, max: number, before: number): { block: string; tokens: number } | null {
+  let lo = 1;
+  let hi = r.lines.length - 1;
+  let best: { block: string; tokens: number } | null = null;
   while (lo <= hi) {
-    const mid = Math.max(1, Math.floor((lo + hi + 1) / 2));
-    if (mid > hi) break;
-    const t = total(mid);
-    if (t <= max) {
-      best = { k: mid, tokens: t };
+    const mid = Math.floor((lo + hi) / 2);
+    const block = cutVersion(r, opts, mid, max, tok);
+    const tokens = before + tok.count(block);
+    if (tokens <= max) {
+      best = { block, tokens };
       lo = mid + 1;
     } else {
       hi = mid - 1;
     }
   }
-  if (best === null) return null;
-  return { block: cutVersion(r, opts, best.k, max, tok), tokens: best.tokens };
+  return best;
 }
 
 /** The block of `r` with its first `k` lines and the cut note inside the fence. */
