@@ -53,6 +53,8 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
 
   if (opts.listFiles) return listFiles(batches, io, extractOpts, problems, { json: format === 'json', absolute: opts.absolute ?? false });
 
+  // A plain count loads its tokenizer in a worker while the refs are extracted.
+  const counter = opts.tokens && opts.maxTokens === undefined ? (await import('../../core/tokens/counter.js')).startCounter(opts.encoding ?? 'o200k_base') : undefined;
   const { report, log, code } = extractBatches(batches, problems, ctx, { ...extractOpts, checkOnly: opts.validateOnly ?? false });
   const render: RenderOptions = {
     lineNumbers: opts.lineNumbers,
@@ -63,7 +65,7 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
   };
   if ((opts.tokens || opts.maxTokens !== undefined) && !opts.validateOnly) {
     const { runWithTokens } = await import('../token-flags.js');
-    return runWithTokens(report, log, code, format, render, opts, io);
+    return runWithTokens(report, log, code, format, render, opts, io, counter);
   }
   if (format === 'json') {
     io.stdout(renderers.json(report, render));

@@ -112,13 +112,21 @@ function tooSmall(r: Extraction, opts: RenderOptions, tok: Tokenizer, max: numbe
   return new UsageError(`--max-tokens ${max} is too small: the first ref needs at least ${need} tokens for one line (${r.ref})`, { code: 'budget_too_small' });
 }
 
+/** Counts many texts at once: a Tokenizer in this thread, or a Counter in a worker. */
+export type CountMany = (texts: string[]) => Promise<number[]>;
+
+export function countManyWith(tok: Tokenizer): CountMany {
+  return async (texts) => texts.map((t) => tok.count(t));
+}
+
 /** The JSON report with `tokens` per ref (its content) and the total of the markdown the same call prints. */
-export async function tokensJson(report: ExtractReport, opts: RenderOptions, encoding: Encoding): Promise<string> {
-  const tok = await loadTokenizer(encoding);
+export async function tokensJson(report: ExtractReport, opts: RenderOptions, encoding: Encoding, countMany?: CountMany): Promise<string> {
+  const count = countMany ?? countManyWith(await loadTokenizer(encoding));
   const json = JSON.parse(renderers.json(report, opts)) as { refs: Record<string, unknown>[] } & Record<string, unknown>;
+  const counts = await count([renderers.markdown(report, opts), ...report.results.map((r) => r.lines.join('\n'))]);
   json.refs.forEach((ref, i) => {
-    ref.tokens = tok.count(report.results[i]!.lines.join('\n'));
+    ref.tokens = counts[i + 1];
   });
-  json.tokens = { encoding, total: tok.count(renderers.markdown(report, opts)) };
+  json.tokens = { encoding, total: counts[0] };
   return JSON.stringify(json, null, 2) + '\n';
 }
