@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Tiktoken } from 'js-tiktoken/lite';
+import o200k from 'js-tiktoken/ranks/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, refcat } from '../helpers/cli.js';
 
@@ -84,7 +86,11 @@ describe('refcat mcp', () => {
     const r = await call('extract', { refs: ['@big.txt#L1-L400', '@src/app.py'], max_tokens: 300 });
     expect(r.isError).toBe(false);
     expect(r.text).toContain('over the budget of 300');
+    const markdown = r.text.slice(0, r.text.indexOf('\nWarning: left out'));
+    expect(new Tiktoken(o200k).encode(markdown, [], []).length).toBeLessThanOrEqual(300);
     expect(r.text).toContain('Warning: left out (token budget): @src/app.py');
+    const json = await call('extract', { refs: ['@src/app.py'], max_tokens: 300, format: 'json' });
+    expect(json).toEqual({ text: 'Error: max_tokens budgets the markdown output: it does not combine with format json\n', isError: true });
   });
 
   it('extract of a missing file, a binary file or a bad ref is an error, and the server goes on', async () => {

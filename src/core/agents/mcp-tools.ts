@@ -20,7 +20,7 @@ import { collectFiles } from '../walk/collect-files.js';
 import { hasGlobChars } from '../walk/glob.js';
 import { validateConv } from '../workflow/validate-conv.js';
 import { Confinement, outside } from './confinement.js';
-import { budgetMarkdown } from '../tokens/token-budget.js';
+import { budgetMarkdown, tokensJson } from '../tokens/token-budget.js';
 import { type Encoding, ENCODINGS } from '../tokens/tokenizer.js';
 
 /** What the server knows: the root (also the working directory of every tool) and the store. */
@@ -68,6 +68,7 @@ export const TOOLS: readonly ToolSpec[] = [
     annotations: READ_ONLY,
     run: async (args: { refs: string[]; format?: 'markdown' | 'json'; max_tokens?: number; context?: number }, agent) => {
       const { ctx } = agent;
+      if (args.format === 'json' && args.max_tokens !== undefined) throw new UsageError('max_tokens budgets the markdown output: it does not combine with format json');
       const aliases = new AliasResolver(ctx);
       const confinement = confinementOf(ctx, aliases);
       for (const ref of args.refs) checkRefText(ref, confinement);
@@ -81,7 +82,6 @@ export const TOOLS: readonly ToolSpec[] = [
       const errors = log.map((l) => renderDiagnostic(l.level === 'error' ? 'Error' : 'Warning', l.diagnostic)).join('');
       const encoding: Encoding = ENCODINGS[0];
       if (args.format === 'json') {
-        const { tokensJson } = await import('../tokens/token-budget.js');
         const json = await tokensJson(report, DEFAULT_RENDER_OPTIONS, encoding);
         return { text: json + errors, isError: code !== 0 };
       }
@@ -136,7 +136,7 @@ export const TOOLS: readonly ToolSpec[] = [
       const paths = args.paths && args.paths.length > 0 ? args.paths : ['.'];
       for (const p of paths) checkPathText(p, confinement);
       const report = verifyRefs(paths, ctx, { aliases });
-      return { text: chunksText(verifyRenderers.json(report, { cwd: ctx.cwd, strict: false } as never)), isError: !report.passed };
+      return { text: chunksText(verifyRenderers.json(report, { cwd: ctx.cwd, strict: false })), isError: !report.passed };
     },
   },
   {
