@@ -48,10 +48,10 @@ export async function budgetMarkdown(report: ExtractReport, opts: RenderOptions,
       continue;
     }
     const block = blocks[i]!;
-    const whole = usedWithSep + tok.count(block);
-    if (whole <= max) {
+    const own = tok.countWithin(block, max - usedWithSep);
+    if (own !== null) {
       text += (i === 0 ? '' : '\n') + block;
-      used = whole;
+      used = usedWithSep + own;
       usedWithSep += tok.count(block + '\n');
       refs++;
       continue;
@@ -79,12 +79,13 @@ function cutBlock(r: Extraction, opts: RenderOptions, tok: Tokenizer, max: numbe
   let lo = 1;
   let hi = r.lines.length - 1;
   let best: { block: string; tokens: number } | null = null;
+  const all = linesTokens(r, tok);
   while (lo <= hi) {
     const mid = Math.floor((lo + hi) / 2);
-    const block = cutVersion(r, opts, mid, max, tok);
-    const tokens = before + tok.count(block);
-    if (tokens <= max) {
-      best = { block, tokens };
+    const block = cutVersion(r, opts, mid, max, tok, all);
+    const own = tok.countWithin(block, max - before);
+    if (own !== null) {
+      best = { block, tokens: before + own };
       lo = mid + 1;
     } else {
       hi = mid - 1;
@@ -93,22 +94,48 @@ function cutBlock(r: Extraction, opts: RenderOptions, tok: Tokenizer, max: numbe
   return best;
 }
 
-/** The block of `r` with its first `k` lines and the cut note inside the fence. */
-export function cutVersion(r: Extraction, opts: RenderOptions, k: number, max: number, tok: Tokenizer): string {
+/** Past this many characters of content, the tokens left out are estimated, not counted. */
+const COUNT_REST_CHARS = 1 << 20;
+
+/** The tokens of all of `r`'s lines, or null when they are too many to count for a note. */
+function linesTokens(r: Extraction, tok: Tokenizer): number | null {
+  let chars = 0;
+  for (const line of r.lines) if ((chars += line.length + 1) > COUNT_REST_CHARS) return null;
+  return tok.count(r.lines.join('\n') + '\n');
+}
+
+/**
+ * The block of `r` with its first `k` lines and the cut note inside the fence. The tokens left
+ * out are the lines' tokens (`all`, counted once) less the kept lines' own; for a selection over
+ * 1 MiB they are estimated from the kept lines' tokens per character (the note says "about").
+ */
+export function cutVersion(r: Extraction, opts: RenderOptions, k: number, max: number, tok: Tokenizer, all: number | null): string {
   const kept: Extraction = { ...r, lines: r.lines.slice(0, k), wholeFile: r.wholeFile };
   const rest = r.lines.slice(k);
   const block = renderMarkdownBlock({ ...kept, lineEnd: r.lineStart + k - 1 }, { ...opts, attribution: opts.attribution });
   // The header keeps the ref's full range: the note says what is missing.
-  const header = opts.attribution ? renderMarkdownBlock(r, opts).split('\n', 1)[0]! + '\n' : '';
+  const header = opts.attribution ? renderMarkdownBlock({ ...r, lines: r.lines.slice(0, 1) }, opts).split('\n', 1)[0]! + '\n' : '';
   const body = opts.attribution ? block.slice(block.indexOf('\n') + 1) : block;
   const fenceAt = body.lastIndexOf('\n', body.length - 2) + 1;
-  const about = tok.count(rest.join('\n') + '\n');
+  const keptText = r.lines.slice(0, k).join('\n') + '\n';
+  const keptTokens = tok.count(keptText);
+  let about: number;
+  if (all !== null) about = Math.max(0, all - keptTokens);
+  else {
+    let restChars = 0;
+    for (const line of rest) restChars += line.length + 1;
+    about = Math.round((restChars * keptTokens) / keptText.length);
+  }
   const note = `… cut: ${rest.length} more ${rest.length === 1 ? 'line' : 'lines'} (about ${about.toLocaleString('en-US')} tokens) over the budget of ${max.toLocaleString('en-US')}\n`;
   return header + body.slice(0, fenceAt) + note + body.slice(fenceAt);
 }
 
 function tooSmall(r: Extraction, opts: RenderOptions, tok: Tokenizer, max: number): UsageError {
-  const need = tok.count(r.lines.length > 1 ? cutVersion(r, opts, 1, max, tok) : renderMarkdownBlock(r, opts));
+  const all = linesTokens(r, tok);
+  // The note names the budget, so the smallest budget is a fixed point: count with it named.
+  const cost = (budget: number) => tok.count(r.lines.length > 1 ? cutVersion(r, opts, 1, budget, tok, all) : renderMarkdownBlock(r, opts));
+  let need = cost(max);
+  for (let i = 0; i < 8 && cost(need) > need; i++) need = cost(need);
   return new UsageError(`--max-tokens ${max} is too small: the first ref needs at least ${need} tokens for one line (${r.ref})`, { code: 'budget_too_small' });
 }
 

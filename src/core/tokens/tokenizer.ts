@@ -9,6 +9,8 @@ export interface Tokenizer {
   encoding: Encoding;
   /** Tokens of `text`, special-token strings counted as ordinary text (what a prompt holds). */
   count(text: string): number;
+  /** `count(text)` when it is at most `limit`, else null; stops counting once past the limit. */
+  countWithin(text: string, limit: number): number | null;
 }
 
 const loaded = new Map<Encoding, Promise<Tokenizer>>();
@@ -18,7 +20,20 @@ export function loadTokenizer(encoding: Encoding): Promise<Tokenizer> {
   if (!t) {
     t = (encoding === 'o200k_base' ? import('gpt-tokenizer/encoding/o200k_base') : import('gpt-tokenizer/encoding/cl100k_base')).then((m) => {
       const options = { disallowedSpecial: new Set<string>() };
-      return { encoding, count: (text: string) => countBySafePieces(text, (piece) => m.countTokens(piece, options)) };
+      return {
+        encoding,
+        count: (text: string) => countBySafePieces(text, (piece) => m.countTokens(piece, options)),
+        countWithin: (text: string, limit: number) => {
+          let total = 0;
+          for (const piece of safePieces(text)) {
+            if (limit - total < 0) return null;
+            const n = m.isWithinTokenLimit(piece, limit - total, options);
+            if (n === false) return null;
+            total += n;
+          }
+          return total;
+        },
+      };
     });
     loaded.set(encoding, t);
   }
@@ -35,16 +50,21 @@ const PIECE = 64 * 1024;
  * `/` after newlines). BPE merges stay inside pre-tokens, so the pieces' counts add up exactly.
  */
 export function countBySafePieces(text: string, count: (piece: string) => number, pieceSize = PIECE): number {
-  if (text.length <= pieceSize) return count(text);
   let total = 0;
+  for (const piece of safePieces(text, pieceSize)) total += count(piece);
+  return total;
+}
+
+/** The text in pieces of about PIECE characters, cut where counts add up (see countBySafePieces). */
+function* safePieces(text: string, pieceSize = PIECE): Iterable<string> {
   let from = 0;
   while (text.length - from > pieceSize) {
     const cut = safeCut(text, from + pieceSize);
     if (cut === -1) break;
-    total += count(text.slice(from, cut));
+    yield text.slice(from, cut);
     from = cut;
   }
-  return total + count(text.slice(from));
+  yield text.slice(from);
 }
 
 /** The first safe cut at or after `at`, or -1. */
