@@ -78,6 +78,24 @@ describe('--max-tokens', () => {
     });
   }
 
+  it('a selection over 1 MiB is cut within the budget, the rest estimated', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'refcat-tok-big-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'big.txt'), Array.from({ length: 60_000 }, (_, i) => `entry ${i}: some words here`).join('\n') + '\n');
+      const r = refcat(['@big.txt', '@big.txt#L1-L3', '--max-tokens', '5000', '--tokens'], { cwd: dir });
+      expect(r.code).toBe(0);
+      expect(count(r.stdout)).toBeLessThanOrEqual(5000);
+      const m = /… cut: (\d+) more lines \(about ([\d,]+) tokens\)/.exec(r.stdout);
+      const rest = Number(m![1]);
+      const lines = fs.readFileSync(path.join(dir, 'big.txt'), 'utf8').split('\n').slice(60_000 - rest, 60_000);
+      const exact = count(lines.join('\n') + '\n');
+      expect(Math.abs(Number(m![2]!.replace(/,/g, '')) - exact) / exact).toBeLessThan(0.1);
+      expect(r.stderr).toContain('Warning: left out (token budget): @big.txt#L1-L3\n');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a budget that holds everything changes nothing', () => {
     const r = run([...refs, '--max-tokens', String(full)]);
     expect(r.stdout).toBe(run(refs).stdout);
