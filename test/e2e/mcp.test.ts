@@ -33,6 +33,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(root, 'flow.conv'), 'MODEL gpt-4\nREFCAT @src/app.py#L1-L3\nPROMPT go\n');
   fs.writeFileSync(path.join(root, 'bad.conv'), 'MODEL gpt-4\nREFCAT @src/missing.py#L1\nPROMPT go\n');
   fs.writeFileSync(path.join(root, 'doc.md'), 'See @src/app.py#L2 and @src/gone.py.\n');
+  fs.writeFileSync(path.join(root, 'good.md'), 'See @src/app.py#L2-L4.\n');
   fs.symlinkSync(path.join(top, 'secret.txt'), path.join(root, 'leak.txt'));
   fs.writeFileSync(path.join(root, 'exists.txt'), 'keep me\n');
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: root, env: env(), stderr: 'pipe' });
@@ -180,6 +181,9 @@ describe('refcat mcp', () => {
     expect((await call('validate', { paths: ['bad.conv'], allow_missing: true })).isError).toBe(false);
     const none = await call('validate', { paths: ['nothing-here'] });
     expect(none.isError).toBe(true);
+    const passing = await call('verify_refs', { paths: ['good.md'] });
+    expect(passing.isError).toBe(false);
+    expect(JSON.parse(passing.text)).toMatchObject({ passed: true, refs_found: 1, broken: 0 });
     const verify = await call('verify_refs', { paths: ['doc.md'] });
     expect(verify.isError).toBe(true);
     expect(JSON.parse(verify.text)).toEqual(JSON.parse(refcat(['verify', 'refs', 'doc.md', '--json'], { cwd: root }).stdout));
