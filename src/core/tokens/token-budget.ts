@@ -1,7 +1,7 @@
 import { UsageError } from '../../shared/errors.js';
 import type { ExtractReport, Extraction } from '../extract/extract.js';
 import { renderers, renderMarkdownBlock, type RenderOptions } from '../output/render-extraction.js';
-import { type Encoding, loadTokenizer, type Tokenizer } from './tokenizer.js';
+import { type Encoding, isSafeStart, loadTokenizer, type Tokenizer } from './tokenizer.js';
 
 export interface BudgetOptions {
   encoding: Encoding;
@@ -52,7 +52,7 @@ export async function budgetMarkdown(report: ExtractReport, opts: RenderOptions,
     if (own !== null) {
       text += (i === 0 ? '' : '\n') + block;
       used = usedWithSep + own;
-      usedWithSep += tok.count(block + '\n');
+      usedWithSep += withSeparator(block, own, tok);
       refs++;
       continue;
     }
@@ -69,6 +69,18 @@ export async function budgetMarkdown(report: ExtractReport, opts: RenderOptions,
     break;
   }
   return { text, tokens: used, refs, leftOut };
+}
+
+/**
+ * The tokens of `block + '\n'`, given those of `block`: the separator only joins the block's last
+ * line (a fence or a note, which starts where the pre-tokenizers always cut), so only that line is
+ * counted again.
+ */
+function withSeparator(block: string, own: number, tok: Tokenizer): number {
+  const last = block.lastIndexOf('\n', block.length - 2) + 1;
+  if (last > 0 && !isSafeStart(block.charCodeAt(last))) return tok.count(block + '\n');
+  const tail = block.slice(last);
+  return own - tok.count(tail) + tok.count(tail + '\n');
 }
 
 /**
