@@ -71,3 +71,5 @@ export { findDocRefs, type DocRef, type ScanOptions } from './core/verify-refs/f
 export { paginate, type Page, type Pagination, type PaginateOptions } from './core/paging/paginate.js';
 export { DEFAULT_PAGE_SIZE } from './core/paging/page-builder.js';
 export { parseResponseRefs, type ResponseRef, type ResponseRefs } from './core/response-refs/parse-response-refs.js';
+export { loadTokenizer, ENCODINGS, type Encoding, type Tokenizer } from './core/tokens/tokenizer.js';
+export { budgetMarkdown, tokensJson, type BudgetOptions, type BudgetedMarkdown } from './core/tokens/token-budget.js';

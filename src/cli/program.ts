@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { FD_FORMATS } from '../core/output/render-fd.js';
+import { ENCODINGS } from '../core/tokens/tokenizer.js';
 import { CHECK_FORMATS } from '../core/output/render-findings.js';
 import { WRITE_MODES } from '../core/safe-write/write-mode.js';
 import type { ExitCode } from '../shared/errors.js';
@@ -102,6 +103,16 @@ Exit codes: 0 no broken reference, 1 a reference is broken, 2 usage error.`,
 
   addFdCommands(program, io, setExit);
   addRefCommands(program, io, setExit);
+  program
+    .command('mcp')
+    .description('serve the refcat tools to an AI agent (Model Context Protocol on stdio)')
+    .option('--root <dir>', 'the folder tools may read and write in (default: the current folder)')
+    .option('--store <dir>', 'fd store folder (as for refcat fd)')
+    .addHelpText('after', '\nSetup for Claude Code, Cursor and VS Code: docs/agents.md')
+    .action(async (opts) => {
+      const { runMcp } = await import('./commands/mcp.js');
+      setExit(await runMcp({ ...opts, version: VERSION }, io));
+    });
   return program;
 }
 
@@ -132,6 +143,8 @@ Store: --store DIR, else $REFCAT_STORE, else ~/.sdqctl/fd/.`,
     .addOption(new Option('--format <format>', 'output format').choices(FD_FORMATS).default('xml'))
     .option('--save', 'store the content and answer with an fd even if it is a file or fits one page')
     .option('--store <dir>', 'store folder')
+    .option('--tokens', 'count the tokens of the page shown (tokens="N")')
+    .addOption(new Option('--encoding <encoding>', 'tokenizer for --tokens').choices(ENCODINGS).default('o200k_base'))
     .action(async (source: string | undefined, opts) => {
       const { runFdRead } = await import('./commands/fd.js');
       setExit(await runFdRead(source, opts, io));

@@ -7,6 +7,7 @@ import { type Diagnostic, type ExitCode, UsageError } from '../../shared/errors.
 import { type IO, printLog } from '../io.js';
 import { resolverFromFlags } from '../alias-flags.js';
 import { extractBatches, type RefBatch } from '../../core/extract/extract-batches.js';
+import type { Encoding } from '../../core/tokens/tokenizer.js';
 
 export interface ExtractCliOptions {
   json?: boolean;
@@ -24,6 +25,9 @@ export interface ExtractCliOptions {
   listFiles?: boolean;
   fromWorkflow?: string;
   ignore: boolean;
+  tokens?: boolean;
+  encoding?: Encoding;
+  maxTokens?: number;
 }
 
 /** `refcat [REFS...]`: map flags to options, extract, render, return the exit code. */
@@ -49,6 +53,8 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
 
   if (opts.listFiles) return listFiles(batches, io, extractOpts, problems, { json: format === 'json', absolute: opts.absolute ?? false });
 
+  // A plain count loads its tokenizer in a worker while the refs are extracted.
+  const counter = opts.tokens && opts.maxTokens === undefined ? (await import('../../core/tokens/counter.js')).startCounter(opts.encoding ?? 'o200k_base') : undefined;
   const { report, log, code } = extractBatches(batches, problems, ctx, { ...extractOpts, checkOnly: opts.validateOnly ?? false });
   const render: RenderOptions = {
     lineNumbers: opts.lineNumbers,
@@ -57,6 +63,10 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
     attribution: opts.attribution,
     content: !opts.validateOnly,
   };
+  if ((opts.tokens || opts.maxTokens !== undefined) && !opts.validateOnly) {
+    const { runWithTokens } = await import('../token-flags.js');
+    return runWithTokens(report, log, code, format, render, opts, io, counter);
+  }
   if (format === 'json') {
     io.stdout(renderers.json(report, render));
     return code;
@@ -76,6 +86,11 @@ function checkModes(opts: ExtractCliOptions, format: OutputFormat): void {
   if (modes.length > 1) throw new UsageError('Use only one of --validate-only and --list-files');
   if (modes.length === 1 && format !== 'markdown' && format !== 'json') {
     throw new UsageError(`${modes[0]} prints its own report: it combines with --json, not with --format ${format}`);
+  }
+  const counting = [opts.tokens && '--tokens', opts.maxTokens !== undefined && '--max-tokens', opts.encoding && '--encoding'].filter(Boolean);
+  if (modes.length === 1 && counting.length > 0) throw new UsageError(`${modes[0]} prints no content: it does not combine with ${counting[0]}`);
+  if (opts.maxTokens !== undefined && format !== 'markdown') {
+    throw new UsageError(`--max-tokens budgets the markdown output: it does not combine with --format ${format}`);
   }
 }
 

@@ -3,7 +3,8 @@ import { readFd } from '../../core/paging/fd-read.js';
 import { type FdFormat, fdErrorRenderers, fdRenderers, renderClose, renderList, renderWrite } from '../../core/output/render-fd.js';
 import { Store } from '../../core/paging/fd-store.js';
 import { writeEntry } from '../../core/paging/fd-write.js';
-import type { LineRange } from '../../core/paging/fd-read.js';
+import type { FdView, LineRange } from '../../core/paging/fd-read.js';
+import type { Encoding } from '../../core/tokens/tokenizer.js';
 import { type ExitCode, FdError, UsageError } from '../../shared/errors.js';
 import { type IO, printDiagnostics } from '../io.js';
 import { type WriteCliOptions, writeOptions } from '../write-flags.js';
@@ -17,6 +18,8 @@ export interface FdReadCliOptions {
   format: FdFormat;
   save?: boolean;
   store?: string;
+  tokens?: boolean;
+  encoding?: Encoding;
 }
 
 /** `refcat fd read [SOURCE]`. FdErrors are answered as fd_error on stdout (docs/reference.md#fd-and-ref), exit 1. */
@@ -26,7 +29,9 @@ export async function runFdRead(source: string | undefined, opts: FdReadCliOptio
     if (source === undefined && (io.stdin as { isTTY?: boolean }).isTTY) {
       throw new UsageError('No SOURCE and stdin is a terminal: pipe content in, or name a file, fd:N, ref:ID or a ref spec');
     }
-    const view = await readFd({ ...opts, source }, io.ctx, io.stdin as AsyncIterable<Buffer>);
+    if (opts.tokens && opts.all) throw new UsageError('--tokens counts one page: it does not combine with --all (count with --lines or --page)');
+    let view = await readFd({ ...opts, source }, io.ctx, io.stdin as AsyncIterable<Buffer>);
+    if (opts.tokens) view = await countedView(view, opts.encoding ?? 'o200k_base', io);
     try {
       for (const block of fdRenderers[opts.format](view)) {
         io.stdout(block);
@@ -73,6 +78,16 @@ export async function runFdWrite(id: string, opts: WriteCliOptions, io: IO): Pro
     io.stdout(renderWrite('fd_write', ['fd', meta.id], write.to, result, meta.lines));
     return 0;
   });
+}
+
+/** The view with its (one page of) text held and counted; plain content gets the count on stderr. */
+async function countedView(view: FdView, encoding: Encoding, io: IO): Promise<FdView> {
+  const { loadTokenizer } = await import('../../core/tokens/tokenizer.js');
+  let text = '';
+  for (const block of view.text) text += block;
+  const tokens = (await loadTokenizer(encoding)).count(text);
+  if (view.kind === 'plain') io.stderr(`refcat: ${tokens.toLocaleString('en-US')} tokens (${encoding})\n`);
+  return { ...view, text: [text], tokens, close: () => view.close() };
 }
 
 /** An FdError becomes the fd_error answer on stdout (raw output: an `Error:` line on stderr). */

@@ -43,7 +43,7 @@ export const fdRenderers: Record<FdFormat, (v: FdView) => Iterable<string>> = {
       return;
     }
     if (v.kind === 'result') {
-      yield `<fd_result${attrs([['fd', v.fd], ['pages', v.pages], ['truncated', v.truncated], ['lines', range(v)], ['total_lines', v.totalLines]])}>\n`;
+      yield `<fd_result${attrs([['fd', v.fd], ['pages', v.pages], ['truncated', v.truncated], ['lines', range(v)], ['total_lines', v.totalLines], ...tokensAttr(v)])}>\n`;
       yield `  <message>${escapeText(resultMessage(v))}</message>\n`;
       yield '  <preview>\n';
       yield* v.text;
@@ -54,7 +54,7 @@ export const fdRenderers: Record<FdFormat, (v: FdView) => Iterable<string>> = {
     if (v.kind !== 'lines') {
       pairs.push(['page', v.kind === 'all' ? 'all' : v.page!], ['pages', v.pages], ['continued', v.continued], ['truncated', v.truncated]);
     }
-    pairs.push(['lines', range(v)], ['total_lines', v.totalLines]);
+    pairs.push(['lines', range(v)], ['total_lines', v.totalLines], ...tokensAttr(v));
     yield `<fd_content${attrs(pairs)}>\n`;
     yield* v.text;
     yield '\n</fd_content>\n';
@@ -74,6 +74,7 @@ export const fdRenderers: Record<FdFormat, (v: FdView) => Iterable<string>> = {
       line_end: v.lineEnd,
       total_lines: v.totalLines,
     };
+    if (v.tokens !== undefined) doc.tokens = v.tokens;
     if (v.kind === 'lines') delete doc.page;
     if (v.kind === 'result') {
       delete doc.page;
@@ -96,6 +97,11 @@ export const fdRenderers: Record<FdFormat, (v: FdView) => Iterable<string>> = {
 };
 
 const PLACEHOLDER = '\u0000refcat-text\u0000';
+
+/** `fd read --tokens`: the tokens of the text shown (docs/reference.md#token-counts-and-budgets). */
+function tokensAttr(v: FdView): [string, number][] {
+  return v.tokens === undefined ? [] : [['tokens', v.tokens]];
+}
 
 /** fd_error for stdout; raw output has none (its errors go to stderr like any other). */
 export const fdErrorRenderers: Record<Exclude<FdFormat, 'raw'>, (e: FdError) => string> = {

@@ -53,6 +53,8 @@ export interface FdView {
   /** The text, in blocks (a 1 GiB `--all` is streamed, never held). */
   text: Iterable<string>;
   warnings: Diagnostic[];
+  /** `--tokens`: the tokens of `text` (set by the caller that counted them). */
+  tokens?: number;
   /** Release open files once the text has been consumed. */
   close(): void;
 }

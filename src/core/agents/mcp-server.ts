@@ -1,0 +1,41 @@
+import type { Readable, Writable } from 'node:stream';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { type AgentContext, runTool, TOOLS } from './mcp-tools.js';
+
+export interface McpServerOptions extends AgentContext {
+  version: string;
+  stdin: Readable;
+  stdout: Writable;
+  /** Log lines (stderr): stdout carries only the protocol. */
+  log: (line: string) => void;
+}
+
+/**
+ * `refcat mcp` (docs/reference.md#refcat-mcp): every tool of TOOLS on a stdio transport. Resolves
+ * when the client closes the connection.
+ */
+export async function serveMcp(opts: McpServerOptions): Promise<void> {
+  const server = new McpServer({ name: 'refcat', version: opts.version });
+  const agent: AgentContext = { ctx: opts.ctx, store: opts.store };
+  for (const tool of TOOLS) {
+    server.registerTool(
+      tool.name,
+      { title: tool.name, description: tool.description, inputSchema: tool.input, annotations: tool.annotations },
+      async (args: unknown) => {
+        const answer = await runTool(tool, args, agent);
+        if (answer.isError) opts.log(`refcat mcp: ${tool.name}: ${answer.text.split('\n', 1)[0]}`);
+        return { content: [{ type: 'text' as const, text: answer.text }], isError: answer.isError };
+      },
+    );
+  }
+  const transport = new StdioServerTransport(opts.stdin, opts.stdout);
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    opts.stdin.once('end', () => resolve());
+  });
+  await server.connect(transport);
+  opts.log(`refcat mcp: serving ${TOOLS.length} tools, root ${opts.ctx.cwd}`);
+  await closed;
+  await server.close();
+}

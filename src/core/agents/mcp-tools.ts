@@ -1,0 +1,342 @@
+import path from 'node:path';
+import { z } from 'zod';
+import type { Context } from '../../shared/context.js';
+import { FdError, isRefcatError, toDiagnostic, UsageError } from '../../shared/errors.js';
+import { AliasResolver } from '../alias/resolve-aliases.js';
+import { extractBatches } from '../extract/extract-batches.js';
+import { PatternBudget } from '../extract/pattern-search.js';
+import { DEFAULT_RENDER_OPTIONS, renderDiagnostic } from '../output/render-extraction.js';
+import { fdErrorRenderers, fdRenderers, renderClose, renderList, renderWrite } from '../output/render-fd.js';
+import { refListRenderers } from '../output/render-response-refs.js';
+import { validateRenderers } from '../output/render-validate.js';
+import { verifyRenderers } from '../output/render-verify.js';
+import { readFd } from '../paging/fd-read.js';
+import { Store } from '../paging/fd-store.js';
+import { parseRef } from '../ref-spec/parse-ref-spec.js';
+import { exportRef, findRef, readTranscript, type RefSet, refsFromText } from '../response-refs/response-refs.js';
+import { WRITE_MODES } from '../safe-write/write-mode.js';
+import { verifyRefs } from '../verify-refs/verify-refs.js';
+import { collectFiles } from '../walk/collect-files.js';
+import { hasGlobChars } from '../walk/glob.js';
+import { validateConv } from '../workflow/validate-conv.js';
+import { Confinement, outside } from './confinement.js';
+import { budgetMarkdown, tokensJson } from '../tokens/token-budget.js';
+import { type Encoding, ENCODINGS } from '../tokens/tokenizer.js';
+
+/** What the server knows: the root (also the working directory of every tool) and the store. */
+export interface AgentContext {
+  ctx: Context;
+  /** `--store DIR`; else REFCAT_STORE, else the default, as for the CLI. */
+  store?: string;
+}
+
+export interface ToolAnswer {
+  text: string;
+  isError: boolean;
+}
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  input: z.ZodRawShape;
+  annotations: { readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint: boolean };
+  run: (args: any, agent: AgentContext) => Promise<ToolAnswer>; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
+
+const source = {
+  text: z.string().optional().describe('The content itself, e.g. an LLM answer or a command output.'),
+  path: z.string().optional().describe('A file under the root, relative to it (e.g. "logs/build.log").'),
+  fd: z.string().optional().describe('A stored handle: "fd:N" from an earlier fd_read, or "ref:ID" from ref scan.'),
+};
+
+/** The tools of `refcat mcp` (docs/reference.md#refcat-mcp): names, schemas and handlers. */
+export const TOOLS: readonly ToolSpec[] = [
+  {
+    name: 'extract',
+    description:
+      'Extract exact line ranges of files as attributed markdown (a "## From: path:a-b" header and a fenced, line-numbered block), ' +
+      'the same text as the refcat CLI. Refs look like "@src/app.ts#L10-L50", "src/app.ts#/export function/:+5" (a regex and 5 lines after), ' +
+      '"src/**/*.ts#L1-L5" (a glob) or "alias:path#L3". Paths are relative to the root. The answer ends with its token count.',
+    input: {
+      refs: z.array(z.string()).min(1).describe('Refs to extract, in the order they should appear, e.g. ["@src/a.ts#L1-L20"].'),
+      format: z.enum(['markdown', 'json']).optional().describe('markdown (default) or the JSON report with one entry per ref.'),
+      max_tokens: z.number().int().positive().optional().describe('Keep the markdown within this many tokens (o200k_base): refs after the budget are left out and the crossing one is cut at a line.'),
+      context: z.number().int().min(0).optional().describe('Extra lines shown around every selection (like grep -C).'),
+    },
+    annotations: READ_ONLY,
+    run: async (args: { refs: string[]; format?: 'markdown' | 'json'; max_tokens?: number; context?: number }, agent) => {
+      const { ctx } = agent;
+      if (args.format === 'json' && args.max_tokens !== undefined) throw new UsageError('max_tokens budgets the markdown output: it does not combine with format json');
+      const aliases = new AliasResolver(ctx);
+      const confinement = confinementOf(ctx, aliases);
+      for (const ref of args.refs) checkRefText(ref, confinement);
+      const { report, log, code } = extractBatches([{ inputs: args.refs }], [], ctx, {
+        base: ctx.cwd,
+        aliases,
+        context: args.context ?? 0,
+        patternBudget: new PatternBudget(),
+      });
+      for (const r of report.results) if (!confinement.allows(r.path)) throw outside(r.ref, ctx.cwd);
+      const errors = log.map((l) => renderDiagnostic(l.level === 'error' ? 'Error' : 'Warning', l.diagnostic)).join('');
+      const encoding: Encoding = ENCODINGS[0];
+      if (args.format === 'json') {
+        const json = await tokensJson(report, DEFAULT_RENDER_OPTIONS, encoding);
+        return { text: json + errors, isError: code !== 0 };
+      }
+      const budgeted = await budgetMarkdown(report, DEFAULT_RENDER_OPTIONS, { encoding, maxTokens: args.max_tokens });
+      const left = budgeted.leftOut.map((ref) => `Warning: left out (token budget): ${ref}\n`).join('');
+      const summary = `refcat: ${budgeted.refs} ${budgeted.refs === 1 ? 'ref' : 'refs'}, ${budgeted.tokens.toLocaleString('en-US')} tokens (${encoding})\n`;
+      return { text: budgeted.text + (budgeted.text ? '\n' : '') + left + errors + summary, isError: code !== 0 };
+    },
+  },
+  {
+    name: 'validate',
+    description:
+      'Validate .conv workflow files (directives, values, blocks, INCLUDEs and every ref they hold). Answers the JSON report: ' +
+      '{"valid": bool, "files": [{"path", "valid", "errors": [{"code","message","line","ref"}], "warnings": [...]}]}.',
+    input: {
+      paths: z.array(z.string()).min(1).describe('Workflow files, folders (every *.conv below) or globs, relative to the root.'),
+      strict: z.boolean().optional().describe('Warnings count as errors.'),
+      allow_missing: z.boolean().optional().describe('Missing files, unknown aliases and unmatched CONTEXT patterns are warnings, not errors.'),
+    },
+    annotations: READ_ONLY,
+    run: async (args: { paths: string[]; strict?: boolean; allow_missing?: boolean }, agent) => {
+      const { ctx } = agent;
+      const aliases = new AliasResolver(ctx);
+      const confinement = confinementOf(ctx, aliases);
+      for (const p of args.paths) checkPathText(p, confinement);
+      const { files, skipped } = collectFiles(args.paths, ctx, { extensions: ['.conv'] });
+      for (const f of files) if (!confinement.allows(f.path)) throw outside(f.path, ctx.cwd);
+      if (files.length === 0) {
+        const why = skipped.length > 0 ? ` (${skipped.length} skipped by ignore rules)` : '';
+        throw new UsageError(`No .conv files found in ${args.paths.join(', ')}${why}`);
+      }
+      const patternBudget = new PatternBudget();
+      const results = files.map((f) =>
+        validateConv(f.path, ctx, { allowMissing: args.allow_missing ?? false, strict: args.strict ?? false, aliases, patternBudget }),
+      );
+      return { text: chunksText(validateRenderers.json(results, { cwd: ctx.cwd }, skipped)), isError: !results.every((r) => r.valid) };
+    },
+  },
+  {
+    name: 'verify_refs',
+    description:
+      'Check the file references (@path.ext#L10-L20, alias:path.ext) in markdown, .conv, .txt and .yaml files: that each file exists ' +
+      'and each line range or pattern still fits. Answers the JSON report with every broken reference and its place.',
+    input: {
+      paths: z.array(z.string()).optional().describe('Files and folders to scan, relative to the root (default: the whole root).'),
+    },
+    annotations: READ_ONLY,
+    run: async (args: { paths?: string[] }, agent) => {
+      const { ctx } = agent;
+      const aliases = new AliasResolver(ctx);
+      const confinement = confinementOf(ctx, aliases);
+      const paths = args.paths && args.paths.length > 0 ? args.paths : ['.'];
+      for (const p of paths) checkPathText(p, confinement);
+      const report = verifyRefs(paths, ctx, { aliases });
+      return { text: chunksText(verifyRenderers.json(report, { cwd: ctx.cwd, strict: false })), isError: !report.passed };
+    },
+  },
+  {
+    name: 'fd_read',
+    description:
+      'Page through large content. Give exactly one of `path` (a file under the root), `text` (content to store) or `fd` (a handle from an ' +
+      'earlier call). Content that fits one page comes back as it is; larger content is stored and answered with <fd_result fd="fd:N" pages="P"> ' +
+      'and the first page: call again with that fd and `page` 2, 3, ... (pages joined give back the content exactly), or `lines` "A-B".',
+    input: {
+      ...source,
+      page: z.number().int().positive().optional().describe('The page to read, from 1.'),
+      page_size: z.number().int().positive().optional().describe('Page size in characters (default 4000).'),
+      lines: z.string().regex(/^\d+(-\d*)?$/).optional().describe('Whole lines to read, "A-B", "A-" (to the end) or "A".'),
+    },
+    annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+    run: async (args: { text?: string; path?: string; fd?: string; page?: number; page_size?: number; lines?: string }, agent) => {
+      const { ctx } = agent;
+      const given = oneSource(args);
+      let sourceArg: string | undefined;
+      let stdin: Iterable<string> = [];
+      if (given === 'path') sourceArg = confinementOf(ctx, new AliasResolver(ctx)).checkRead(args.path!);
+      else if (given === 'fd') sourceArg = checkHandle(args.fd!);
+      else stdin = [args.text!];
+      const view = await readFd(
+        { source: sourceArg, page: args.page, pageSize: args.page_size, lines: args.lines ? lineRange(args.lines) : undefined, store: agent.store },
+        ctx,
+        toAsync(stdin),
+      );
+      let text = '';
+      try {
+        for (const block of fdRenderers.xml(view)) text += block;
+      } finally {
+        view.close();
+      }
+      const warnings = view.warnings.map((d) => renderDiagnostic('Warning', d)).join('');
+      return { text: text + warnings, isError: false };
+    },
+  },
+  {
+    name: 'fd_list',
+    description: 'List the stored fds and refs (id, source, size), shared with the refcat CLI.',
+    input: {},
+    annotations: READ_ONLY,
+    run: async (_args, agent) => {
+      const store = Store.at(agent.ctx, agent.store);
+      const { entries } = store.listAll();
+      if (entries.length === 0) return { text: `No fds or refs stored in ${store.dir}\n`, isError: false };
+      return { text: renderList(entries, false, store.dir), isError: false };
+    },
+  },
+  {
+    name: 'fd_close',
+    description: 'Close a stored fd: its content is deleted and its number is never reused.',
+    input: { fd: z.string().describe('The handle to close: "fd:N" or "ref:ID".') },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    run: async (args: { fd: string }, agent) => {
+      Store.at(agent.ctx, agent.store).close(checkHandle(args.fd));
+      return { text: renderClose(args.fd), isError: false };
+    },
+  },
+  {
+    name: 'ref_list',
+    description:
+      'List the <ref id="ID">...</ref> sections of an LLM answer (give exactly one of `text`, `path` or `fd`): ' +
+      '<ref_list count="N"> with one <ref id line lines chars /> per section.',
+    input: source,
+    annotations: READ_ONLY,
+    run: async (args: { text?: string; path?: string; fd?: string }, agent) => {
+      const set = await loadRefs(args, agent);
+      const warnings = set.warnings.map((d) => renderDiagnostic('Warning', d)).join('');
+      return { text: refListRenderers.xml(set.refs) + warnings, isError: false };
+    },
+  },
+  {
+    name: 'ref_export',
+    description:
+      'Write the content of one <ref id="ID"> section of an LLM answer (give exactly one of `text`, `path` or `fd`) to a file under the root. ' +
+      'An existing file is refused unless `force`; `append` adds at the end. The write is atomic.',
+    input: {
+      ...source,
+      id: z.string().describe('The id of the <ref> section to write.'),
+      to: z.string().describe('The file to write, relative to the root (must stay inside it).'),
+      mode: z.enum(WRITE_MODES as unknown as ['write', 'append', 'insert']).optional().describe('write (default), append, or insert (needs `line`).'),
+      line: z.number().int().positive().optional().describe('insert: before this line (lines + 1 appends).'),
+      force: z.boolean().optional().describe('write: replace an existing file.'),
+    },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    run: async (
+      args: { text?: string; path?: string; fd?: string; id: string; to: string; mode?: 'write' | 'append' | 'insert'; line?: number; force?: boolean },
+      agent,
+    ) => {
+      const { ctx } = agent;
+      const mode = args.mode ?? (args.line !== undefined ? 'insert' : 'write');
+      if (mode === 'insert' && args.line === undefined) throw new UsageError('mode insert needs line N');
+      if (args.force && mode !== 'write') throw new UsageError(`force only applies to mode write (${mode} never overwrites)`);
+      const set = await loadRefs(args, agent);
+      const { result, lines, warnings } = exportRef(
+        findRef(set, args.id),
+        { to: args.to, mode, line: args.line, force: args.force ?? false, root: ctx.cwd, allowOutside: false },
+        ctx,
+      );
+      const notes = [...set.warnings, ...warnings].map((d) => renderDiagnostic('Warning', d)).join('');
+      return { text: renderWrite('ref_export', ['id', args.id], args.to, result, lines) + notes, isError: false };
+    },
+  },
+  {
+    name: 'aliases',
+    description: 'List the aliases (NAME -> folder) that refs like "NAME:path#L3" can use, with where each was defined.',
+    input: {},
+    annotations: READ_ONLY,
+    run: async (_args, agent) => {
+      const { entries, errors } = new AliasResolver(agent.ctx).listReadable();
+      const seen = new Set<string>();
+      const aliases = entries.map((e) => {
+        const shadowed = seen.has(e.name);
+        seen.add(e.name);
+        return { name: e.name, target: e.target, source: e.source, origin: e.origin, shadowed };
+      });
+      const json = { version: 1, aliases, errors: errors.map((e) => ({ ref: null, code: e.code, message: e.message })) };
+      return { text: JSON.stringify(json, null, 2) + '\n', isError: errors.length > 0 };
+    },
+  },
+];
+
+/** Run a tool: every failure becomes an isError answer with the CLI's message; nothing escapes. */
+export async function runTool(tool: ToolSpec, args: unknown, agent: AgentContext): Promise<ToolAnswer> {
+  try {
+    return await tool.run(args ?? {}, agent);
+  } catch (err) {
+    if (err instanceof FdError) return { text: fdErrorRenderers.xml(err), isError: true };
+    if (isRefcatError(err)) return { text: renderDiagnostic('Error', toDiagnostic(err)), isError: true };
+    return { text: `Error: internal error: ${(err as Error)?.message ?? String(err)}\n`, isError: true };
+  }
+}
+
+function confinementOf(ctx: Context, aliases: AliasResolver): Confinement {
+  return new Confinement(ctx.cwd, aliases.listReadable().entries.map((e) => e.target));
+}
+
+/** A ref's path must not name a place outside before anything is read (globs are checked per file after). */
+function checkRefText(ref: string, confinement: Confinement): void {
+  const spec = parseRef(ref);
+  if (spec.alias !== null) {
+    if (spec.path.split(/[\\/]/).includes('..') || path.isAbsolute(spec.path)) throw outside(ref, confinement.root);
+    return;
+  }
+  if (hasGlobChars(spec.path)) {
+    if (spec.path.split(/[\\/]/).includes('..') || path.isAbsolute(spec.path)) throw outside(ref, confinement.root);
+    return;
+  }
+  if (!confinement.allows(spec.path)) throw outside(ref, confinement.root);
+}
+
+function checkPathText(p: string, confinement: Confinement): void {
+  if (p.split(/[\\/]/).includes('..') || (path.isAbsolute(p) && !confinement.allows(p))) throw outside(p, confinement.root);
+  if (!hasGlobChars(p) && !confinement.allows(p)) throw outside(p, confinement.root);
+}
+
+function checkHandle(id: string): string {
+  if (!/^(fd:\d+|ref:[A-Za-z0-9_.:-]+)$/.test(id)) throw new UsageError(`Not an fd: ${id} (expected fd:N or ref:ID)`);
+  return id;
+}
+
+function oneSource(args: { text?: string; path?: string; fd?: string }): 'text' | 'path' | 'fd' {
+  const given = (['text', 'path', 'fd'] as const).filter((k) => args[k] !== undefined);
+  if (given.length !== 1) throw new UsageError(`Give exactly one of text, path and fd (got ${given.length === 0 ? 'none' : given.join(' and ')})`);
+  return given[0]!;
+}
+
+async function loadRefs(args: { text?: string; path?: string; fd?: string }, agent: AgentContext): Promise<RefSet> {
+  const { ctx } = agent;
+  const given = oneSource(args);
+  if (given === 'text') return refsFromText(args.text!, 'text');
+  if (given === 'path') {
+    const abs = confinementOf(ctx, new AliasResolver(ctx)).checkRead(args.path!);
+    return refsFromText(readTranscript(abs, ctx), args.path!);
+  }
+  const view = await readFd({ source: checkHandle(args.fd!), all: true, store: agent.store }, ctx, toAsync([]));
+  let text = '';
+  try {
+    for (const block of view.text) text += block;
+  } finally {
+    view.close();
+  }
+  return refsFromText(text, args.fd!);
+}
+
+function lineRange(s: string): { start: number; end: number | null } {
+  const m = /^(\d+)(?:-(\d*))?$/.exec(s)!;
+  const start = Number(m[1]);
+  const end = m[2] === undefined ? start : m[2] === '' ? null : Number(m[2]);
+  if (start < 1 || (end !== null && end < start)) throw new UsageError(`Invalid line range: ${s}`);
+  return { start, end };
+}
+
+async function* toAsync(items: Iterable<string>): AsyncIterable<string> {
+  yield* items;
+}
+
+function chunksText(chunks: readonly { stream: string; text: string }[]): string {
+  return chunks.map((c) => c.text).join('');
+}
+

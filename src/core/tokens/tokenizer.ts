@@ -1,0 +1,81 @@
+/**
+ * Exact token counts (docs/reference.md#token-counts-and-budgets), by gpt-tokenizer: the same
+ * numbers as tiktoken, loaded only when a count is asked for (its rank tables cost start-up).
+ */
+export type Encoding = 'o200k_base' | 'cl100k_base';
+export const ENCODINGS: readonly Encoding[] = ['o200k_base', 'cl100k_base'];
+
+export interface Tokenizer {
+  encoding: Encoding;
+  /** Tokens of `text`, special-token strings counted as ordinary text (what a prompt holds). */
+  count(text: string): number;
+  /** `count(text)` when it is at most `limit`, else null; stops counting once past the limit. */
+  countWithin(text: string, limit: number): number | null;
+}
+
+const loaded = new Map<Encoding, Promise<Tokenizer>>();
+
+export function loadTokenizer(encoding: Encoding): Promise<Tokenizer> {
+  let t = loaded.get(encoding);
+  if (!t) {
+    t = (encoding === 'o200k_base' ? import('gpt-tokenizer/encoding/o200k_base') : import('gpt-tokenizer/encoding/cl100k_base')).then((m) => {
+      const options = { disallowedSpecial: new Set<string>() };
+      return {
+        encoding,
+        count: (text: string) => countBySafePieces(text, (piece) => m.countTokens(piece, options)),
+        countWithin: (text: string, limit: number) => {
+          let total = 0;
+          for (const piece of safePieces(text)) {
+            if (limit - total < 0) return null;
+            const n = m.isWithinTokenLimit(piece, limit - total, options);
+            if (n === false) return null;
+            total += n;
+          }
+          return total;
+        },
+      };
+    });
+    loaded.set(encoding, t);
+  }
+  return t;
+}
+
+/** Longest piece counted in one call: bounds the tokenizer's working memory on huge inputs. */
+const PIECE = 64 * 1024;
+
+/**
+ * Count a long text in pieces cut only where both encodings' pre-tokenizers always cut: right
+ * after a newline that is followed by a character that is neither whitespace nor `/` (no
+ * pre-token holds a newline followed by such a character; o200k's punctuation rule may take a
+ * `/` after newlines). BPE merges stay inside pre-tokens, so the pieces' counts add up exactly.
+ */
+export function countBySafePieces(text: string, count: (piece: string) => number, pieceSize = PIECE): number {
+  let total = 0;
+  for (const piece of safePieces(text, pieceSize)) total += count(piece);
+  return total;
+}
+
+/** The text in pieces of about PIECE characters, cut where counts add up (see countBySafePieces). */
+function* safePieces(text: string, pieceSize = PIECE): Iterable<string> {
+  let from = 0;
+  while (text.length - from > pieceSize) {
+    const cut = safeCut(text, from + pieceSize);
+    if (cut === -1) break;
+    yield text.slice(from, cut);
+    from = cut;
+  }
+  yield text.slice(from);
+}
+
+/** The first safe cut at or after `at`, or -1. */
+export function safeCut(text: string, at: number): number {
+  for (let i = text.indexOf('\n', at - 1); i !== -1 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) {
+    if (isSafeStart(text.charCodeAt(i + 1))) return i + 1;
+  }
+  return -1;
+}
+
+/** A character a pre-token after a newline cannot start with: neither whitespace nor `/`. */
+export function isSafeStart(c: number): boolean {
+  return !(c === 0x2f || c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x0b || c === 0x0c || c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000);
+}

@@ -1,0 +1,219 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Tiktoken } from 'js-tiktoken/lite';
+import o200k from 'js-tiktoken/ranks/o200k_base';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, refcat } from '../helpers/cli.js';
+
+// One server for the whole file: spawning is slow on a busy 2-core machine. Every error case
+// is followed by later calls on the same server, so "still serving" is checked throughout.
+let top: string;
+let root: string;
+let store: string;
+let client: Client;
+let stderr = '';
+
+const env = () => ({ PATH: process.env.PATH ?? '', HOME: path.join(top, 'home'), SDQCTL_HOME: path.join(top, 'home', '.sdqctl'), REFCAT_STORE: store, NO_COLOR: '1' });
+
+beforeAll(async () => {
+  top = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'refcat-mcp-')));
+  root = path.join(top, 'root');
+  store = path.join(top, 'store');
+  fs.mkdirSync(path.join(top, 'home'), { recursive: true });
+  fs.mkdirSync(path.join(root, 'src'), { recursive: true });
+  fs.writeFileSync(path.join(top, 'secret.txt'), 'top secret\n');
+  fs.writeFileSync(path.join(root, 'src', 'app.py'), Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n') + '\n');
+  fs.writeFileSync(path.join(root, 'big.txt'), Array.from({ length: 5000 }, (_, i) => `row ${i + 1} ${'x'.repeat(i % 50)}`).join('\n') + '\n');
+  fs.writeFileSync(path.join(root, 'aaa.txt'), 'a'.repeat(40) + 'b\n');
+  fs.writeFileSync(path.join(root, 'bin.dat'), Buffer.from([0, 1, 2, 0, 255, 0]));
+  fs.writeFileSync(path.join(root, 'answer.md'), 'Here:\n<ref id="code">\nprint(1)\n</ref>\n');
+  fs.writeFileSync(path.join(root, 'flow.conv'), 'MODEL gpt-4\nREFCAT @src/app.py#L1-L3\nPROMPT go\n');
+  fs.writeFileSync(path.join(root, 'bad.conv'), 'MODEL gpt-4\nREFCAT @src/missing.py#L1\nPROMPT go\n');
+  fs.writeFileSync(path.join(root, 'doc.md'), 'See @src/app.py#L2 and @src/gone.py.\n');
+  fs.writeFileSync(path.join(root, 'good.md'), 'See @src/app.py#L2-L4.\n');
+  fs.symlinkSync(path.join(top, 'secret.txt'), path.join(root, 'leak.txt'));
+  fs.writeFileSync(path.join(root, 'exists.txt'), 'keep me\n');
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: root, env: env(), stderr: 'pipe' });
+  transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  client = new Client({ name: 'refcat-test', version: '1.0.0' });
+  await client.connect(transport);
+});
+
+afterAll(async () => {
+  await client?.close();
+  fs.rmSync(top, { recursive: true, force: true });
+});
+
+async function call(name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }> {
+  const r = (await client.callTool({ name, arguments: args })) as { content: { type: string; text: string }[]; isError?: boolean };
+  return { text: r.content.map((c) => c.text).join(''), isError: r.isError === true };
+}
+
+describe('refcat mcp', () => {
+  it('lists the nine tools with descriptions, schemas and annotations', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      ['aliases', 'extract', 'fd_close', 'fd_list', 'fd_read', 'ref_export', 'ref_list', 'validate', 'verify_refs'].sort(),
+    );
+    for (const t of tools) {
+      expect(t.description!.length).toBeGreaterThan(40);
+      for (const p of Object.values((t.inputSchema.properties ?? {}) as Record<string, { description?: string }>)) expect(p.description).toBeTruthy();
+    }
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    expect(byName.extract!.annotations?.readOnlyHint).toBe(true);
+    expect(byName.ref_export!.annotations?.readOnlyHint).toBe(false);
+    expect(byName.ref_export!.annotations?.destructiveHint).toBe(true);
+    expect(byName.extract!.inputSchema.required).toEqual(['refs']);
+  });
+
+  it('extract answers the CLI markdown and its token total', async () => {
+    const r = await call('extract', { refs: ['@src/app.py#L2-L3'] });
+    expect(r.isError).toBe(false);
+    const cli = refcat(['@src/app.py#L2-L3', '--tokens'], { cwd: root });
+    expect(r.text).toBe(cli.stdout + '\n' + cli.stderr);
+    expect(r.text).toMatch(/^refcat: 1 ref, \d+ tokens \(o200k_base\)$/m);
+  });
+
+  it('extract as JSON is the CLI --json --tokens report', async () => {
+    const r = await call('extract', { refs: ['@src/app.py#L1-L2'], format: 'json' });
+    expect(r.isError).toBe(false);
+    expect(JSON.parse(r.text)).toEqual(JSON.parse(refcat(['@src/app.py#L1-L2', '--json', '--tokens'], { cwd: root }).stdout));
+  });
+
+  it('extract keeps max_tokens', async () => {
+    const r = await call('extract', { refs: ['@big.txt#L1-L400', '@src/app.py'], max_tokens: 300 });
+    expect(r.isError).toBe(false);
+    expect(r.text).toContain('over the budget of 300');
+    const markdown = r.text.slice(0, r.text.indexOf('\nWarning: left out'));
+    expect(new Tiktoken(o200k).encode(markdown, [], []).length).toBeLessThanOrEqual(300);
+    expect(r.text).toContain('Warning: left out (token budget): @src/app.py');
+    const json = await call('extract', { refs: ['@src/app.py'], max_tokens: 300, format: 'json' });
+    expect(json).toEqual({ text: 'Error: max_tokens budgets the markdown output: it does not combine with format json\n', isError: true });
+  });
+
+  it('extract of a missing file, a binary file or a bad ref is an error, and the server goes on', async () => {
+    const missing = await call('extract', { refs: ['@src/nope.py'] });
+    expect(missing.isError).toBe(true);
+    expect(missing.text).toContain(refcat(['@src/nope.py'], { cwd: root }).stderr.split('\n')[0]);
+    const binary = await call('extract', { refs: ['@bin.dat'] });
+    expect(binary.isError).toBe(true);
+    expect(binary.text).toMatch(/^Error: /m);
+    const bad = await call('extract', { refs: ['@src/app.py#L'] });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toMatch(/Cannot parse ref/);
+    expect((await call('extract', { refs: ['@src/app.py#L1'] })).isError).toBe(false);
+  });
+
+  it('bad arguments are an error, not a crash', async () => {
+    const r = await call('extract', { refs: 'not an array' });
+    expect(r.isError).toBe(true);
+    expect((await call('fd_read', {})).isError).toBe(true);
+    expect((await call('fd_read', { text: 'x', path: 'a' })).text).toContain('exactly one of text, path and fd');
+    expect((await call('aliases', {})).isError).toBe(false);
+  });
+
+  it('refuses .., absolute paths outside and symlinks leading out', async () => {
+    for (const ref of ['@../secret.txt', `@${path.join(top, 'secret.txt')}`, '@leak.txt', '@src/../../secret.txt']) {
+      const r = await call('extract', { refs: [ref] });
+      expect(r.isError, ref).toBe(true);
+      expect(r.text).toMatch(/^Error: Refused: .* is outside the root/);
+      expect(r.text).not.toContain('top secret');
+    }
+    for (const p of ['../secret.txt', path.join(top, 'secret.txt'), 'leak.txt']) {
+      const r = await call('fd_read', { path: p });
+      expect(r.isError, p).toBe(true);
+      expect(r.text).not.toContain('top secret');
+      expect((await call('ref_list', { path: p })).isError).toBe(true);
+    }
+    expect((await call('validate', { paths: ['../'] })).isError).toBe(true);
+    expect((await call('verify_refs', { paths: [top] })).isError).toBe(true);
+  });
+
+  it('a catastrophic pattern is stopped by the budget and answered as an error', async () => {
+    const started = Date.now();
+    const r = await call('extract', { refs: ['@aaa.txt#/(a+)+$/'] });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/^Error: /m);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect((await call('extract', { refs: ['@aaa.txt'] })).isError).toBe(false);
+  });
+
+  it('pages a 5,000-line file to the end; the pages rejoin exactly', async () => {
+    const first = await call('fd_read', { path: 'big.txt', page_size: 4000 });
+    expect(first.isError).toBe(false);
+    // A file is read in place; text is stored as an fd.
+    const text = fs.readFileSync(path.join(root, 'big.txt'), 'utf8');
+    const stored = await call('fd_read', { text });
+    const m = /<fd_result fd="(fd:\d+)" pages="(\d+)"/.exec(stored.text);
+    expect(m).not.toBeNull();
+    const [, fd, pages] = m!;
+    let joined = '';
+    for (let p = 1; p <= Number(pages); p++) {
+      const page = await call('fd_read', { fd, page: p });
+      expect(page.isError).toBe(false);
+      const body = /^<fd_content [^>]*>\n([\s\S]*)\n<\/fd_content>\n$/.exec(page.text);
+      expect(body, `page ${p}`).not.toBeNull();
+      joined += body![1];
+    }
+    expect(joined).toBe(text);
+    const past = await call('fd_read', { fd, page: Number(pages) + 1 });
+    expect(past.isError).toBe(true);
+    expect(past.text).toContain(`Invalid page number. Valid range: 1-${pages}`);
+    // The store is the CLI's: the CLI reads the agent's fd.
+    expect(refcat(['fd', 'read', fd!, '--page', '1'], { cwd: root, env: { REFCAT_STORE: store } }).code).toBe(0);
+    const list = await call('fd_list', {});
+    expect(list.text).toContain(fd);
+    expect((await call('fd_close', { fd: fd! })).text).toContain('success="true"');
+    expect((await call('fd_close', { fd: fd! })).isError).toBe(true);
+    expect((await call('fd_close', { fd: '../../etc' })).isError).toBe(true);
+  });
+
+  it('validate and verify_refs answer the CLI JSON', async () => {
+    const good = await call('validate', { paths: ['flow.conv'] });
+    expect(good.isError).toBe(false);
+    expect(JSON.parse(good.text)).toEqual(JSON.parse(refcat(['validate', 'flow.conv', '--json'], { cwd: root }).stdout));
+    const bad = await call('validate', { paths: ['bad.conv'] });
+    expect(bad.isError).toBe(true);
+    expect(JSON.parse(bad.text).valid).toBe(false);
+    expect((await call('validate', { paths: ['bad.conv'], allow_missing: true })).isError).toBe(false);
+    const none = await call('validate', { paths: ['nothing-here'] });
+    expect(none.isError).toBe(true);
+    const passing = await call('verify_refs', { paths: ['good.md'] });
+    expect(passing.isError).toBe(false);
+    expect(JSON.parse(passing.text)).toMatchObject({ passed: true, refs_found: 1, broken: 0 });
+    const verify = await call('verify_refs', { paths: ['doc.md'] });
+    expect(verify.isError).toBe(true);
+    expect(JSON.parse(verify.text)).toEqual(JSON.parse(refcat(['verify', 'refs', 'doc.md', '--json'], { cwd: root }).stdout));
+  });
+
+  it('ref_list and ref_export, with the file safety of the CLI', async () => {
+    const list = await call('ref_list', { path: 'answer.md' });
+    expect(list.isError).toBe(false);
+    expect(list.text).toContain('<ref id="code"');
+    const fromText = await call('ref_list', { text: '<ref id="x">hi</ref>' });
+    expect(fromText.text).toContain('<ref_list count="1">');
+    const out = await call('ref_export', { path: 'answer.md', id: 'code', to: 'out/code.py' });
+    expect(out.isError).toBe(false);
+    expect(fs.readFileSync(path.join(root, 'out', 'code.py'), 'utf8')).toBe('print(1)\n');
+    const exists = await call('ref_export', { text: '<ref id="a">new</ref>', id: 'a', to: 'exists.txt' });
+    expect(exists.isError).toBe(true);
+    expect(exists.text).toContain('exists (use --force to overwrite)');
+    expect(fs.readFileSync(path.join(root, 'exists.txt'), 'utf8')).toBe('keep me\n');
+    expect((await call('ref_export', { text: '<ref id="a">new</ref>', id: 'a', to: 'exists.txt', force: true })).isError).toBe(false);
+    expect(fs.readFileSync(path.join(root, 'exists.txt'), 'utf8')).toBe('new\n');
+    for (const to of ['../escape.txt', path.join(top, 'escape.txt'), 'leak.txt']) {
+      const r = await call('ref_export', { text: '<ref id="a">x</ref>', id: 'a', to, force: true });
+      expect(r.isError, to).toBe(true);
+    }
+    expect(fs.existsSync(path.join(top, 'escape.txt'))).toBe(false);
+    expect(fs.readFileSync(path.join(top, 'secret.txt'), 'utf8')).toBe('top secret\n');
+    expect((await call('ref_export', { text: 'none', id: 'missing', to: 'x.txt' })).isError).toBe(true);
+  });
+
+  it('logs go to stderr only', async () => {
+    expect(stderr).toContain('refcat mcp: serving 9 tools');
+  });
+});

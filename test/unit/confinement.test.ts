@@ -1,0 +1,44 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Confinement } from '../../src/core/agents/confinement.js';
+import { tmpDir } from '../helpers/tmp.js';
+
+describe('Confinement (refcat mcp reads)', () => {
+  function setup() {
+    const top = tmpDir({ 'root/src/a.ts': 'a\n', 'outside/secret.txt': 's\n', 'lib/x.ts': 'x\n' });
+    const root = path.join(top, 'root');
+    fs.symlinkSync(path.join(top, 'outside', 'secret.txt'), path.join(root, 'leak.txt'));
+    fs.symlinkSync(path.join(top, 'outside'), path.join(root, 'leakdir'));
+    fs.symlinkSync(path.join(root, 'src', 'a.ts'), path.join(root, 'inner.ts'));
+    return { top, root, c: new Confinement(root, [path.join(top, 'lib')]) };
+  }
+
+  // [path as the agent gives it, allowed?]
+  const table: [string, boolean][] = [
+    ['src/a.ts', true],
+    ['src/missing/deeper.ts', true],
+    ['inner.ts', true],
+    ['.', true],
+    ['../outside/secret.txt', false],
+    ['src/../../outside/secret.txt', false],
+    ['leak.txt', false],
+    ['leakdir/secret.txt', false],
+    ['leakdir/not-yet.txt', false],
+    ['/etc/passwd', false],
+  ];
+  for (const [p, ok] of table) {
+    it(`${p} => ${ok ? 'allowed' : 'refused'}`, () => {
+      const { c } = setup();
+      expect(c.allows(p)).toBe(ok);
+      if (ok) expect(c.checkRead(p)).toBe(path.resolve(c.root, p));
+      else expect(() => c.checkRead(p)).toThrow(/^Refused: .* is outside the root/);
+    });
+  }
+
+  it('alias targets are readable, by absolute path too', () => {
+    const { top, c } = setup();
+    expect(c.allows(path.join(top, 'lib', 'x.ts'))).toBe(true);
+    expect(c.allows(path.join(top, 'outside', 'secret.txt'))).toBe(false);
+  });
+});

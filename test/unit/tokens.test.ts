@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { Tiktoken } from 'js-tiktoken/lite';
+import cl100k from 'js-tiktoken/ranks/cl100k_base';
+import o200k from 'js-tiktoken/ranks/o200k_base';
+import { describe, expect, it } from 'vitest';
+import { countBySafePieces, type Encoding, ENCODINGS, loadTokenizer } from '../../src/core/tokens/tokenizer.js';
+
+// The reference: js-tiktoken, a port of OpenAI's tiktoken, special-token strings read as text.
+const reference: Record<Encoding, Tiktoken> = { o200k_base: new Tiktoken(o200k), cl100k_base: new Tiktoken(cl100k) };
+const refCount = (enc: Encoding, text: string) => reference[enc].encode(text, [], []).length;
+
+function sources(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? sources(p) : /\.(ts|md)$/.test(e.name) ? [p] : [];
+  });
+}
+
+const repo = path.resolve(__dirname, '../..');
+const repoText = [...sources(path.join(repo, 'src')), ...sources(path.join(repo, 'docs'))].map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+
+const samples: [string, string][] = [
+  ['empty', ''],
+  ['unicode', 'naïve café — Grüße, 日本語のテキスト, Ελληνικά, עברית, русский\n'],
+  ['emoji', 'ship it 🚀🚀 👩‍👩‍👧‍👦 family, flags 🇫🇷🇯🇵, skin 👍🏽\n✅ done\n'],
+  ['special token strings', 'before <|endoftext|> after <|fim_prefix|>\n'],
+  ['newlines and slashes', 'a\n\n/path\n  indented\n\t\ttab\n// comment\n\r\nwin\r\n'],
+  ['numbers', '12345678901234567890 3.14159 1,234,567\n'],
+];
+
+describe('token counts equal tiktoken', () => {
+  for (const enc of ENCODINGS) {
+    it(`${enc}: this repository's src and docs (${(repoText.length / 1e6).toFixed(1)} MB), counted in pieces`, async () => {
+      const tok = await loadTokenizer(enc);
+      expect(repoText.length).toBeGreaterThan(200_000);
+      expect(tok.count(repoText)).toBe(refCount(enc, repoText));
+    });
+    for (const [name, text] of samples) {
+      it(`${enc}: ${name}`, async () => {
+        expect((await loadTokenizer(enc)).count(text)).toBe(refCount(enc, text));
+      });
+    }
+  }
+
+  it.each(ENCODINGS)('%s: cutting at safe places never changes the count (small pieces, tricky text)', async (enc) => {
+    const tok = await loadTokenizer(enc);
+    const bits = ['\n', '\n\n', ' ', '  ', '\t', '/', '//', 'a', 'Word', "'s", '123', '```', '#', '## From', '🚀', 'é', '\r\n', '| ', '<|endoftext|>', '\u00a0', '\u3000'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...bits), { maxLength: 200 }), fc.integer({ min: 1, max: 40 }), (parts, size) => {
+        const text = parts.join('');
+        const whole = refCount(enc, text);
+        // tok.count is the whole-text count for short texts; countBySafePieces with tiny pieces cuts often.
+        expect(tok.count(text)).toBe(whole);
+        expect(countBySafePieces(text, (p) => refCount(enc, p), size)).toBe(whole);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
