@@ -233,7 +233,7 @@ export const TOOLS: readonly ToolSpec[] = [
       if (mode === 'insert' && args.line === undefined) throw new UsageError('mode insert needs line N');
       if (args.force && mode !== 'write') throw new UsageError(`force only applies to mode write (${mode} never overwrites)`);
       const set = await loadRefs(args, agent);
-      const { result, lines, warnings } = exportRef(
+      const { result, lines, warnings } = await exportRef(
         findRef(set, args.id),
         { to: args.to, mode, line: args.line, force: args.force ?? false, root: ctx.cwd, allowOutside: false },
         ctx,
