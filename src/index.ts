@@ -71,3 +71,14 @@ export { findDocRefs, type DocRef, type ScanOptions } from './core/verify-refs/f
 export { paginate, type Page, type Pagination, type PaginateOptions } from './core/paging/paginate.js';
 export { DEFAULT_PAGE_SIZE } from './core/paging/page-builder.js';
 export { parseResponseRefs, type ResponseRef, type ResponseRefs } from './core/response-refs/parse-response-refs.js';
+
+export {
+  detectDrift,
+  type DetectDriftOptions,
+  type DriftEntry,
+  type DriftRefInput,
+  type DriftReport,
+  type DriftStatus,
+} from './core/drift/detect-drift.js';
+export { fixDrift, type DriftFix } from './core/drift/fix-drift.js';
+export { GitRunner, GitError } from './core/drift/git-runner.js';
