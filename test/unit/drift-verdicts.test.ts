@@ -177,6 +177,15 @@ describe('verify refs --drift: verdicts against real git history (docs/reference
     expect(refs.map((r) => [r.status, r.reason])).toEqual([['unknown', 'notes.md is not in a git repository']]);
   });
 
+  it('a shallow clone: unknown, with the reason', async () => {
+    const origin = GitRepo.init({ 'lib/x.js': X, 'notes.md': '@lib/x.js#L3\n' });
+    origin.commit('insert', { 'lib/x.js': 'new\n' + X });
+    const clone = path.join(tmpDir(), 'clone');
+    origin.git('clone', '-q', '--depth', '1', `file://${origin.dir}`, clone);
+    const { refs } = await driftJson(clone);
+    expect(refs.map((r) => [r.status, r.reason])).toEqual([['unknown', '. is a shallow clone: fetch the full history (actions/checkout: fetch-depth: 0)']]);
+  });
+
   it('no git on PATH: one clear error, exit 2', async () => {
     const repo = GitRepo.init({ 'lib/x.js': X, 'notes.md': '@lib/x.js#L3\n' });
     const r = await refcatInProcess(['verify', 'refs', '--drift'], { cwd: repo.dir, env: { PATH: path.join(repo.dir, 'no-bin') } });

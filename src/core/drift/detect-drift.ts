@@ -170,10 +170,14 @@ function findBases(pending: Pending[], ctx: Context, git: GitRunner, since: stri
     const out = git.tryRun(repo, args);
     // A file git does not track yet was written against the working tree.
     if (out === null) continue;
-    const { byLine, timeOf } = parseBlame(out.toString('utf8'));
+    const { byLine, timeOf, boundary } = parseBlame(out.toString('utf8'));
+    const shallow = fs.existsSync(path.join(repo, '.git', 'shallow'));
     for (const p of group) {
       const sha = byLine.get(p.input.line);
-      if (sha && !ZERO_SHA.test(sha)) {
+      if (sha && shallow && boundary.has(sha)) {
+        // The history stops here: the line's real commit is older than the clone.
+        unknown(p.entry, `${shown(ctx, repo)} is a shallow clone: fetch the full history (actions/checkout: fetch-depth: 0)`);
+      } else if (sha && !ZERO_SHA.test(sha)) {
         p.scanBase = sha;
         p.scanTime = timeOf.get(sha) ?? 0;
       }
@@ -181,9 +185,10 @@ function findBases(pending: Pending[], ctx: Context, git: GitRunner, since: stri
   }
 }
 
-function parseBlame(text: string): { byLine: Map<number, string>; timeOf: Map<string, number> } {
+function parseBlame(text: string): { byLine: Map<number, string>; timeOf: Map<string, number>; boundary: Set<string> } {
   const byLine = new Map<number, string>();
   const timeOf = new Map<string, number>();
+  const boundary = new Set<string>();
   let sha = '';
   for (const line of text.split('\n')) {
     const head = /^([0-9a-f]{40,64}) \d+ (\d+)(?: \d+)?$/.exec(line);
@@ -192,9 +197,11 @@ function parseBlame(text: string): { byLine: Map<number, string>; timeOf: Map<st
       byLine.set(Number(head[2]), sha);
     } else if (line.startsWith('committer-time ')) {
       timeOf.set(sha, Number(line.slice('committer-time '.length)));
+    } else if (line === 'boundary') {
+      boundary.add(sha);
     }
   }
-  return { byLine, timeOf };
+  return { byLine, timeOf, boundary };
 }
 
 interface GitObject {
