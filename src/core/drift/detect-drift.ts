@@ -492,8 +492,11 @@ function newRefFor(p: Pending, span: LineSpan, oldSpan: LineSpan, count: number,
   if (fits) {
     const got = resolveSpan(shifted, count);
     if (got.start === span.start && got.end === span.end) {
-      const keepsForm = sel.start === 1 && sel.end !== null && !sel.window && /#L-/.test(raw) && delta === 0;
-      return head + '#' + (keepsForm ? raw.slice(hash + 1) : formatSelector(shifted));
+      if (delta === 0) return head + raw.slice(hash);
+      // Keep the writer's spelling (`L10-20`, `:5..10`), only the numbers change.
+      const m = /^L(\d+)(?:(-L?)(\d*))?(:.*)?$/.exec(raw.slice(hash + 1));
+      if (m) return `${head}#L${shifted.start}${m[2] ?? ''}${m[3] ? String(shifted.end) : ''}${m[4] ?? ''}`;
+      return head + '#' + formatSelector(shifted);
     }
   }
   return head + formatSpan(span);
