@@ -73,3 +73,14 @@ export { DEFAULT_PAGE_SIZE } from './core/paging/page-builder.js';
 export { parseResponseRefs, type ResponseRef, type ResponseRefs } from './core/response-refs/parse-response-refs.js';
 export { loadTokenizer, ENCODINGS, type Encoding, type Tokenizer } from './core/tokens/tokenizer.js';
 export { budgetMarkdown, tokensJson, type BudgetOptions, type BudgetedMarkdown } from './core/tokens/token-budget.js';
+
+export {
+  detectDrift,
+  type DetectDriftOptions,
+  type DriftEntry,
+  type DriftRefInput,
+  type DriftReport,
+  type DriftStatus,
+} from './core/drift/detect-drift.js';
+export { fixDrift, type DriftFix } from './core/drift/fix-drift.js';
+export { GitRunner, GitError } from './core/drift/git-runner.js';

@@ -96,10 +96,21 @@ Examples:
   $ refcat verify refs                         every doc below the current folder
   $ refcat verify refs docs/ README.md --suggest-fixes
   $ refcat verify refs --format github
+  $ refcat verify refs --drift                 do line refs still point at the code they cite?
+  $ refcat verify refs --fix                   rewrite the refs whose lines moved
+  $ refcat verify refs --drift --since main    compare with main instead of each ref's commit
 
-Exit codes: 0 no broken reference, 1 a reference is broken, 2 usage error.`,
+--drift needs git and the history (in CI: actions/checkout with fetch-depth: 0). --fix implies
+--drift; --dry-run implies --fix and writes nothing; --since implies --drift.
+
+Exit codes: 0 no broken reference, 1 a reference is broken (or changed or deleted with
+--drift; moved or unknown too with --strict), 2 usage error.`,
     setExit,
-  });
+  })
+    .option('--drift', 'say which line refs moved, changed or lost their file since they were written (needs git)')
+    .option('--fix', 'rewrite moved line refs in place (implies --drift)')
+    .option('--dry-run', 'with --fix: print what would be rewritten, write nothing (implies --fix)')
+    .option('--since <rev>', 'compare every ref with this revision, not the commit of its line (implies --drift)');
 
   addFdCommands(program, io, setExit);
   addRefCommands(program, io, setExit);
@@ -261,8 +272,8 @@ interface CheckCommandSpec {
  * `validate` and `verify refs`: the same shape and the flags they share (--strict, --json,
  * --format, -e/--exclude, --alias). The implementation is imported only when the command runs.
  */
-function addCheckCommand(parent: Command, spec: CheckCommandSpec): void {
-  parent
+function addCheckCommand(parent: Command, spec: CheckCommandSpec): Command {
+  return parent
     .command(spec.name)
     .description(spec.description)
     .argument(...spec.argument)

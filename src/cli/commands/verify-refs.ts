@@ -7,6 +7,10 @@ import type { IO } from '../io.js';
 
 export interface VerifyRefsCliOptions extends CheckCliOptions {
   suggestFixes?: boolean;
+  drift?: boolean;
+  fix?: boolean;
+  dryRun?: boolean;
+  since?: string;
 }
 
 /** `refcat verify refs [PATHS...]`: check every ref found, render the report, exit 1 if any is broken. */
@@ -19,10 +23,18 @@ export async function runVerifyRefs(paths: string[], opts: VerifyRefsCliOptions,
     suggestFixes: opts.suggestFixes ?? false,
     strict: opts.strict ?? false,
     onProgress: progress?.update,
+    drift: driftOptions(opts),
   });
   progress?.clear();
   writeChunks(io, verifyRenderers[format](report, { ...(await renderOptions(io)), strict: opts.strict ?? false }));
   return report.passed ? 0 : 1;
+}
+
+/** --fix, --dry-run and --since each imply --drift (docs/reference.md#drift-verdicts). */
+function driftOptions(opts: VerifyRefsCliOptions): { since?: string; fix: boolean; dryRun: boolean } | undefined {
+  const fix = (opts.fix ?? false) || (opts.dryRun ?? false);
+  if (!opts.drift && !fix && opts.since === undefined) return undefined;
+  return { since: opts.since, fix, dryRun: opts.dryRun ?? false };
 }
 
 /**

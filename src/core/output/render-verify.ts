@@ -1,5 +1,7 @@
 import { visible } from '../../shared/visible.js';
 import type { RefFinding, VerifyRefsReport } from '../verify-refs/verify-refs.js';
+import { shownPath } from '../../shared/paths.js';
+import type { DriftEntry } from '../drift/detect-drift.js';
 import { type CheckFormat, type CheckRenderOptions, findingJson, findingPlace, githubAnnotation, type OutputChunk, plural, skippedJson, skippedLines } from './render-findings.js';
 
 type Renderer = (report: VerifyRefsReport, opts: CheckRenderOptions & { strict?: boolean }) => OutputChunk[];
@@ -21,6 +23,7 @@ export const verifyRenderers: Record<CheckFormat, Renderer> = {
       out += `  WARNING ${findingPlace(f, opts.cwd)}: ${visible(f.message)}\n`;
       for (const d of f.details) out += `    ${visible(d)}\n`;
     }
+    for (const line of driftLines(report, opts.cwd)) out += `  ${line.label} ${line.place}: ${visible(line.text)}\n`;
     const notes = skippedLines(report.skipped, opts.cwd).map((line): OutputChunk => ({ stream: 'stderr', text: line + '\n' }));
     return [{ stream: 'stdout', text: out }, ...notes];
   },
@@ -31,6 +34,11 @@ export const verifyRenderers: Record<CheckFormat, Renderer> = {
       out += f.ref ? githubAnnotation(f, opts.cwd, `Broken reference: ${f.ref}`, extra) : githubAnnotation(f, opts.cwd);
     }
     for (const f of report.warnings) out += githubAnnotation(f, opts.cwd);
+    for (const line of driftLines(report, opts.cwd)) {
+      const level = line.entry.status === 'changed' || line.entry.status === 'deleted' ? 'error' : line.entry.status === 'fixed' ? 'notice' : 'warning';
+      const finding = { severity: level as 'error', code: line.entry.status, message: '', details: [], file: line.entry.file, line: line.entry.line };
+      out += githubAnnotation(finding, opts.cwd, `${line.label[0]}${line.label.slice(1).toLowerCase()} reference: ${line.text}`, []).replace(/^::error /, `::${level} `);
+    }
     for (const line of skippedLines(report.skipped, opts.cwd)) out += `::notice::${line}\n`;
     return [{ stream: 'stdout', text: out + headline(report, opts.strict ?? false) }];
   },
@@ -50,6 +58,7 @@ export const verifyRenderers: Record<CheckFormat, Renderer> = {
       errors: report.errors.map(json),
       warnings: report.warnings.map(json),
       skipped: skippedJson(report.skipped, opts.cwd),
+      ...(report.drift ? { drift: driftJson(report, opts.cwd) } : {}),
     };
     return [{ stream: 'stdout', text: JSON.stringify(doc, null, 2) + '\n' }];
   },
@@ -60,5 +69,75 @@ function headline(r: VerifyRefsReport, strict: boolean): string {
   const head = r.passed ? '✓ PASSED' : '✗ FAILED';
   let line = `${head}: Scanned ${r.filesScanned} file(s), found ${r.refsFound} reference(s): ${r.valid} valid, ${r.broken} broken`;
   if (r.warnings.length > 0) line += ` (${plural(r.warnings.length, 'warning')}${strict ? ', --strict' : ''})`;
+  if (r.drift) {
+    const c = r.drift.counts;
+    line += `; drift: ${c.unchanged} unchanged, ${c.moved} moved, ${c.changed} changed, ${c.deleted} deleted, ${c.unknown} unknown, ${c.anchored} anchored`;
+    if (c.fixed > 0) line += `, ${c.fixed} fixed`;
+    if (r.drift.dryRun && r.drift.fixes.length > 0) line += ` (${r.drift.fixes.length} to fix, --dry-run)`;
+  }
   return line + '\n';
+}
+
+interface DriftLine {
+  label: string;
+  place: string;
+  text: string;
+  entry: DriftEntry;
+}
+
+/** One line per ref that is not unchanged or anchored (docs/reference.md#drift-verdicts). */
+function driftLines(r: VerifyRefsReport, cwd: string): DriftLine[] {
+  if (!r.drift) return [];
+  const lines: DriftLine[] = [];
+  const since = (e: DriftEntry) => (e.base ? `since ${e.base.slice(0, 7)}` : '');
+  const dryFixed = new Set(r.drift.dryRun ? r.drift.fixes.map((f) => `${f.file}\0${f.line}\0${f.oldRef}`) : []);
+  for (const e of r.drift.entries) {
+    const place = `${shownPath(cwd, e.file)}:${e.line}`;
+    const add = (label: string, text: string) => lines.push({ label, place, text, entry: e });
+    switch (e.status) {
+      case 'moved':
+        add(dryFixed.has(`${e.file}\0${e.line}\0${e.ref}`) ? 'WOULD FIX' : 'MOVED', `${e.ref} → ${e.newRef} (${since(e)})`);
+        break;
+      case 'fixed':
+        add('FIXED', `${e.ref} → ${e.newRef}`);
+        break;
+      case 'changed':
+        add('CHANGED', `${e.ref}: ${e.editedLines} of ${e.oldLines} lines edited ${since(e)}${e.newRef ? ` (now about ${e.newRef})` : ''}`);
+        break;
+      case 'deleted':
+        add('DELETED', `${e.ref} (${since(e)})`);
+        break;
+      case 'unknown':
+        add('UNKNOWN', `${e.ref}: ${e.reason}`);
+        break;
+      default:
+        break;
+    }
+  }
+  return lines;
+}
+
+/** The `drift` object of --json: counts and one entry for every ref found. */
+function driftJson(r: VerifyRefsReport, cwd: string): Record<string, unknown> {
+  const d = r.drift!;
+  return {
+    unchanged: d.counts.unchanged,
+    moved: d.counts.moved,
+    changed: d.counts.changed,
+    deleted: d.counts.deleted,
+    unknown: d.counts.unknown,
+    anchored: d.counts.anchored,
+    fixed: d.counts.fixed,
+    dry_run: d.dryRun,
+    refs: d.entries.map((e) => ({
+      file: shownPath(cwd, e.file),
+      line: e.line,
+      ref: e.ref,
+      status: e.status,
+      base: e.base,
+      new_ref: e.newRef,
+      edited_lines: e.editedLines,
+      reason: e.reason,
+    })),
+  };
 }

@@ -12,6 +12,10 @@ import { MAX_TEXT_FILE_BYTES, readTextFile, TextFileError } from '../safe-read/r
 import { collectFiles, type SkippedFile, walkFiles } from '../walk/collect-files.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { findDocRefs } from './find-doc-refs.js';
+import { convRefs } from '../workflow/conv-refs.js';
+import type { RefSpec } from '../ref-spec/ref-spec.js';
+import { detectDrift, type DriftRefInput, type DriftReport } from '../drift/detect-drift.js';
+import { type DriftFix, fixDrift } from '../drift/fix-drift.js';
 
 /** The file types `verify refs` scans in folders (docs/reference.md#verify-refs). */
 export const VERIFY_EXTENSIONS: readonly string[] = ['.md', '.conv', '.txt', '.yaml', '.yml'];
@@ -28,6 +32,15 @@ export interface VerifyRefsOptions {
   /** Called after each file is checked (for a progress line on a terminal). */
   onProgress?: (checked: number, total: number) => void;
   readFile?: ConvReader;
+  /** Also say whether each line ref still points at the code it was written against (docs/reference.md#drift-verdicts). */
+  drift?: {
+    /** Compare against this revision instead of the commit that last changed the ref's line. */
+    since?: string;
+    /** Rewrite moved refs in place. */
+    fix?: boolean;
+    /** With fix: report what would be rewritten, write nothing. */
+    dryRun?: boolean;
+  };
 }
 
 export interface RefFinding extends Finding {
@@ -46,6 +59,8 @@ export interface VerifyRefsReport {
   errors: RefFinding[];
   warnings: RefFinding[];
   passed: boolean;
+  /** With the `drift` option: a verdict for every ref found, and what --fix rewrote (or would). */
+  drift?: DriftReport & { fixes: DriftFix[]; dryRun: boolean };
 }
 
 const MAX_SUGGESTIONS = 5;
@@ -66,11 +81,18 @@ export function verifyRefs(paths: readonly string[], ctx: Context, options: Veri
   let refsFound = 0;
   // One CPU-time budget for every pattern of the call.
   const budget = new PatternBudget();
+  const driftRefs: DriftRefInput[] | undefined = options.drift ? [] : undefined;
   for (const [i, file] of files.entries()) {
     options.onProgress?.(i, files.length);
     refsFound += file.path.toLowerCase().endsWith('.conv')
-      ? checkWorkflow(file.path, ctx, base, options.readFile, findings, budget)
-      : checkDoc(file.path, file.root, ctx, base, findings, budget);
+      ? checkWorkflow(file.path, ctx, base, options.readFile, findings, budget, driftRefs)
+      : checkDoc(file.path, file.root, ctx, base, findings, budget, driftRefs);
+  }
+  let drift: VerifyRefsReport['drift'];
+  if (options.drift && driftRefs) {
+    const found = detectDrift(driftRefs, ctx, { since: options.drift.since });
+    const dryRun = options.drift.dryRun ?? false;
+    drift = { ...found, dryRun, fixes: options.drift.fix ? fixDrift(found, ctx, { dryRun }) : [] };
   }
   if (options.suggestFixes) addSuggestions(findings, base, files.map((f) => f.root));
 
@@ -86,8 +108,30 @@ export function verifyRefs(paths: readonly string[], ctx: Context, options: Veri
     broken,
     errors,
     warnings,
-    passed: errors.length === 0 && !(options.strict && warnings.length > 0),
+    passed: errors.length === 0 && !(options.strict && warnings.length > 0) && driftPasses(drift, options.strict ?? false),
+    ...(drift ? { drift } : {}),
   };
+}
+
+/** Changed and deleted refs fail the check; moved and unknown ones only with --strict. */
+function driftPasses(drift: DriftReport | undefined, strict: boolean): boolean {
+  if (!drift) return true;
+  const { changed, deleted, moved, unknown } = drift.counts;
+  return changed + deleted === 0 && !(strict && moved + unknown > 0);
+}
+
+/** A ref as detectDrift needs it; an unparseable ref or an unknown alias is already broken. */
+function driftInput(file: string, line: number, text: string, ref: string, aliases: AliasResolver, searchDirs: readonly string[]): DriftRefInput | null {
+  let spec: RefSpec;
+  try {
+    spec = parseRef(ref);
+    const alias = spec.alias ? aliases.lookup(spec.alias) : null;
+    if (spec.alias && !alias) return null;
+    return { file, line, ref: text, spec, alias: alias ?? null, searchDirs: alias ? [alias.target] : searchDirs };
+  } catch (err) {
+    if (err instanceof RefError || (err as { exitCode?: number }).exitCode !== undefined) return null;
+    throw err;
+  }
 }
 
 function checkWorkflow(
@@ -97,11 +141,18 @@ function checkWorkflow(
   readFile: ConvReader | undefined,
   findings: Finding[],
   budget: PatternBudget,
+  driftRefs?: DriftRefInput[],
 ): number {
   const display = (p: string) => shownPath(ctx.cwd, p);
   try {
     const conv = loadConv(file, { readFile, display });
-    return checkConvRefs(conv, ctx, workflowAliases(conv, ctx, base, display, findings), findings, false, budget);
+    const aliases = workflowAliases(conv, ctx, base, display, findings);
+    const count = checkConvRefs(conv, ctx, aliases, findings, false, budget);
+    for (const r of driftRefs ? convRefs(conv) : []) {
+      const input = driftInput(r.directive.file, r.directive.line, r.ref, r.ref, aliases, [path.dirname(r.directive.file), ctx.cwd]);
+      if (input) driftRefs!.push(input);
+    }
+    return count;
   } catch (err) {
     if (!(err instanceof RefError)) throw err;
     findings.push({ severity: 'error', code: err.code, message: err.message, details: [], file, line: null });
@@ -109,7 +160,15 @@ function checkWorkflow(
   }
 }
 
-function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolver, findings: Finding[], budget: PatternBudget): number {
+function checkDoc(
+  file: string,
+  root: string,
+  ctx: Context,
+  aliases: AliasResolver,
+  findings: Finding[],
+  budget: PatternBudget,
+  driftRefs?: DriftRefInput[],
+): number {
   let text: string;
   try {
     text = readTextFile(file, MAX_DOC_BYTES);
@@ -133,6 +192,8 @@ function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolv
       findings.push({ severity, code: d.code, message: d.message, details: d.details, ref: r.text, file, line: r.line });
     report.errors.forEach(at('error'));
     report.warnings.forEach(at('warning'));
+    const input = driftRefs && driftInput(file, r.line, r.text, r.ref, aliases, searchDirs);
+    if (input) driftRefs!.push(input);
   }
   return refs.length;
 }

@@ -1,0 +1,501 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Context } from '../../shared/context.js';
+import { UsageError } from '../../shared/errors.js';
+import { findUp } from '../../shared/paths.js';
+import type { AliasEntry } from '../alias/resolve-aliases.js';
+import { escapePath, formatSelector, formatSpan } from '../ref-spec/format-ref-spec.js';
+import type { LineSpan, RangeSelector, RefSpec } from '../ref-spec/ref-spec.js';
+import { type FileChange, type Hunk, mapLine, parseDiff, type RepoChanges } from './diff-hunks.js';
+import { GitError, GitRunner } from './git-runner.js';
+
+/** Verdicts of docs/reference.md#drift-verdicts; `fixed` is a `moved` ref that --fix rewrote. */
+export type DriftStatus = 'unchanged' | 'moved' | 'changed' | 'deleted' | 'unknown' | 'anchored' | 'fixed';
+
+/** A ref found in a scanned file, as detectDrift needs it. */
+export interface DriftRefInput {
+  /** Absolute path of the scanned file (doc or `.conv`). */
+  file: string;
+  /** 1-based line of the scanned file holding the ref. */
+  line: number;
+  /** The ref exactly as written. */
+  ref: string;
+  spec: RefSpec;
+  /** For an alias ref: the alias it names. */
+  alias: AliasEntry | null;
+  /** Folders a relative ref is looked up in, in order (the alias root for an alias ref). */
+  searchDirs: readonly string[];
+}
+
+export interface DriftEntry {
+  /** Absolute path of the scanned file. */
+  file: string;
+  line: number;
+  ref: string;
+  status: DriftStatus;
+  /** Full sha of the base in the target's repository, null when there is none. */
+  base: string | null;
+  /** moved: the ref to write instead; changed: git's mapping of the old range (a reader's guess). */
+  newRef: string | null;
+  /** changed: how many of the old lines git's diff marks as edited. */
+  editedLines: number;
+  /** changed: how many lines the ref selected at its base. */
+  oldLines: number;
+  /** unknown: why. */
+  reason: string | null;
+}
+
+export interface DriftReport {
+  entries: DriftEntry[];
+  counts: Record<DriftStatus, number>;
+  /** git processes started for this report. */
+  gitProcesses: number;
+}
+
+export interface DetectDriftOptions {
+  /** Compare every ref against this revision instead of the commit that last changed its line. */
+  since?: string;
+  /** Share a runner (and its process count) with a later fixDrift or another report. */
+  git?: GitRunner;
+}
+
+interface Pending {
+  input: DriftRefInput;
+  entry: DriftEntry;
+  selector: RangeSelector;
+  /** Scanned file's repository and base commit there (null: uncommitted line). */
+  scanRepo: string;
+  scanBase: string | null;
+  scanTime: number;
+  /** Target file and its repository, once known. */
+  targetRepo?: string;
+  targetBase?: string;
+  target?: string;
+  /** Folder the ref's path is relative to. */
+  baseDir?: string;
+}
+
+/**
+ * Whether each line ref still points at the code it was written against
+ * (docs/reference.md#drift-verdicts). Git runs a bounded number of times: one blame per scanned
+ * file with line refs, a few batch lookups per repository, one diff per (repository, base) pair.
+ */
+export function detectDrift(refs: readonly DriftRefInput[], ctx: Context, options: DetectDriftOptions = {}): DriftReport {
+  const git = options.git ?? new GitRunner(ctx);
+  const before = git.spawned;
+  const entries: DriftEntry[] = [];
+  const pending: Pending[] = [];
+  const repoOf = repoFinder();
+
+  for (const input of refs) {
+    const entry: DriftEntry = { file: input.file, line: input.line, ref: input.ref, status: 'anchored', base: null, newRef: null, editedLines: 0, oldLines: 0, reason: null };
+    entries.push(entry);
+    const sel = input.spec.selector;
+    if (!sel || sel.kind !== 'range') continue;
+    const scanRepo = repoOf(path.dirname(input.file));
+    if (!scanRepo) {
+      unknown(entry, `${shown(ctx, input.file)} is not in a git repository`);
+      continue;
+    }
+    pending.push({ input, entry, selector: sel, scanRepo, scanBase: null, scanTime: 0 });
+  }
+
+  findBases(pending, ctx, git, options.since);
+  const live = pending.filter((p) => {
+    if (p.entry.status === 'unknown') return false;
+    if (p.scanBase === null) {
+      p.entry.status = 'unchanged'; // written against the working tree
+      return false;
+    }
+    return true;
+  });
+  findTargets(live, ctx, git, repoOf);
+  judge(live.filter((p) => p.entry.status !== 'unknown'), ctx, git);
+
+  const counts: Record<DriftStatus, number> = { unchanged: 0, moved: 0, changed: 0, deleted: 0, unknown: 0, anchored: 0, fixed: 0 };
+  for (const e of entries) counts[e.status]++;
+  return { entries, counts, gitProcesses: git.spawned - before };
+}
+
+function unknown(entry: DriftEntry, reason: string): void {
+  entry.status = 'unknown';
+  entry.reason = reason;
+}
+
+function shown(ctx: Context, p: string): string {
+  const rel = path.relative(ctx.cwd, p);
+  return rel === '' ? '.' : rel.startsWith('..') ? p : rel.split(path.sep).join('/');
+}
+
+/** The repository root holding a folder (a `.git` folder or file up the tree), cached. */
+function repoFinder(): (dir: string) => string | null {
+  const cache = new Map<string, string | null>();
+  return (dir) => {
+    let hit = cache.get(dir);
+    if (hit === undefined) {
+      const dotGit = findUp(dir, '.git');
+      hit = dotGit ? path.dirname(dotGit) : null;
+      cache.set(dir, hit);
+    }
+    return hit;
+  };
+}
+
+const ZERO_SHA = /^0+$/;
+
+/** The base of every ref in its scanned file's repository: blame (one per file), or --since. */
+function findBases(pending: Pending[], ctx: Context, git: GitRunner, since: string | undefined): void {
+  if (since !== undefined) {
+    const byRepo = new Map<string, { sha: string; time: number }>();
+    for (const p of pending) {
+      let rev = byRepo.get(p.scanRepo);
+      if (!rev) {
+        const out = git.tryRun(p.scanRepo, ['log', '-1', '--no-walk', '--format=%H %ct', `${since}^{commit}`, '--']);
+        const m = out && /^([0-9a-f]{40,64}) (\d+)/.exec(out.toString('utf8'));
+        if (!m) throw new UsageError(`Unknown revision for --since: ${since} (in ${shown(ctx, p.scanRepo)})`, { code: 'bad_revision' });
+        rev = { sha: m[1]!, time: Number(m[2]) };
+        byRepo.set(p.scanRepo, rev);
+      }
+      p.scanBase = rev.sha;
+      p.scanTime = rev.time;
+    }
+    return;
+  }
+  const byFile = new Map<string, Pending[]>();
+  for (const p of pending) byFile.set(p.input.file, [...(byFile.get(p.input.file) ?? []), p]);
+  for (const [file, group] of byFile) {
+    const repo = group[0]!.scanRepo;
+    const lines = [...new Set(group.map((p) => p.input.line))].sort((a, b) => a - b);
+    const args = ['blame', '--porcelain', ...lines.flatMap((n) => ['-L', `${n},${n}`]), '--', path.relative(repo, file)];
+    const out = git.tryRun(repo, args);
+    // A file git does not track yet was written against the working tree.
+    if (out === null) continue;
+    const { byLine, timeOf, boundary } = parseBlame(out.toString('utf8'));
+    const shallow = fs.existsSync(path.join(repo, '.git', 'shallow'));
+    for (const p of group) {
+      const sha = byLine.get(p.input.line);
+      if (sha && shallow && boundary.has(sha)) {
+        // The history stops here: the line's real commit is older than the clone.
+        unknown(p.entry, `${shown(ctx, repo)} is a shallow clone: fetch the full history (actions/checkout: fetch-depth: 0)`);
+      } else if (sha && !ZERO_SHA.test(sha)) {
+        p.scanBase = sha;
+        p.scanTime = timeOf.get(sha) ?? 0;
+      }
+    }
+  }
+}
+
+function parseBlame(text: string): { byLine: Map<number, string>; timeOf: Map<string, number>; boundary: Set<string> } {
+  const byLine = new Map<number, string>();
+  const timeOf = new Map<string, number>();
+  const boundary = new Set<string>();
+  let sha = '';
+  for (const line of text.split('\n')) {
+    const head = /^([0-9a-f]{40,64}) \d+ (\d+)(?: \d+)?$/.exec(line);
+    if (head) {
+      sha = head[1]!;
+      byLine.set(Number(head[2]), sha);
+    } else if (line.startsWith('committer-time ')) {
+      timeOf.set(sha, Number(line.slice('committer-time '.length)));
+    } else if (line === 'boundary') {
+      boundary.add(sha);
+    }
+  }
+  return { byLine, timeOf, boundary };
+}
+
+interface GitObject {
+  oid: string;
+  data: Buffer;
+}
+
+/** Batch-read objects (`<rev>:<path>` or a revision expression) in one `git cat-file --batch`. */
+function catFiles(git: GitRunner, repo: string, names: readonly string[]): Map<string, GitObject | null> {
+  const out = new Map<string, GitObject | null>();
+  const wanted = [...new Set(names)].filter((n) => !n.includes('\n'));
+  if (wanted.length === 0) return out;
+  const buf = git.run(repo, ['cat-file', '--batch'], wanted.join('\n') + '\n');
+  let at = 0;
+  for (const name of wanted) {
+    const nl = buf.indexOf(10, at);
+    if (nl === -1) break;
+    const header = buf.subarray(at, nl).toString('utf8');
+    const m = /^([0-9a-f]+) (\w+) (\d+)$/.exec(header);
+    if (!m) {
+      out.set(name, null); // missing, ambiguous
+      at = nl + 1;
+      continue;
+    }
+    const size = Number(m[3]);
+    out.set(name, { oid: m[1]!, data: buf.subarray(nl + 1, nl + 1 + size) });
+    at = nl + 1 + size + 1;
+  }
+  return out;
+}
+
+/**
+ * For every ref: the target file, its repository and the base there. Same repository: the scanned
+ * file's base; an alias pinned in workspace.lock.json: the pin as the lockfile had it at the base;
+ * any other alias: the target repository's last commit at or before the base's date.
+ */
+function findTargets(pending: Pending[], ctx: Context, git: GitRunner, repoOf: (dir: string) => string | null): void {
+  // The relative refs' file: the first candidate that exists, else (a deleted file) the first
+  // candidate that existed at the base commit.
+  const needBase: { p: Pending; candidates: string[] }[] = [];
+  for (const p of pending) {
+    const dirs = p.input.searchDirs;
+    const candidates = dirs.map((d) => path.resolve(d, p.input.spec.path));
+    const found = candidates.findIndex((c) => fs.existsSync(c));
+    if (found !== -1) {
+      p.target = candidates[found];
+      p.baseDir = dirs[found];
+    } else needBase.push({ p, candidates });
+  }
+  const missingByRepo = new Map<string, { p: Pending; candidates: string[] }[]>();
+  for (const n of needBase) {
+    const repo = repoOf(path.dirname(n.candidates[0]!)) ?? n.p.scanRepo;
+    missingByRepo.set(repo, [...(missingByRepo.get(repo) ?? []), n]);
+  }
+  for (const [repo, group] of missingByRepo) {
+    const name = (p: Pending, c: string) => `${p.scanBase}:${toPosix(path.relative(repo, c))}`;
+    const objects = catFiles(git, repo, group.flatMap(({ p, candidates }) => candidates.filter((c) => inside(repo, c)).map((c) => name(p, c))));
+    for (const { p, candidates } of group) {
+      const i = candidates.findIndex((c) => inside(repo, c) && objects.get(name(p, c)));
+      p.target = candidates[i === -1 ? 0 : i];
+      p.baseDir = p.input.searchDirs[i === -1 ? 0 : i];
+    }
+  }
+
+  const pinLookups: { p: Pending; lockfile: string; targetRepo: string }[] = [];
+  const byDate: { p: Pending; targetRepo: string }[] = [];
+  for (const p of pending) {
+    const targetRepo = repoOf(path.dirname(p.target!)) ?? (p.input.alias ? repoOf(p.input.alias.target) : null);
+    if (!targetRepo || (p.input.alias && !fs.existsSync(p.input.alias.target))) {
+      unknown(p.entry, `${shown(ctx, p.input.alias?.target ?? path.dirname(p.target!))} is not a git repository`);
+      continue;
+    }
+    p.targetRepo = targetRepo;
+    if (targetRepo === p.scanRepo) p.targetBase = p.scanBase!;
+    else if (p.input.alias?.source === 'workspace' && inside(p.scanRepo, p.input.alias.origin)) pinLookups.push({ p, lockfile: p.input.alias.origin, targetRepo });
+    else byDate.push({ p, targetRepo });
+  }
+
+  // The lockfile as it was at each base: one batch per scanned repository.
+  const lockName = (l: { p: Pending; lockfile: string }) => `${l.p.scanBase}:${toPosix(path.relative(l.p.scanRepo, l.lockfile))}`;
+  const lockTexts = new Map<string, Map<string, GitObject | null>>();
+  for (const repo of new Set(pinLookups.map((l) => l.p.scanRepo))) {
+    lockTexts.set(repo, catFiles(git, repo, pinLookups.filter((l) => l.p.scanRepo === repo).map(lockName)));
+  }
+  const pinned: { p: Pending; pin: string; targetRepo: string }[] = [];
+  for (const l of pinLookups) {
+    const pin = pinIn(lockTexts.get(l.p.scanRepo)!.get(lockName(l))?.data ?? null, l.p.input.alias!);
+    if (pin) pinned.push({ p: l.p, pin, targetRepo: l.targetRepo });
+    else byDate.push(l);
+  }
+  // Pins to commits: one batch per target repository.
+  for (const repo of new Set(pinned.map((x) => x.targetRepo))) {
+    const group = pinned.filter((x) => x.targetRepo === repo);
+    const objects = catFiles(git, repo, group.map((x) => `${x.pin}^{commit}`));
+    for (const x of group) {
+      const commit = objects.get(`${x.pin}^{commit}`);
+      if (commit) x.p.targetBase = commit.oid;
+      else unknown(x.p.entry, `${shown(ctx, repo)} has no commit ${x.pin} (pinned in ${shown(ctx, x.p.input.alias!.origin)} at ${x.p.scanBase!.slice(0, 7)})`);
+    }
+  }
+  // Unpinned: the last commit at or before the base's date, one rev-list per (repository, date).
+  const dated = new Map<string, string | null>();
+  for (const { p, targetRepo } of byDate) {
+    const key = `${targetRepo}\0${p.scanTime}`;
+    if (!dated.has(key)) {
+      const out = git.tryRun(targetRepo, ['rev-list', '-1', `--before=${p.scanTime}`, 'HEAD', '--']);
+      dated.set(key, out ? out.toString('utf8').trim() || null : null);
+    }
+    const sha = dated.get(key);
+    if (sha) p.targetBase = sha;
+    else unknown(p.entry, `${shown(ctx, targetRepo)} has no commit at or before ${new Date(p.scanTime * 1000).toISOString().slice(0, 10)}`);
+  }
+}
+
+/** `repos[].ref` of the alias's repository in a lockfile's text, or null. */
+function pinIn(text: Buffer | null, alias: AliasEntry): string | null {
+  if (!text) return null;
+  try {
+    const data = JSON.parse(text.toString('utf8')) as { repos?: unknown };
+    if (!Array.isArray(data.repos)) return null;
+    for (const r of data.repos as Record<string, unknown>[]) {
+      const names = [r.alias, ...(Array.isArray(r.aliases) ? r.aliases : []), r.name];
+      if (names.includes(alias.name) && typeof r.ref === 'string' && r.ref.length > 0) return r.ref;
+    }
+  } catch {
+    return null; // a lockfile that did not parse at the base has no pin to give
+  }
+  return null;
+}
+
+function inside(root: string, p: string): boolean {
+  const rel = path.relative(root, p);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+}
+
+function toPosix(p: string): string {
+  return p.split(path.sep).join('/');
+}
+
+/** Lines of a text as compared: `\r\n` and `\n` end the same line, a BOM is not text. */
+function linesOf(buf: Buffer | string): string[] {
+  let text = typeof buf === 'string' ? buf : buf.toString('utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text === '') return [];
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+}
+
+/** The lines a range selector resolves to in a file of `count` lines (docs/reference.md#ref-specs). */
+export function resolveSpan(sel: RangeSelector, count: number): LineSpan {
+  let start = sel.start;
+  let end = sel.end ?? count;
+  if (sel.window) {
+    start -= sel.window.before;
+    end = sel.window.after === null ? count : end + sel.window.after;
+  }
+  return { start: Math.max(start, 1), end: Math.min(end, count) };
+}
+
+function judge(pending: Pending[], ctx: Context, git: GitRunner): void {
+  const byPair = new Map<string, Pending[]>();
+  for (const p of pending) {
+    const key = `${p.targetRepo}\0${p.targetBase}`;
+    byPair.set(key, [...(byPair.get(key) ?? []), p]);
+  }
+  // Old contents: one batch per target repository.
+  const oldName = (p: Pending) => `${p.targetBase}:${toPosix(path.relative(p.targetRepo!, p.target!))}`;
+  const oldTexts = new Map<string, GitObject | null>();
+  for (const repo of new Set(pending.map((p) => p.targetRepo!))) {
+    const objects = catFiles(git, repo, pending.filter((p) => p.targetRepo === repo).map(oldName));
+    for (const [k, v] of objects) oldTexts.set(`${repo}\0${k}`, v);
+  }
+  const currentLines = new Map<string, string[] | null>();
+  const current = (file: string) => {
+    if (!currentLines.has(file)) {
+      let lines: string[] | null = null;
+      try {
+        lines = linesOf(fs.readFileSync(file));
+      } catch {
+        lines = null;
+      }
+      currentLines.set(file, lines);
+    }
+    return currentLines.get(file)!;
+  };
+
+  for (const [, group] of byPair) {
+    const { targetRepo, targetBase } = group[0]!;
+    let changes: RepoChanges;
+    try {
+      changes = parseDiff(git.run(targetRepo!, ['diff', '--no-color', '--no-ext-diff', '--no-textconv', '-M', '-U0', targetBase!, '--']).toString('utf8'));
+    } catch (err) {
+      if (!(err instanceof GitError)) throw err;
+      for (const p of group) unknown(p.entry, `${shown(ctx, targetRepo!)}: cannot compare with ${targetBase!.slice(0, 7)}`);
+      continue;
+    }
+    for (const p of group) {
+      p.entry.base = targetBase!;
+      const old = oldTexts.get(`${targetRepo}\0${oldName(p)}`);
+      const rel = toPosix(path.relative(targetRepo!, p.target!));
+      if (!old) {
+        unknown(p.entry, `${p.input.spec.path} did not exist at ${targetBase!.slice(0, 7)}`);
+        continue;
+      }
+      judgeOne(p, linesOf(old.data), changes.get(rel) ?? null, current, targetRepo!);
+    }
+  }
+}
+
+function judgeOne(p: Pending, oldLines: string[], change: FileChange | null, current: (file: string) => string[] | null, repo: string): void {
+  const entry = p.entry;
+  const span = resolveSpan(p.selector, oldLines.length);
+  if (span.start > span.end) {
+    unknown(entry, `${p.input.spec.path} had ${oldLines.length} lines at ${entry.base!.slice(0, 7)}`);
+    return;
+  }
+  const block = oldLines.slice(span.start - 1, span.end);
+  entry.oldLines = block.length;
+  if (change && change.newPath === null) {
+    entry.status = 'deleted';
+    return;
+  }
+  const newFile = change?.newPath ? path.join(repo, change.newPath) : p.target!;
+  const renamed = newFile !== p.target;
+  const lines = current(newFile);
+  if (!lines) {
+    entry.status = 'deleted';
+    return;
+  }
+  const hunks: Hunk[] = change?.hunks ?? [];
+  if (!renamed && sameAt(lines, block, span.start)) {
+    entry.status = 'unchanged';
+    return;
+  }
+  const hits = occurrences(lines, block);
+  const mappedStart = mapLine(hunks, span.start);
+  let at: number | null = null;
+  if (hits.length === 1) at = hits[0]!;
+  else if (hits.length > 1 && !mappedStart.edited && hits.includes(mappedStart.line)) at = mappedStart.line;
+  if (at !== null) {
+    entry.status = 'moved';
+    entry.newRef = newRefFor(p, { start: at, end: at + block.length - 1 }, span, lines.length, renamed ? newFile : null);
+    return;
+  }
+  entry.status = 'changed';
+  let edited = 0;
+  for (let n = span.start; n <= span.end; n++) if (mapLine(hunks, n).edited) edited++;
+  // A rename git paired with enough edits can leave no hunk on these lines and still differ.
+  entry.editedLines = edited > 0 ? edited : block.filter((l, i) => lines[mapLine(hunks, span.start + i).line - 1] !== l).length;
+  const from = mapLine(hunks, span.start).line;
+  const to = Math.max(mapLine(hunks, span.end).line, from);
+  entry.newRef = newRefFor(p, { start: Math.min(from, Math.max(lines.length, 1)), end: Math.min(to, Math.max(lines.length, 1)) }, span, lines.length, renamed ? newFile : null);
+}
+
+function sameAt(lines: readonly string[], block: readonly string[], start: number): boolean {
+  if (start - 1 + block.length > lines.length) return false;
+  return block.every((l, i) => lines[start - 1 + i] === l);
+}
+
+/** 1-based starts of every contiguous copy of `block` in `lines`. */
+function occurrences(lines: readonly string[], block: readonly string[]): number[] {
+  const hits: number[] = [];
+  for (let i = 0; i + block.length <= lines.length; i++) {
+    if (lines[i] !== block[0]) continue;
+    if (sameAt(lines, block, i + 1)) hits.push(i + 1);
+  }
+  return hits;
+}
+
+/**
+ * The ref with its lines at `span` (and its new path after a rename): the same alias, path and
+ * form (a window keeps its window, an open end stays open) when that form selects exactly `span`
+ * in the current file, else the concrete `#Lstart-Lend`.
+ */
+function newRefFor(p: Pending, span: LineSpan, oldSpan: LineSpan, count: number, renamedTo: string | null): string {
+  const raw = p.input.ref;
+  const hash = raw.indexOf('#');
+  let head = raw.slice(0, hash);
+  if (renamedTo) {
+    const prefix = p.input.spec.alias ? /^@?[A-Za-z][A-Za-z0-9_-]*:/.exec(head)![0] : '@';
+    head = prefix + escapePath(toPosix(path.relative(p.baseDir!, renamedTo)));
+  }
+  const delta = span.start - oldSpan.start;
+  const sel = p.selector;
+  const shifted: RangeSelector = { kind: 'range', start: sel.start + delta, end: sel.end === null ? null : sel.end + delta, window: sel.window };
+  const fits = shifted.start >= 1 && (shifted.end === null || shifted.end >= shifted.start);
+  if (fits) {
+    const got = resolveSpan(shifted, count);
+    if (got.start === span.start && got.end === span.end) {
+      // Only renamed: the selector as written. Moved: the same kind of selector in the normalized
+      // spelling of docs/reference.md#ref-specs (`#L5`, `#L5-L9`, `#L5-`, `#L50:-5..+10`).
+      return head + (delta === 0 ? raw.slice(hash) : '#' + formatSelector(shifted));
+    }
+  }
+  return head + formatSpan(span);
+}

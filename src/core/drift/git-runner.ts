@@ -1,0 +1,62 @@
+import { spawnSync } from 'node:child_process';
+import type { Context } from '../../shared/context.js';
+import { RefcatError, UsageError } from '../../shared/errors.js';
+
+/**
+ * The `git` command, run without a shell and without depending on the user's git config for
+ * anything we parse (docs/reference.md#drift-verdicts): no colours, no external diff tools, paths
+ * unquoted. Every run is counted, so that a caller (and the bench) can see that git is run a
+ * bounded number of times, not once per ref.
+ */
+export class GitRunner {
+  /** How many git processes this runner has started. */
+  spawned = 0;
+  private readonly env: Record<string, string | undefined>;
+
+  constructor(ctx: Context) {
+    // A pager or a locale would change what we parse; GIT_DIR/GIT_WORK_TREE would point every
+    // repository at one.
+    const { GIT_DIR: _d, GIT_WORK_TREE: _w, GIT_INDEX_FILE: _i, ...rest } = ctx.env;
+    this.env = { ...rest, GIT_PAGER: 'cat', LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0' };
+  }
+
+  /** Run git in `repo`; the output as a Buffer. A failure throws GitError naming the repository. */
+  run(repo: string, args: readonly string[], input?: string): Buffer {
+    const result = this.spawn(repo, args, input);
+    if (result.status !== 0) {
+      const why = result.stderr.toString('utf8').trim().split('\n')[0] || `exit code ${result.status}`;
+      throw new GitError(`git ${args.find((a) => !a.startsWith('-')) ?? ''} failed in ${repo}: ${why}`);
+    }
+    return result.stdout;
+  }
+
+  /** Run git in `repo`; null instead of an error when git exits non-zero (a question, not a task). */
+  tryRun(repo: string, args: readonly string[]): Buffer | null {
+    const result = this.spawn(repo, args);
+    return result.status === 0 ? result.stdout : null;
+  }
+
+  private spawn(repo: string, args: readonly string[], input?: string) {
+    this.spawned++;
+    const result = spawnSync('git', ['-c', 'core.quotepath=off', '-c', 'color.ui=false', ...args], {
+      cwd: repo,
+      env: this.env,
+      input,
+      maxBuffer: 1024 * 1024 * 1024,
+      windowsHide: true,
+    });
+    if (result.error) {
+      const code = (result.error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') throw new UsageError('git is not installed (or not on PATH): --drift and --fix need the git command', { code: 'git_missing' });
+      throw new GitError(`git failed in ${repo}: ${result.error.message}`);
+    }
+    return result;
+  }
+}
+
+/** git itself failed (a corrupt repository, a bad --since revision): exit 1, one line. */
+export class GitError extends RefcatError {
+  constructor(message: string) {
+    super(message, { code: 'git_failed' });
+  }
+}
