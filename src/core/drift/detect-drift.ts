@@ -474,8 +474,8 @@ function occurrences(lines: readonly string[], block: readonly string[]): number
 
 /**
  * The ref with its lines at `span` (and its new path after a rename): the same alias, path and
- * form (a window keeps its window, an open end stays open) when that form selects exactly `span`
- * in the current file, else the concrete `#Lstart-Lend`.
+ * form (a window keeps its window) when that form selects exactly `span` in the current file,
+ * else the concrete `#Lstart-Lend`.
  */
 function newRefFor(p: Pending, span: LineSpan, oldSpan: LineSpan, count: number, renamedTo: string | null): string {
   const raw = p.input.ref;
@@ -492,9 +492,11 @@ function newRefFor(p: Pending, span: LineSpan, oldSpan: LineSpan, count: number,
   if (fits) {
     const got = resolveSpan(shifted, count);
     if (got.start === span.start && got.end === span.end) {
-      // Only renamed: the selector as written. Moved: the same kind of selector in the normalized
-      // spelling of docs/reference.md#ref-specs (`#L5`, `#L5-L9`, `#L5-`, `#L50:-5..+10`).
-      return head + (delta === 0 ? raw.slice(hash) : '#' + formatSelector(shifted));
+      if (delta === 0) return head + raw.slice(hash);
+      // Keep the writer's spelling (`L10-20`, `:5..10`), only the numbers change.
+      const m = /^L(\d+)(?:(-L?)(\d*))?(:.*)?$/.exec(raw.slice(hash + 1));
+      if (m) return `${head}#L${shifted.start}${m[2] ?? ''}${m[3] ? String(shifted.end) : ''}${m[4] ?? ''}`;
+      return head + '#' + formatSelector(shifted);
     }
   }
   return head + formatSpan(span);
