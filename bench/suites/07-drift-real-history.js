@@ -115,7 +115,8 @@ for (let p = 0; p + 1 < points.length; p++) {
     const got = byLine.get(i + 1);
     const file = fs.existsSync(path.join(ext, r.file)) ? r.file : renamed.get(r.file);
     const copies = file ? occurrences(lines(fs.readFileSync(path.join(ext, file), 'utf8')), r.block).map((at) => ({ f: file, at })) : [];
-    const refAt = (c) => `proj:${c.f}#L${c.at}${r.end > r.start ? `-L${c.at + r.end - r.start}` : ''}`;
+    // A moved ref keeps its spelling: these are all written `#La-Lb`.
+    const refAt = (c) => `proj:${c.f}#L${c.at}-L${c.at + r.end - r.start}`;
     let ok;
     if (!file) ok = got?.status === 'deleted';
     else if (file === r.file && copies.some((c) => c.at === r.start)) ok = got?.status === 'unchanged';
