@@ -7,6 +7,7 @@ import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, refcat } from '../helpers/cli.js';
+import { GitRepo } from '../helpers/git-repo.js';
 
 // One server for the whole file: spawning is slow on a busy 2-core machine. Every error case
 // is followed by later calls on the same server, so "still serving" is checked throughout.
@@ -130,6 +131,19 @@ describe('refcat mcp', () => {
     }
     expect((await call('validate', { paths: ['../'] })).isError).toBe(true);
     expect((await call('verify_refs', { paths: [top] })).isError).toBe(true);
+  });
+
+  it('verify_refs with drift says which line refs moved, as the CLI does, and rewrites nothing', async () => {
+    const code = Array.from({ length: 12 }, (_, i) => `const v${i} = ${i};`).join('\n') + '\n';
+    const repo = GitRepo.init({ 'lib/x.js': code, 'notes.md': 'See @lib/x.js#L3-L5.\n' }, path.join(root, 'history'));
+    repo.commit('two lines on top', { 'lib/x.js': '// a\n// b\n' + code });
+    const r = await call('verify_refs', { paths: ['history/notes.md'], drift: true });
+    expect(r.isError).toBe(false);
+    const drift = JSON.parse(r.text).drift;
+    expect(drift.refs.map((d: { status: string; new_ref: string }) => [d.status, d.new_ref])).toEqual([['moved', '@lib/x.js#L5-L7']]);
+    expect(JSON.parse(r.text)).toEqual(JSON.parse(refcat(['verify', 'refs', 'history/notes.md', '--drift', '--json'], { cwd: root }).stdout));
+    expect(fs.readFileSync(path.join(root, 'history', 'notes.md'), 'utf8')).toBe('See @lib/x.js#L3-L5.\n');
+    expect(JSON.parse((await call('verify_refs', { paths: ['history/notes.md'] })).text).drift).toBeUndefined();
   });
 
   it('a catastrophic pattern is stopped by the budget and answered as an error', async () => {

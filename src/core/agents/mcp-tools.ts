@@ -124,18 +124,24 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'verify_refs',
     description:
       'Check the file references (@path.ext#L10-L20, alias:path.ext) in markdown, .conv, .txt and .yaml files: that each file exists ' +
-      'and each line range or pattern still fits. Answers the JSON report with every broken reference and its place.',
+      'and each line range or pattern still fits. Answers the JSON report with every broken reference and its place. ' +
+      'With `drift: true` it also says, per line ref, whether it still points at the code it was written against (git history): ' +
+      'unchanged, moved (with `new_ref`, where the same lines are now), changed, deleted or unknown. Nothing is rewritten.',
     input: {
       paths: z.array(z.string()).optional().describe('Files and folders to scan, relative to the root (default: the whole root).'),
+      drift: z
+        .boolean()
+        .optional()
+        .describe('Also compare each line ref with the version of its file it was written against (needs git history); default false.'),
     },
     annotations: READ_ONLY,
-    run: async (args: { paths?: string[] }, agent) => {
+    run: async (args: { paths?: string[]; drift?: boolean }, agent) => {
       const { ctx } = agent;
       const aliases = new AliasResolver(ctx);
       const confinement = confinementOf(ctx, aliases);
       const paths = args.paths && args.paths.length > 0 ? args.paths : ['.'];
       for (const p of paths) checkPathText(p, confinement);
-      const report = verifyRefs(paths, ctx, { aliases });
+      const report = verifyRefs(paths, ctx, { aliases, drift: args.drift ? { fix: false } : undefined });
       return { text: chunksText(verifyRenderers.json(report, { cwd: ctx.cwd, strict: false })), isError: !report.passed };
     },
   },
