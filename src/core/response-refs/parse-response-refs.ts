@@ -199,7 +199,8 @@ function lineOf(newlines: readonly number[], offset: number): number {
 /** Lines of content as docs/reference.md#reading-files counts them: a final newline does not start a new line. */
 function lineCount(content: string): number {
   if (content === '') return 0;
-  const n = content.split('\n').length;
+  let n = 1;
+  for (let i = content.indexOf('\n'); i !== -1; i = content.indexOf('\n', i + 1)) n++;
   return content.endsWith('\n') ? n - 1 : n;
 }
 
