@@ -7,7 +7,8 @@ import { renderDiagnostic } from '../core/output/render-extraction.js';
 /** Everything a command may touch of the outside world; tests pass their own. */
 export interface IO {
   ctx: Context;
-  stdout: (text: string) => void;
+  /** Text, or UTF-8 bytes passed through from a file (a chunk may end inside a character). */
+  stdout: (chunk: string | Uint8Array) => void;
   /**
    * Resolves once stdout can take more (a pipe's reader has caught up). Commands that stream a lot
    * (`fd read --all`) await it between blocks so that memory stays bounded (docs/reference.md#fd-and-ref).
@@ -22,6 +23,42 @@ export interface IO {
   progress?: boolean;
   /** Test seam for file writes (see main.ts); absent in normal runs. */
   writeHooks?: SafeWriteHooks;
+}
+
+/**
+ * Text for stdout gathered into large writes. `write()` resolves at once unless stdout is full (a
+ * pipe whose reader is behind), then once it has drained: output streamed through it keeps memory
+ * bounded whatever its size (docs/reference.md#streaming-and-memory).
+ */
+export class StdoutWriter {
+  private pending: (string | Uint8Array)[] = [];
+  private size = 0;
+
+  constructor(
+    private readonly io: IO,
+    private readonly writeSize = 1 << 16,
+  ) {}
+
+  async write(chunk: string | Uint8Array): Promise<void> {
+    this.pending.push(chunk);
+    this.size += chunk.length;
+    if (this.size >= this.writeSize) await this.flush();
+  }
+
+  /** Write what is left; call once at the end. */
+  async end(): Promise<void> {
+    if (this.size > 0) await this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    const parts = this.pending;
+    this.pending = [];
+    this.size = 0;
+    if (parts.every((p) => typeof p === 'string')) this.io.stdout(parts.join(''));
+    else if (parts.length === 1) this.io.stdout(parts[0]!);
+    else this.io.stdout(Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))));
+    await this.io.drain?.();
+  }
 }
 
 /** Label colours for stderr; chalk is only loaded when colour is on. */

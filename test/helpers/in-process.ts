@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { runCli } from '../../src/cli/run.js';
 import type { RunResult } from './cli.js';
 import { testCtx } from './tmp.js';
@@ -11,9 +12,11 @@ import { testCtx } from './tmp.js';
 export async function refcatInProcess(args: string[], opts: { cwd: string; input?: string; env?: Record<string, string> }): Promise<RunResult> {
   let stdout = '';
   let stderr = '';
+  // Streamed output may hand over bytes cut inside a character: decode them as a stream.
+  const bytes = new StringDecoder('utf8');
   const code = await runCli(args, {
     ctx: testCtx(opts.cwd, opts.env),
-    stdout: (s) => void (stdout += s),
+    stdout: (s) => void (stdout += typeof s === 'string' ? s : bytes.write(s)),
     stderr: (s) => void (stderr += s),
     stdin: Readable.from([opts.input ?? '']),
     color: false,

@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ExtractOptions } from '../../core/extract/extract.js';
 import { PatternBudget } from '../../core/extract/pattern-search.js';
-import { diagnosticJson, type OutputFormat, type RenderOptions, renderCheck, renderers } from '../../core/output/render-extraction.js';
+import { diagnosticJson, ExtractionWriter, type OutputFormat, type RenderOptions, renderCheck, renderers } from '../../core/output/render-extraction.js';
 import { type Diagnostic, type ExitCode, UsageError } from '../../shared/errors.js';
-import { type IO, printLog } from '../io.js';
+import { type IO, printLog, StdoutWriter } from '../io.js';
 import { resolverFromFlags } from '../alias-flags.js';
-import { extractBatches, type RefBatch } from '../../core/extract/extract-batches.js';
+import { BatchRun, extractBatches, type RefBatch } from '../../core/extract/extract-batches.js';
 import type { Encoding } from '../../core/tokens/tokenizer.js';
 
 export interface ExtractCliOptions {
@@ -53,28 +53,57 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
 
   if (opts.listFiles) return listFiles(batches, io, extractOpts, problems, { json: format === 'json', absolute: opts.absolute ?? false });
 
+  const render = renderOptions(opts);
+  if (opts.validateOnly) return checkOnly(batches, problems, extractOpts, format, render, io);
+  if (!opts.tokens && opts.maxTokens === undefined) return streamExtraction(batches, problems, extractOpts, format, render, io);
+
   // A plain count loads its tokenizer in a worker while the refs are extracted.
   const counter = opts.tokens && opts.maxTokens === undefined ? (await import('../../core/tokens/counter.js')).startCounter(opts.encoding ?? 'o200k_base') : undefined;
-  const { report, log, code } = extractBatches(batches, problems, ctx, { ...extractOpts, checkOnly: opts.validateOnly ?? false });
-  const render: RenderOptions = {
+  const { report, log, code } = extractBatches(batches, problems, ctx, extractOpts);
+  const { runWithTokens } = await import('../token-flags.js');
+  return runWithTokens(report, log, code, format, render, opts, io, counter);
+}
+
+/** `--validate-only`: one line per ref checked (or the JSON report without content). */
+async function checkOnly(batches: RefBatch[], problems: Diagnostic[], options: ExtractOptions, format: OutputFormat, render: RenderOptions, io: IO): Promise<ExitCode> {
+  const { report, log, code } = extractBatches(batches, problems, io.ctx, { ...options, checkOnly: true });
+  if (format === 'json') {
+    io.stdout(renderers.json(report, render));
+    return code;
+  }
+  const out = renderCheck(report, render);
+  if (out) io.stdout(out);
+  await printLog(io, log);
+  return code;
+}
+
+/**
+ * Extract and write at once, result by result, with whole files and ranges streamed from disk:
+ * memory stays bounded whatever the size of the output (docs/reference.md#streaming-and-memory).
+ * Diagnostics go to stderr at the end, in the order of the refs, as in every other mode.
+ */
+async function streamExtraction(batches: RefBatch[], problems: Diagnostic[], options: ExtractOptions, format: OutputFormat, render: RenderOptions, io: IO): Promise<ExitCode> {
+  const run = new BatchRun(problems);
+  const writer = new ExtractionWriter(format, render);
+  const out = new StdoutWriter(io);
+  await out.write(writer.begin());
+  for (const result of run.results(batches, io.ctx, { ...options, onDisk: true })) {
+    for (const chunk of writer.add(result)) await out.write(chunk);
+  }
+  await out.write(writer.end(run.report));
+  await out.end();
+  if (format !== 'json') await printLog(io, run.log);
+  return run.code();
+}
+
+function renderOptions(opts: ExtractCliOptions): RenderOptions {
+  return {
     lineNumbers: opts.lineNumbers,
     showCwd: opts.cwd,
     absolute: opts.absolute ?? false,
     attribution: opts.attribution,
     content: !opts.validateOnly,
   };
-  if ((opts.tokens || opts.maxTokens !== undefined) && !opts.validateOnly) {
-    const { runWithTokens } = await import('../token-flags.js');
-    return runWithTokens(report, log, code, format, render, opts, io, counter);
-  }
-  if (format === 'json') {
-    io.stdout(renderers.json(report, render));
-    return code;
-  }
-  const out = opts.validateOnly ? renderCheck(report, render) : renderers[format](report, render);
-  if (out) io.stdout(out);
-  await printLog(io, log);
-  return code;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { AliasResolver } from '../alias/resolve-aliases.js';
 import type { Context } from '../../shared/context.js';
 import type { Diagnostic, ExitCode } from '../../shared/errors.js';
-import { extract, type ExtractOptions, type ExtractReport } from './extract.js';
+import { type Extraction, type ExtractOptions, type ExtractReport, extractSteps } from './extract.js';
 
 /** Refs extracted together, with where they are looked up. */
 export interface RefBatch {
@@ -32,35 +32,64 @@ export function extractBatches(
   ctx: Context,
   options: ExtractOptions,
 ): { report: ExtractReport; log: Logged[]; code: ExitCode } {
-  const report: ExtractReport = { results: [], errors: [...problems], warnings: [] };
-  const log: Logged[] = problems.map((diagnostic) => ({ level: 'error', diagnostic }));
-  // Exit 2 only for what the command line got wrong: a ref a workflow file holds is data, and a
-  // ref there that cannot be parsed fails the call with 1, as `refcat validate` does.
-  const fromArgs: Diagnostic[] = [];
-  for (const batch of batches) {
-    const batchOpts = batchOptions(batch, options);
-    for (const input of batch.inputs) {
-      const r = extract([input], ctx, batchOpts);
-      report.results.push(...r.results);
-      const warnings = r.warnings.map((d) => located(d, batch.at));
-      const errors: Diagnostic[] = [];
-      for (const found of r.errors) {
-        const e = located(found, batch.at);
-        if (batch.at === undefined) fromArgs.push(e);
-        if (batch.optional && NO_MATCH.has(e.code)) {
-          warnings.push({ ...e, code: 'context_no_match', message: `CONTEXT-OPTIONAL pattern matches nothing: ${e.ref}` });
-        } else {
-          errors.push(e);
+  const run = new BatchRun(problems);
+  for (const result of run.results(batches, ctx, options)) run.report.results.push(result);
+  return { report: run.report, log: run.log, code: run.code() };
+}
+
+/**
+ * extractBatches() for output written while the refs are read: `results()` hands out each result
+ * as it is extracted (not kept in `report.results`; with `onDisk`, valid until the next one is
+ * taken), and collects the diagnostics in `report` and `log` as extractBatches() does.
+ */
+export class BatchRun {
+  readonly report: ExtractReport;
+  readonly log: Logged[];
+  /** Exit 2 only for what the command line got wrong (see code()). */
+  private readonly fromArgs: Diagnostic[] = [];
+
+  constructor(problems: Diagnostic[]) {
+    this.report = { results: [], errors: [...problems], warnings: [] };
+    this.log = problems.map((diagnostic) => ({ level: 'error', diagnostic }));
+  }
+
+  *results(batches: RefBatch[], ctx: Context, options: ExtractOptions & { onDisk?: boolean }): Generator<Extraction> {
+    for (const batch of batches) {
+      const batchOpts = batchOptions(batch, options);
+      for (const input of batch.inputs) {
+        // Each ref's diagnostics are logged together once the ref is done: warnings, then errors.
+        const warnings: Diagnostic[] = [];
+        const errors: Diagnostic[] = [];
+        for (const step of extractSteps([input], ctx, batchOpts)) {
+          warnings.push(...step.warnings.map((d) => located(d, batch.at)));
+          for (const found of step.errors) {
+            const e = located(found, batch.at);
+            if (batch.at === undefined) this.fromArgs.push(e);
+            if (batch.optional && NO_MATCH.has(e.code)) {
+              warnings.push({ ...e, code: 'context_no_match', message: `CONTEXT-OPTIONAL pattern matches nothing: ${e.ref}` });
+            } else {
+              errors.push(e);
+            }
+          }
+          if (step.result) yield step.result;
         }
+        this.report.warnings.push(...warnings);
+        this.report.errors.push(...errors);
+        this.log.push(...warnings.map((diagnostic) => ({ level: 'warning' as const, diagnostic })));
+        this.log.push(...errors.map((diagnostic) => ({ level: 'error' as const, diagnostic })));
       }
-      report.warnings.push(...warnings);
-      report.errors.push(...errors);
-      log.push(...warnings.map((diagnostic) => ({ level: 'warning' as const, diagnostic })));
-      log.push(...errors.map((diagnostic) => ({ level: 'error' as const, diagnostic })));
     }
   }
-  const code: ExitCode = report.errors.length === 0 ? 0 : fromArgs.some((e) => e.exitCode === 2) ? 2 : 1;
-  return { report, log, code };
+
+  /**
+   * 0 without errors; 2 when a ref of the command line could not be parsed; else 1. A ref a
+   * workflow file holds is data: one that cannot be parsed fails the call with 1, as
+   * `refcat validate` does.
+   */
+  code(): ExitCode {
+    if (this.report.errors.length === 0) return 0;
+    return this.fromArgs.some((e) => e.exitCode === 2) ? 2 : 1;
+  }
 }
 
 /** A diagnostic about a ref a workflow holds says where: `at <file>:<line>`, as validate does. */

@@ -10,6 +10,7 @@ import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import type { RefSpec } from '../ref-spec/ref-spec.js';
 import { expandGlob, hasGlobChars, type WalkWarning } from '../walk/glob.js';
 import { PatternBudget } from './pattern-search.js';
+import type { ContentSpan } from './content-span.js';
 import { BinaryContentError, DEFAULT_MAX_LINE_BYTES, LineReader, LineTooLongError } from './line-reader.js';
 import {
   DEFAULT_MAX_SELECTION_CHARS,
@@ -76,7 +77,13 @@ export interface Extraction {
   lineEnd: number;
   totalLines: number | null;
   wasClamped: boolean;
+  /** The selected lines, without their terminators (empty when `onDisk` is set). */
   lines: string[];
+  /**
+   * Set only by extractSteps() with `onDisk`: the lines are still in the file, to be streamed
+   * (docs/reference.md#streaming-and-memory). Valid until the next step is taken.
+   */
+  onDisk?: ContentSpan;
 }
 
 export interface ExtractReport {
@@ -109,38 +116,74 @@ export interface ResolvedFile {
  * skipped, and only a pattern that matches in none of them is an error.
  */
 export function extract(refs: readonly (string | RefSpec)[], ctx: Context, given: ExtractOptions = {}): ExtractReport {
-  const options = given.patternBudget ? given : { ...given, patternBudget: new PatternBudget() };
   const report: ExtractReport = { results: [], errors: [], warnings: [] };
+  for (const step of extractSteps(refs, ctx, given)) {
+    if (step.result) report.results.push(step.result);
+    report.warnings.push(...step.warnings);
+    report.errors.push(...step.errors);
+  }
+  return report;
+}
+
+/** What one file of a ref gave (a result and its warnings), or what a ref failed with. */
+export interface ExtractStep {
+  result?: Extraction;
+  warnings: Diagnostic[];
+  errors: Diagnostic[];
+}
+
+/**
+ * extract(), one step at a time, in the same order: for output that is written while the refs are
+ * read. With `onDisk`, whole files and line ranges are measured, not read into memory: their
+ * results carry `onDisk` (the file stays open until the next step is taken) instead of `lines`,
+ * and no size cap applies to them (docs/reference.md#streaming-and-memory).
+ */
+export function* extractSteps(
+  refs: readonly (string | RefSpec)[],
+  ctx: Context,
+  given: ExtractOptions & { onDisk?: boolean } = {},
+): Generator<ExtractStep> {
+  const options = given.patternBudget ? given : { ...given, patternBudget: new PatternBudget() };
   const aliases = options.aliases ?? new AliasResolver(ctx);
   for (const input of refs) {
     const refText = typeof input === 'string' ? input : input.raw;
+    let spec: RefSpec;
+    let files: ResolvedFile[];
+    const walked: WalkWarning[] = [];
     try {
-      const spec = typeof input === 'string' ? parseRef(input) : input;
-      const walked: WalkWarning[] = [];
-      const files = resolveFiles(spec, ctx, { ...options, aliases }, walked);
-      for (const w of walked) report.warnings.push({ code: w.code, message: `${w.message} in ${spec.raw}`, details: [], ref: spec.raw });
-      let skipped = 0;
-      for (const file of files) {
-        try {
-          const { extraction: result, warnings } = extractFileWithWarnings(file, options);
-          report.results.push(result);
-          if (result.wasClamped) report.warnings.push(clampWarning(file.refText, result));
-          for (const w of warnings) report.warnings.push({ ...w, message: `${w.message} in ${file.refText}`, ref: file.refText });
-        } catch (err) {
-          // A pattern applied to a glob picks the files it matches: the others are not errors.
-          if (file.glob && isRefcatError(err) && err.code === 'pattern_not_found') skipped++;
-          else report.errors.push(asDiagnostic(err, file.refText));
-        }
-      }
-      if (skipped > 0 && skipped === files.length && spec.selector?.kind === 'pattern') {
-        const message = `Pattern /${spec.selector.source}/ not found in any of the ${files.length} files of ${spec.raw}`;
-        report.errors.push({ code: 'pattern_not_found', message, details: [], ref: spec.raw });
-      }
+      spec = typeof input === 'string' ? parseRef(input) : input;
+      files = resolveFiles(spec, ctx, { ...options, aliases }, walked);
     } catch (err) {
-      report.errors.push(asDiagnostic(err, refText));
+      yield { warnings: [], errors: [asDiagnostic(err, refText)] };
+      continue;
+    }
+    const walkWarnings = walked.map((w): Diagnostic => ({ code: w.code, message: `${w.message} in ${spec.raw}`, details: [], ref: spec.raw }));
+    if (walkWarnings.length > 0) yield { warnings: walkWarnings, errors: [] };
+    let skipped = 0;
+    for (const file of files) {
+      let found: { extraction: Extraction; warnings: SelectWarning[] };
+      try {
+        found = readExtraction(file, options);
+      } catch (err) {
+        // A pattern applied to a glob picks the files it matches: the others are not errors.
+        if (file.glob && isRefcatError(err) && err.code === 'pattern_not_found') skipped++;
+        else yield { warnings: [], errors: [asDiagnostic(err, file.refText)] };
+        continue;
+      }
+      const result = found.extraction;
+      const warnings = found.warnings.map((w): Diagnostic => ({ ...w, message: `${w.message} in ${file.refText}`, ref: file.refText }));
+      if (result.wasClamped) warnings.unshift(clampWarning(file.refText, result));
+      try {
+        yield { result, warnings, errors: [] };
+      } finally {
+        if (result.onDisk) fs.closeSync(result.onDisk.fd);
+      }
+    }
+    if (skipped > 0 && skipped === files.length && spec.selector?.kind === 'pattern') {
+      const message = `Pattern /${spec.selector.source}/ not found in any of the ${files.length} files of ${spec.raw}`;
+      yield { warnings: [], errors: [{ code: 'pattern_not_found', message, details: [], ref: spec.raw }] };
     }
   }
-  return report;
 }
 
 /** A ref's failure as a diagnostic: every RefcatError (a malformed alias file too) stays with its ref. */
@@ -225,12 +268,23 @@ export function extractFileWithWarnings(
   file: ResolvedFile,
   options: ExtractOptions = {},
 ): { extraction: Extraction; warnings: SelectWarning[] } {
+  return readExtraction(file, { ...options, onDisk: false });
+}
+
+/**
+ * Read one resolved file and select its lines. With `onDisk`, a whole file or a range is only
+ * measured and its descriptor is left open in `extraction.onDisk` for the caller to close.
+ */
+function readExtraction(file: ResolvedFile, options: ExtractOptions & { onDisk?: boolean }): { extraction: Extraction; warnings: SelectWarning[] } {
   const { ref, refText } = file;
   const language = languageOf(file.path);
   const { fd, size } = openFile(file.path, refText);
   let sel: Selection;
+  let keepOpen = false;
   try {
-    const reader = new LineReader(fd, { maxLineBytes: options.maxSelectionChars });
+    // A selection left on disk is only measured (no lines decoded): larger reads are faster.
+    const measured = options.onDisk && !options.checkOnly && ref.selector?.kind !== 'pattern';
+    const reader = new LineReader(fd, { maxLineBytes: options.maxSelectionChars, chunkSize: measured ? 1 << 20 : undefined });
     const selectOpts = {
       context: options.context ?? 0,
       countOnly: options.checkOnly ?? false,
@@ -238,6 +292,7 @@ export function extractFileWithWarnings(
       maxChars: options.maxSelectionChars,
       fileSize: size,
       maxBlockLines: options.maxBlockLines,
+      onDisk: (options.onDisk && !options.checkOnly) ?? false,
     };
     const s = ref.selector;
     if (!s) sel = selectWhole(reader, selectOpts);
@@ -268,10 +323,11 @@ export function extractFileWithWarnings(
     }
     throw readError(err, refText);
   } finally {
-    fs.closeSync(fd);
+    keepOpen = sel! !== undefined && sel.onDisk !== undefined;
+    if (!keepOpen) fs.closeSync(fd);
   }
 
-  const count = options.checkOnly && !ref.selector ? (sel.totalLines ?? 0) : sel.lines.length;
+  const count = options.checkOnly && !ref.selector ? (sel.totalLines ?? 0) : (sel.onDisk?.lines ?? sel.lines.length);
   const lineEnd = sel.start + count - 1;
   const empty = lineEnd < sel.start;
   const extraction: Extraction = {
@@ -290,6 +346,7 @@ export function extractFileWithWarnings(
     wasClamped: sel.clamped,
     lines: sel.lines,
   };
+  if (sel.onDisk) extraction.onDisk = { fd, ...sel.onDisk };
   return { extraction, warnings: sel.warnings ?? [] };
 }
 

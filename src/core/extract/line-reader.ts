@@ -94,6 +94,16 @@ export class LineReader {
     return this.lineNo;
   }
 
+  /**
+   * File offset of the next line's first byte (after a UTF-8 BOM on line 1). Only for readers
+   * moved by skipTo() and countRemaining(): lines taken with next() are decoded ahead, in bulk.
+   */
+  position(): number {
+    if (this.pushed.length > 0 || this.qi < this.queue.length) throw new Error('LineReader.position() after next()');
+    if (this.bytesRead === 0 && !this.eof) this.fill();
+    return this.bytesRead - (this.end - this.start);
+  }
+
   /** Bytes of the file not read yet (from the descriptor's size at open). */
   remainingBytes(size: number): number {
     return Math.max(0, size - this.bytesRead);

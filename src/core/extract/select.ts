@@ -15,6 +15,11 @@ export interface Selection {
   clamped: boolean;
   /** Problems worth a warning that did not stop the selection (a block that never closes). */
   warnings?: SelectWarning[];
+  /**
+   * With `SelectOptions.onDisk`: where the selected lines are in the file (`lines` stays empty),
+   * for output that streams them (docs/reference.md#streaming-and-memory).
+   */
+  onDisk?: { start: number; end: number; lines: number };
 }
 
 export interface SelectWarning {
@@ -36,6 +41,11 @@ export interface SelectOptions {
   fileSize?: number;
   /** Longest `:block` / `:function` / `:class` body before it is cut (default DEFAULT_MAX_BLOCK_LINES). */
   maxBlockLines?: number;
+  /**
+   * A whole file or a line range is measured, not read into memory: the selection says where its
+   * lines are (`Selection.onDisk`), and no size cap applies. Patterns still keep their lines.
+   */
+  onDisk?: boolean;
 }
 
 /**
@@ -86,6 +96,11 @@ export function selectWhole(reader: LineReader, opts: SelectOptions): Selection 
     const total = reader.countRemaining();
     return { start: 1, lines: [], totalLines: total, clamped: false };
   }
+  if (opts.onDisk) {
+    const start = reader.position();
+    const total = reader.countRemaining();
+    return { start: 1, lines: [], totalLines: total, clamped: false, onDisk: { start, end: reader.position(), lines: total } };
+  }
   const next = keeper(reader, opts);
   const lines: string[] = [];
   for (let line = next(); line !== null; line = next()) lines.push(line);
@@ -100,22 +115,32 @@ export function selectRange(reader: LineReader, sel: RangeSelector, opts: Select
   const first = Math.max(1, sel.start - before);
 
   reader.skipTo(first);
-  const next = keeper(reader, opts);
   const lines: string[] = [];
   let atEof = false;
-  while (reader.lineNo < last) {
-    const line = next();
-    if (line === null) {
-      atEof = true;
-      break;
+  let onDisk: Selection['onDisk'];
+  if (opts.onDisk) {
+    const start = reader.position();
+    reader.skipTo(last + 1);
+    atEof = reader.lineNo < last;
+    onDisk = { start, end: reader.position(), lines: Math.max(0, reader.lineNo - first + 1) };
+  } else {
+    const next = keeper(reader, opts);
+    while (reader.lineNo < last) {
+      const line = next();
+      if (line === null) {
+        atEof = true;
+        break;
+      }
+      lines.push(line);
     }
-    lines.push(line);
   }
   const totalLines = atEof ? reader.lineNo : totalIfCheap(reader, opts);
   const clamped = totalLines !== null && (sel.start > totalLines || (sel.end !== null && sel.end > totalLines));
   // A start past the end selects nothing, whatever the window or -C would add (docs/reference.md#reading-files).
-  if (totalLines !== null && sel.start > totalLines) return { start: sel.start, lines: [], totalLines, clamped };
-  return { start: first, lines, totalLines, clamped };
+  if (totalLines !== null && sel.start > totalLines) {
+    return { start: sel.start, lines: [], totalLines, clamped, ...(onDisk ? { onDisk: { ...onDisk, lines: 0 } } : {}) };
+  }
+  return { start: first, lines, totalLines, clamped, ...(onDisk ? { onDisk } : {}) };
 }
 
 /**

@@ -2,6 +2,8 @@ import type { Diagnostic } from '../../shared/errors.js';
 import { visible } from '../../shared/visible.js';
 import type { ExtractReport, Extraction } from '../extract/extract.js';
 import { specOf } from '../ref-spec/format-ref-spec.js';
+import { longestBacktickRun, spanJsonBytes, spanLinesBytes, spanPrefixedBytes } from '../extract/content-span.js';
+import { StringDecoder } from 'node:string_decoder';
 
 export type OutputFormat = 'markdown' | 'json' | 'spec' | 'raw';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['markdown', 'json', 'spec', 'raw'];
@@ -28,29 +30,143 @@ export const DEFAULT_RENDER_OPTIONS: RenderOptions = {
 type Renderer = (report: ExtractReport, opts: RenderOptions) => string;
 
 /**
- * One pure renderer per format (STYLE 7). Each returns the whole stdout text. A selection that
- * came out empty (a start past the end of the file, also warned about on stderr) leaves a note in
- * markdown where its block would be, so that a prompt built from stdout shows the gap; raw and
- * spec output have nothing for it, and JSON lists it with empty content.
+ * One renderer per format (STYLE 7). Each returns the whole stdout text; it is the text an
+ * ExtractionWriter streams, joined. A selection that came out empty (a start past the end of the
+ * file, also warned about on stderr) leaves a note in markdown where its block would be, so that a
+ * prompt built from stdout shows the gap; raw and spec output have nothing for it, and JSON lists
+ * it with empty content.
  */
 export const renderers: Record<OutputFormat, Renderer> = {
-  markdown: (report, opts) => report.results.map((r) => renderMarkdownBlock(r, opts)).join('\n'),
-  raw: (report) =>
-    nonEmpty(report.results)
-      .map((r) => r.lines.map((l) => l + '\n').join(''))
-      .join(''),
-  spec: (report, opts) =>
-    nonEmpty(report.results)
-      .map((r) => specFor(r, opts) + '\n')
-      .join(''),
-  json: (report, opts) => JSON.stringify(toJson(report, opts), null, 2) + '\n',
+  markdown: (report, opts) => renderAll('markdown', report, opts),
+  raw: (report, opts) => renderAll('raw', report, opts),
+  spec: (report, opts) => renderAll('spec', report, opts),
+  json: (report, opts) => renderAll('json', report, opts),
 };
 
-function nonEmpty(results: Extraction[]): Extraction[] {
-  return results.filter((r) => !isEmpty(r));
+function renderAll(format: OutputFormat, report: ExtractReport, opts: RenderOptions): string {
+  const writer = new ExtractionWriter(format, opts);
+  const bytes = new StringDecoder('utf8');
+  let out = writer.begin();
+  for (const r of report.results) {
+    for (const chunk of writer.add(r)) out += typeof chunk === 'string' ? chunk : bytes.write(chunk);
+  }
+  return out + writer.end(report);
 }
 
-/** A line range that starts past the end of its file selects nothing. */
+/** A piece of output: text, or UTF-8 bytes passed through from a file as they are. */
+export type OutputChunk = string | Buffer;
+
+/** Text is handed out in pieces of about this many characters. */
+const CHUNK_CHARS = 1 << 16;
+
+/**
+ * The stdout text of one format, result by result, for output written while refs are still being
+ * read (docs/reference.md#streaming-and-memory): `begin()`, then `add()` for each result in
+ * order, then `end()` with the diagnostics. JSON lists its refs first, then errors and warnings;
+ * every format gives exactly the text its renderer gives.
+ */
+export class ExtractionWriter {
+  private count = 0;
+
+  constructor(
+    private readonly format: OutputFormat,
+    private readonly opts: RenderOptions,
+  ) {}
+
+  begin(): string {
+    return this.format === 'json' ? '{\n  "version": 1,\n  "refs": [' : '';
+  }
+
+  /**
+   * The text of one result, in chunks: strings, and for a result on disk its bytes as read (UTF-8
+   * text, possibly cut inside a character: write them as bytes, or decode them as a stream).
+   */
+  *add(r: Extraction): Generator<OutputChunk> {
+    const first = this.count++ === 0;
+    switch (this.format) {
+      case 'markdown':
+        if (!first) yield '\n';
+        yield* markdownBlock(r, this.opts);
+        return;
+      case 'raw':
+        if (!isEmpty(r)) yield* bodyText(r);
+        return;
+      case 'spec':
+        if (!isEmpty(r)) yield specFor(r, this.opts) + '\n';
+        return;
+      case 'json':
+        yield* jsonRef(r, this.opts, first);
+        return;
+    }
+  }
+
+  end(report: Pick<ExtractReport, 'errors' | 'warnings'>): string {
+    if (this.format !== 'json') return '';
+    const list = (items: Diagnostic[]) => indent(JSON.stringify(items.map(diagnosticJson), null, 2), '  ');
+    return `${this.count > 0 ? '\n  ]' : ']'},\n  "errors": ${list(report.errors)},\n  "warnings": ${list(report.warnings)}\n}\n`;
+  }
+}
+
+/** Every line of `text` but the first indented by `pad` (the first follows a key or a comma). */
+function indent(text: string, pad: string): string {
+  return text.replaceAll('\n', '\n' + pad);
+}
+
+function* jsonRef(r: Extraction, opts: RenderOptions, first: boolean): Generator<OutputChunk> {
+  const lead = first ? '\n    ' : ',\n    ';
+  const fields = {
+    ref: r.ref,
+    spec: r.spec === null ? null : specFor(r, opts),
+    alias: r.alias,
+    path: r.path,
+    display_path: opts.absolute ? r.path : r.displayPath,
+    language: r.language,
+    line_start: r.lineStart,
+    line_end: r.lineEnd,
+    total_lines: r.totalLines,
+    was_clamped: r.wasClamped,
+  };
+  if (opts.content === false) {
+    yield lead + indent(JSON.stringify(fields, null, 2), '    ');
+    return;
+  }
+  // The object with an empty content, cut open where the content goes.
+  const shell = indent(JSON.stringify({ ...fields, content: '' }, null, 2), '    ');
+  const at = shell.lastIndexOf('""');
+  yield lead + shell.slice(0, at + 1);
+  if (r.onDisk) {
+    yield* spanJsonBytes(r.onDisk);
+  } else {
+    yield* inChunks(r.lines, (line, i) => (i === 0 ? '' : '\\n') + jsonEscape(line));
+  }
+  yield shell.slice(at + 1);
+}
+
+/** `s` as it is inside a JSON string (without the quotes). */
+function jsonEscape(s: string): string {
+  return JSON.stringify(s).slice(1, -1);
+}
+
+/** Lines mapped to text, handed out in chunks of about CHUNK_CHARS. */
+function* inChunks(lines: readonly string[], map: (line: string, i: number) => string): Generator<string> {
+  let out = '';
+  for (let i = 0; i < lines.length; i++) {
+    out += map(lines[i]!, i);
+    if (out.length >= CHUNK_CHARS) {
+      yield out;
+      out = '';
+    }
+  }
+  if (out) yield out;
+}
+
+/** The selected lines, each ended by a newline. */
+function* bodyText(r: Extraction): Generator<OutputChunk> {
+  if (r.onDisk) yield* spanLinesBytes(r.onDisk);
+  else yield* inChunks(r.lines, (line) => line + '\n');
+}
+
+/** A selection that came out empty (a start past the end of the file). */
 function isEmpty(r: Extraction): boolean {
   return !r.wholeFile && r.lineEnd < r.lineStart;
 }
@@ -67,17 +183,24 @@ function specFor(r: Extraction, opts: RenderOptions): string {
   return specOf(null, r.path, r.wholeFile ? null : { start: r.lineStart, end: r.lineEnd });
 }
 
+/** One result as a markdown block: header, fence, (numbered) lines, fence. */
 export function renderMarkdownBlock(r: Extraction, opts: RenderOptions): string {
-  if (isEmpty(r)) return renderNothingSelected(r, opts);
-  const numbered = opts.lineNumbers && !r.wholeFile;
-  const body = numbered ? numberLines(r.lines, r.lineStart) : r.lines;
-  const fence = fenceFor(r.lines);
+  const bytes = new StringDecoder('utf8');
   let out = '';
-  if (opts.attribution) out += header(r, opts) + '\n';
-  out += `${fence}${r.language}\n`;
-  for (const line of body) out += line + '\n';
-  out += fence + '\n';
+  for (const chunk of markdownBlock(r, opts)) out += typeof chunk === 'string' ? chunk : bytes.write(chunk);
   return out;
+}
+
+function* markdownBlock(r: Extraction, opts: RenderOptions): Generator<OutputChunk> {
+  if (isEmpty(r)) {
+    yield renderNothingSelected(r, opts);
+    return;
+  }
+  const fence = r.onDisk ? fenceOfLength(longestBacktickRun(r.onDisk)) : fenceFor(r.lines);
+  yield (opts.attribution ? header(r, opts) + '\n' : '') + `${fence}${r.language}\n`;
+  if (opts.lineNumbers && !r.wholeFile) yield* numberedLines(r);
+  else yield* bodyText(r);
+  yield fence + '\n';
 }
 
 function header(r: Extraction, opts: RenderOptions): string {
@@ -87,9 +210,12 @@ function header(r: Extraction, opts: RenderOptions): string {
   return `## From: ${shown}${range}${cwd}`;
 }
 
-function numberLines(lines: string[], first: number): string[] {
-  const width = String(first + lines.length - 1).length;
-  return lines.map((line, i) => `${String(first + i).padStart(width)} | ${line}`);
+/** `NN | line` for each selected line, numbers right-aligned to the widest. */
+function* numberedLines(r: Extraction): Generator<OutputChunk> {
+  const width = String(r.lineEnd).length;
+  const prefix = (n: number) => `${String(n).padStart(width)} | `;
+  if (r.onDisk) yield* spanPrefixedBytes(r.onDisk, r.lineStart, prefix, CHUNK_CHARS);
+  else yield* inChunks(r.lines, (line, i) => prefix(r.lineStart + i) + line + '\n');
 }
 
 /** Three backticks, or one more than the longest run of 3+ backticks in the content. */
@@ -99,28 +225,11 @@ export function fenceFor(lines: string[]): string {
     if (!line.includes('```')) continue;
     for (const m of line.matchAll(/`{3,}/g)) longest = Math.max(longest, m[0].length);
   }
-  return '`'.repeat(longest >= 3 ? longest + 1 : 3);
+  return fenceOfLength(longest);
 }
 
-function toJson(report: ExtractReport, opts: RenderOptions): unknown {
-  return {
-    version: 1,
-    refs: report.results.map((r) => ({
-      ref: r.ref,
-      spec: r.spec === null ? null : specFor(r, opts),
-      alias: r.alias,
-      path: r.path,
-      display_path: opts.absolute ? r.path : r.displayPath,
-      language: r.language,
-      line_start: r.lineStart,
-      line_end: r.lineEnd,
-      total_lines: r.totalLines,
-      was_clamped: r.wasClamped,
-      ...(opts.content === false ? {} : { content: r.lines.join('\n') }),
-    })),
-    errors: report.errors.map(diagnosticJson),
-    warnings: report.warnings.map(diagnosticJson),
-  };
+function fenceOfLength(longestRun: number): string {
+  return '`'.repeat(longestRun >= 3 ? longestRun + 1 : 3);
 }
 
 export function diagnosticJson(d: Diagnostic): Record<string, unknown> {
