@@ -38,6 +38,20 @@ console.log(`late lines              ${fmt(lateLines)}   (--lines ${lines - 100}
 const t1 = process.hrtime.bigint();
 timeOnce(refcatCmd('fd', 'read', fd, '--page', '1000', '--page-size', '8000', '--store', store));
 console.log(`new page size           ${fmt(Number(process.hrtime.bigint() - t1) / 1e6)}   (--page-size 8000: one pass builds and saves its index)`);
+// Issue 9: reading stdin into the store costs at most 1.1x a bare Node copy of stdin to a file.
+const copyOut = path.join(tmp, 'stdin-copy.out');
+const viaPipe = (cmd) => timeOnce(['sh', '-c', `cat "$0" | ${cmd} > /dev/null`, big]);
+const bare = [];
+const ours = [];
+for (let i = 0; i < 3; i++) {
+  bare.push(viaPipe(`"${process.execPath}" "${path.join(ROOT, 'bench', 'copy-stdin.js')}" "${copyOut}"`));
+  fs.rmSync(store, { recursive: true, force: true });
+  ours.push(viaPipe(`"${process.execPath}" "${path.join(ROOT, 'bin', 'refcat.js')}" fd read --store "${store}"`));
+}
+fs.rmSync(copyOut, { force: true });
+const [tBare, tOurs] = [median(bare), median(ours)];
+console.log(`1 GiB stdin -> store    ${fmt(tOurs)}   bare node copy ${fmt(tBare)}   ratio ${(tOurs / tBare).toFixed(2)}x (target <= 1.1x)`);
+
 const node0 = median([1, 2, 3].map(() => timeOnce([process.execPath, '-e', '0'])));
 console.log(`(node -e 0              ${fmt(node0)})`);
 fs.rmSync(store, { recursive: true, force: true });
