@@ -162,8 +162,21 @@ function findBases(pending: Pending[], ctx: Context, git: GitRunner, since: stri
     return;
   }
   const byFile = new Map<string, Pending[]>();
-  for (const p of pending) byFile.set(p.input.file, [...(byFile.get(p.input.file) ?? []), p]);
+  for (const p of pending) {
+    const group = byFile.get(p.input.file);
+    if (group) group.push(p);
+    else byFile.set(p.input.file, [p]);
+  }
+  const addedOnce = byFile.size >= ADDED_ONCE_MIN_FILES ? filesAddedOnce(byFile, git) : new Map<string, Base>();
   for (const [file, group] of byFile) {
+    const known = addedOnce.get(file);
+    if (known) {
+      for (const p of group) {
+        p.scanBase = known.sha;
+        p.scanTime = known.time;
+      }
+      continue;
+    }
     const repo = group[0]!.scanRepo;
     const lines = [...new Set(group.map((p) => p.input.line))].sort((a, b) => a - b);
     const args = ['blame', '--porcelain', ...lines.flatMap((n) => ['-L', `${n},${n}`]), '--', path.relative(repo, file)];
@@ -183,6 +196,99 @@ function findBases(pending: Pending[], ctx: Context, git: GitRunner, since: stri
       }
     }
   }
+}
+
+interface Base {
+  sha: string;
+  time: number;
+}
+
+/** From this many scanned files on, files added once are found without a blame each. */
+const ADDED_ONCE_MIN_FILES = 4;
+/** Paths per git command line (well under any system's argument limit). */
+const PATHS_PER_CALL = 2000;
+
+/**
+ * Scanned files whose whole history is the one commit that added them, unchanged since (not
+ * renamed there, no uncommitted change): every line of such a file blames to that commit, so it
+ * needs no blame of its own. Three git runs per repository (and per PATHS_PER_CALL files) instead
+ * of one blame per file; the other files are blamed as usual. Shallow clones are left to blame,
+ * which knows where their history stops.
+ */
+function filesAddedOnce(byFile: ReadonlyMap<string, Pending[]>, git: GitRunner): Map<string, Base> {
+  const out = new Map<string, Base>();
+  const byRepo = new Map<string, string[]>();
+  for (const [file, group] of byFile) {
+    const repo = group[0]!.scanRepo;
+    const files = byRepo.get(repo);
+    if (files) files.push(file);
+    else byRepo.set(repo, [file]);
+  }
+  for (const [repo, files] of byRepo) {
+    if (fs.existsSync(path.join(repo, '.git', 'shallow'))) continue;
+    for (let i = 0; i < files.length; i += PATHS_PER_CALL) {
+      const batch = files.slice(i, i + PATHS_PER_CALL);
+      const rel = new Map(batch.map((f) => [path.relative(repo, f).split(path.sep).join('/'), f]));
+      for (const [relPath, base] of addedOnceIn(git, repo, [...rel.keys()])) out.set(rel.get(relPath)!, base);
+    }
+  }
+  return out;
+}
+
+function addedOnceIn(git: GitRunner, repo: string, rels: string[]): Map<string, Base> {
+  const found = new Map<string, Base>();
+  const dirtyOut = git.tryRun(repo, ['--literal-pathspecs', 'diff', '--name-only', '-z', 'HEAD', '--', ...rels]);
+  // A merge that changed a file counts as a change of its own (its diff to the first parent).
+  const logArgs = ['--literal-pathspecs', 'log', '--diff-merges=first-parent', '--format=%x01%H %ct', '--name-status', '-z', '--', ...rels];
+  const logOut = dirtyOut && git.tryRun(repo, logArgs);
+  if (!logOut) return found; // no commits yet, or git could not say: blame decides
+  const dirty = new Set(dirtyOut.toString('utf8').split('\0'));
+  const touches = new Map<string, { base: Base; status: string }[]>();
+  for (const commit of parseNameStatus(logOut)) {
+    for (const { status, paths } of commit.changes) {
+      const target = paths[paths.length - 1]!;
+      const list = touches.get(target);
+      const touch = { base: { sha: commit.sha, time: commit.time }, status };
+      if (list) list.push(touch);
+      else touches.set(target, [touch]);
+    }
+  }
+  const candidates = new Map<string, Base>();
+  for (const [relPath, list] of touches) {
+    if (list.length === 1 && list[0]!.status === 'A' && !dirty.has(relPath)) candidates.set(relPath, list[0]!.base);
+  }
+  if (candidates.size === 0) return found;
+  // A path-limited log cannot see where a file came from: ask each adding commit, with rename
+  // detection over all its changes, whether the file was in fact renamed or copied there.
+  const shas = [...new Set([...candidates.values()].map((b) => b.sha))];
+  const full = git.tryRun(repo, ['log', '--no-walk=unsorted', '-M', '--format=%x01%H %ct', '--name-status', '-z', ...shas]);
+  if (!full) return found;
+  const arrived = new Set<string>();
+  for (const commit of parseNameStatus(full)) {
+    for (const { status, paths } of commit.changes) if (status !== 'A') arrived.add(`${commit.sha} ${paths[paths.length - 1]}`);
+  }
+  for (const [relPath, base] of candidates) if (!arrived.has(`${base.sha} ${relPath}`)) found.set(relPath, base);
+  return found;
+}
+
+/** `git log --format=%x01%H %ct --name-status -z` output: commits and their changed paths. */
+function parseNameStatus(out: Buffer): { sha: string; time: number; changes: { status: string; paths: string[] }[] }[] {
+  const commits = [];
+  for (const record of out.toString('utf8').split('\x01')) {
+    if (record === '') continue;
+    const [head = '', ...rest] = record.split('\0');
+    const [sha = '', time = '0'] = head.split(' ');
+    const fields = rest.map((f) => f.replace(/^\n/, '')).filter((f) => f !== '');
+    const changes: { status: string; paths: string[] }[] = [];
+    for (let i = 0; i < fields.length; ) {
+      const status = fields[i]!;
+      const count = status.startsWith('R') || status.startsWith('C') ? 2 : 1;
+      changes.push({ status: status[0]!, paths: fields.slice(i + 1, i + 1 + count) });
+      i += 1 + count;
+    }
+    commits.push({ sha, time: Number(time), changes });
+  }
+  return commits;
 }
 
 function parseBlame(text: string): { byLine: Map<number, string>; timeOf: Map<string, number>; boundary: Set<string> } {

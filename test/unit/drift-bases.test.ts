@@ -1,0 +1,77 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { detectDrift, type DriftRefInput } from '../../src/core/drift/detect-drift.js';
+import { GitRunner } from '../../src/core/drift/git-runner.js';
+import { parseRef } from '../../src/core/ref-spec/parse-ref-spec.js';
+import { GitRepo, numbered } from '../helpers/git-repo.js';
+import { testCtx } from '../helpers/tmp.js';
+
+// With many scanned files, files whose whole history is the one commit that added them get their
+// base without a blame each. The bases (and so the verdicts) must be exactly what a blame of each
+// file gives, whatever the file's history: edited, renamed, re-added, merged, uncommitted.
+
+const doc = (i: number) => `# Doc ${i}\n\nSee @lib/x.js#L${i + 1}-L${i + 3}.\nAnd @lib/x.js#L${i + 10}.\n`;
+
+function inputs(repo: GitRepo, files: string[]): DriftRefInput[] {
+  return files.flatMap((rel) => {
+    const file = path.join(repo.dir, rel);
+    return [3, 4].map((line, k) => {
+      const i = Number(/\d+/.exec(rel)![0]);
+      const ref = k === 0 ? `@lib/x.js#L${i + 1}-L${i + 3}` : `@lib/x.js#L${i + 10}`;
+      return { file, line, ref, spec: parseRef(ref), alias: null, searchDirs: [repo.dir] };
+    });
+  });
+}
+
+describe('drift bases for many files at once', () => {
+  it('equal the bases a blame of each file gives, in few git runs', () => {
+    const docs = Array.from({ length: 12 }, (_, i) => `docs/d${i}.md`);
+    const repo = GitRepo.init({ 'lib/x.js': numbered('x', 40) });
+    repo.commit('docs', Object.fromEntries(docs.slice(0, 8).map((d, i) => [d, doc(i)])));
+    repo.commit('more docs', { [docs[8]!]: doc(8), [docs[9]!]: doc(9) });
+    repo.commit('code moves', { 'lib/x.js': 'top\n' + numbered('x', 40) });
+    repo.commit('d1 edited', { [docs[1]!]: doc(1) + 'more\n' });
+    // d2 renamed (its lines blame to the commit that wrote them, not to the rename).
+    repo.mv(docs[2]!, 'docs/d2-renamed.md');
+    repo.commit('d2 renamed');
+    // d3 deleted and written again.
+    repo.commit('d3 gone', { [docs[3]!]: null });
+    repo.commit('d3 back', { [docs[3]!]: doc(3) });
+    // d10 added on a branch, changed by the merge.
+    repo.git('checkout', '-q', '-b', 'side');
+    repo.commit('d10 on a side branch', { [docs[10]!]: doc(10) });
+    repo.git('checkout', '-q', 'main');
+    repo.commit('d11 on main', { [docs[11]!]: doc(11) });
+    repo.git('merge', '-q', '--no-ff', '--no-commit', 'side');
+    repo.write({ [docs[10]!]: doc(10).replace('See', 'Merged: see') });
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'merge side');
+    // d4 has an uncommitted change on the line of its first ref; d5 one elsewhere.
+    repo.write({ [docs[4]!]: doc(4).replace('See', 'Look at'), [docs[5]!]: doc(5) + 'tail\n' });
+
+    const files = docs.map((d) => (d === docs[2] ? 'docs/d2-renamed.md' : d));
+    const ctx = testCtx(repo.dir);
+    const git = new GitRunner(ctx);
+    const together = detectDrift(inputs(repo, files), ctx, { git });
+    const single = files.map((f) => detectDrift(inputs(repo, [f]), ctx));
+    expect(together.entries).toEqual(single.flatMap((r) => r.entries));
+    // Every status is there, and the bases differ between files (the test would catch a mix-up).
+    expect(new Set(together.entries.map((e) => e.base)).size).toBeGreaterThan(4);
+    expect(together.entries.filter((e) => e.status === 'unchanged').length).toBeGreaterThan(0);
+    expect(together.entries.filter((e) => e.status === 'moved').length).toBeGreaterThan(0);
+    // Fewer git runs than file by file.
+    expect(together.gitProcesses).toBeLessThan(single.reduce((n, r) => n + r.gitProcesses, 0) / 2);
+  });
+
+  it('are found for 200 files added once without a blame each', () => {
+    const docs = Array.from({ length: 200 }, (_, i) => `docs/d${i}.md`);
+    const repo = GitRepo.init({ 'lib/x.js': numbered('x', 300) });
+    repo.commit('docs', Object.fromEntries(docs.map((d, i) => [d, doc(i)])));
+    repo.commit('code moves', { 'lib/x.js': 'top\n' + numbered('x', 300) });
+    const ctx = testCtx(repo.dir);
+    const report = detectDrift(inputs(repo, docs), ctx);
+    expect(report.counts.moved).toBe(400);
+    // Three runs find the bases, then one diff and one batch read of the old file.
+    expect(report.gitProcesses).toBeLessThanOrEqual(8);
+  });
+});
