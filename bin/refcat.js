@@ -1,4 +1,5 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli/main.js';
-
-await main();
+// The refcat command. It runs the CLI bundled into one CommonJS file by `npm run build`
+// (dist/bin/main.cjs): one file to load instead of dozens of ES modules keeps start-up close to a
+// bare `node` (CONTRIBUTING.md#performance). bin/package.json makes this file CommonJS.
+require('../dist/bin/main.cjs').main();

@@ -288,9 +288,18 @@ function addCheckCommand(parent: Command, spec: CheckCommandSpec): Command {
     .addHelpText('after', spec.help);
 }
 
-const VERSION = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
+/** The version in refcat's package.json: two folders up from dist/cli/, one from the bundle in dist/bin/. */
+const VERSION = ((): string => {
+  for (const up of ['../../package.json', '../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'refcat' && pkg.version) return pkg.version;
+    } catch {
+      // not there: try the next place
+    }
+  }
+  return 'unknown';
+})();
 
 /** A commander Option from a flag table entry (extract-flags.ts). */
 function toOption(spec: FlagSpec): Option {

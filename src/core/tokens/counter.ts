@@ -7,6 +7,12 @@ export interface Counter {
   close(): void;
 }
 
+/** The worker's file: next to this module, or next to the CLI bundle (`count-worker.cjs`). */
+function workerFile(): URL {
+  const here = import.meta.url;
+  return new URL(here.endsWith('.cjs') ? './count-worker.cjs' : './count-worker.js', here);
+}
+
 /**
  * A tokenizer loading in a worker thread from now on, so that its start-up (the rank tables take
  * 100-200 ms) overlaps the extraction instead of following it (docs/reference.md#token-counts-and-budgets).
@@ -18,7 +24,7 @@ export function startCounter(encoding: Encoding): Counter {
   let worker: Worker | null = null;
   let failed = false;
   try {
-    worker = new Worker(new URL('./count-worker.js', import.meta.url), { workerData: { encoding } });
+    worker = new Worker(workerFile(), { workerData: { encoding } });
     worker.on('error', () => (failed = true));
     worker.unref();
   } catch {
