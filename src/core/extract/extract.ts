@@ -282,9 +282,12 @@ function readExtraction(file: ResolvedFile, options: ExtractOptions & { onDisk?:
   let sel: Selection;
   let keepOpen = false;
   try {
-    // A selection left on disk is only measured (no lines decoded): larger reads are faster.
+    // Reads as large as the file, within bounds: a small file is read in one call into a small
+    // buffer (globs read thousands), and a selection left on disk, only measured (no lines
+    // decoded), reads faster in larger pieces.
     const measured = options.onDisk && !options.checkOnly && ref.selector?.kind !== 'pattern';
-    const reader = new LineReader(fd, { maxLineBytes: options.maxSelectionChars, chunkSize: measured ? 1 << 20 : undefined });
+    const chunkSize = Math.min(Math.max(size + 1, 4096), measured ? 1 << 20 : 1 << 16);
+    const reader = new LineReader(fd, { maxLineBytes: options.maxSelectionChars, chunkSize });
     const selectOpts = {
       context: options.context ?? 0,
       countOnly: options.checkOnly ?? false,
