@@ -40,20 +40,25 @@ export {
 
 export {
   extract,
+  extractSteps,
   extractFile,
   resolveFiles,
   type ExtractOptions,
   type ExtractReport,
+  type ExtractStep,
   type Extraction,
   type ResolvedFile,
 } from './core/extract/extract.js';
-export { extractBatches, type RefBatch, type Logged } from './core/extract/extract-batches.js';
+export type { ContentSpan } from './core/extract/content-span.js';
+export { extractBatches, BatchRun, type RefBatch, type Logged } from './core/extract/extract-batches.js';
 export { PatternBudget, DEFAULT_PATTERN_BUDGET_MS } from './core/extract/pattern-search.js';
 export { workflowRefs } from './core/workflow/workflow-refs.js';
 export { languageOf } from './core/extract/language.js';
 export {
   renderers,
   renderMarkdownBlock,
+  ExtractionWriter,
+  type OutputChunk,
   DEFAULT_RENDER_OPTIONS,
   OUTPUT_FORMATS,
   type OutputFormat,
