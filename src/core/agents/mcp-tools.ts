@@ -50,7 +50,7 @@ const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 const source = {
   text: z.string().optional().describe('The content itself, e.g. an LLM answer or a command output.'),
   path: z.string().optional().describe('A file under the root, relative to it (e.g. "logs/build.log").'),
-  fd: z.string().optional().describe('A stored handle: "fd:N" from an earlier fd_read, or "ref:ID" from ref scan.'),
+  fd: z.string().optional().describe('A stored handle: "fd:N" from an earlier fd_read (or fd_list), or "ref:ID" stored by the refcat CLI\'s ref scan.'),
 };
 
 /** The tools of `refcat mcp` (docs/reference.md#refcat-mcp): names, schemas and handlers. */
@@ -59,8 +59,9 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'extract',
     description:
       'Extract exact line ranges of files as attributed markdown (a "## From: path:a-b" header and a fenced, line-numbered block), ' +
-      'the same text as the refcat CLI. Refs look like "@src/app.ts#L10-L50", "src/app.ts#/export function/:+5" (a regex and 5 lines after), ' +
-      '"src/**/*.ts#L1-L5" (a glob) or "alias:path#L3". Paths are relative to the root. The answer ends with its token count.',
+      'the same text as the refcat CLI. Refs look like "@src/app.ts#L10-L50" (lines 10 to 50), "@src/app.py#/def main/:function" ' +
+      '(the function a regex match opens; also :class, :block), "@src/app.ts#/export const/:+5" (the match and 5 more lines), ' +
+      '"@src/**/*.ts#L1-L5" (a glob) or "alias:path#L3". Paths are relative to the root. The answer ends with its token count (o200k_base).',
     input: {
       refs: z.array(z.string()).min(1).describe('Refs to extract, in the order they should appear, e.g. ["@src/a.ts#L1-L20"].'),
       format: z.enum(['markdown', 'json']).optional().describe('markdown (default) or the JSON report with one entry per ref.'),
