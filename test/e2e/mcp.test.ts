@@ -211,6 +211,23 @@ describe('refcat mcp', () => {
     expect((await call('fd_read', { path: path.join(top, 'lib', 'util.ts') })).text).toBe('export const one = 1;\nexport const two = 2;\n');
   });
 
+  it('an alias file under the root opens nothing outside it, even one the agent wrote', async () => {
+    const lock = '{"externals_dir": "..", "repos": [{"alias": "up", "name": "."}]}';
+    const wrote = await call('ref_export', { text: `<ref id="lock">${lock}</ref>`, id: 'lock', to: 'workspace.lock.json' });
+    expect(wrote.isError).toBe(false);
+    try {
+      // The alias is defined (aliases lists it) but reads through it stay inside the root.
+      expect(JSON.parse((await call('aliases', {})).text).aliases).toContainEqual(expect.objectContaining({ name: 'up', target: top }));
+      const r = await call('extract', { refs: ['up:secret.txt'] });
+      expect(r).toEqual({ text: `Error: Refused: up:secret.txt is outside the root ${root} (and every alias target)\n`, isError: true });
+      expect((await call('fd_read', { path: path.join(top, 'secret.txt') })).isError).toBe(true);
+      // The user's own alias file (outside the root) still counts.
+      expect((await call('extract', { refs: ['lib:util.ts#L1'] })).isError).toBe(false);
+    } finally {
+      fs.rmSync(path.join(root, 'workspace.lock.json'));
+    }
+  });
+
   it('verify_refs with drift says which line refs moved, as the CLI does, and rewrites nothing', async () => {
     const code = Array.from({ length: 12 }, (_, i) => `const v${i} = ${i};`).join('\n') + '\n';
     const repo = GitRepo.init({ 'lib/x.js': code, 'notes.md': 'See @lib/x.js#L3-L5.\n' }, path.join(root, 'history'));

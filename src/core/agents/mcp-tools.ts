@@ -295,8 +295,16 @@ export async function runTool(tool: ToolSpec, args: unknown, agent: AgentContext
   }
 }
 
+/**
+ * The root, and the targets of the aliases the user defined outside it. An alias file under the
+ * root (a workspace.lock.json, or .sdqctl/aliases.yaml when the root holds the home folder) comes
+ * with the files being read and can be written by ref_export: its aliases open nothing outside the
+ * root, or one written call would make every folder readable.
+ */
 function confinementOf(ctx: Context, aliases: AliasResolver): Confinement {
-  return new Confinement(ctx.cwd, aliases.listReadable().entries.map((e) => e.target));
+  const rootOnly = new Confinement(ctx.cwd);
+  const targets = aliases.listReadable().entries.filter((e) => e.source !== 'explicit' && !rootOnly.allows(e.origin)).map((e) => e.target);
+  return new Confinement(ctx.cwd, targets);
 }
 
 /** A ref's path must not name a place outside before anything is read (globs are checked per file after). */
