@@ -337,6 +337,18 @@ describe('refcat mcp', () => {
       expect(r.text, to).toMatch(/^Error: Refused: .* (is|leads) outside .* \(ref_export writes only under the root\)\n$/);
     }
     expect(fs.existsSync(path.join(top, 'escape.txt'))).toBe(false);
+    // git runs what .git/config and .git/hooks name: no write there, even with force.
+    fs.mkdirSync(path.join(root, '.git', 'hooks'), { recursive: true });
+    try {
+      for (const to of ['.git/config', '.git/hooks/pre-commit', 'src/../.git/hooks/post-checkout']) {
+        const r = await call('ref_export', { text: '<ref id="a">[core]\n\tfsmonitor = touch pwned</ref>', id: 'a', to, force: true });
+        expect(r, to).toEqual({ text: `Error: Refused: ${to} is inside a .git folder (git runs what its config and hooks name)\n`, isError: true });
+      }
+      expect(fs.readdirSync(path.join(root, '.git', 'hooks'))).toEqual([]);
+      expect(fs.existsSync(path.join(root, '.git', 'config'))).toBe(false);
+    } finally {
+      fs.rmSync(path.join(root, '.git'), { recursive: true, force: true });
+    }
     expect(fs.readFileSync(path.join(top, 'secret.txt'), 'utf8')).toBe('top secret\n');
     expect((await call('ref_export', { text: 'none', id: 'missing', to: 'x.txt' })).isError).toBe(true);
   });
