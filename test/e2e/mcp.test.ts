@@ -127,6 +127,15 @@ describe('refcat mcp', () => {
     const markdown = r.text.slice(0, r.text.indexOf('\nWarning: left out'));
     expect(new Tiktoken(o200k).encode(markdown, [], []).length).toBeLessThanOrEqual(300);
     expect(r.text).toContain('Warning: left out (token budget): @src/app.py');
+    // Too small for one line of the first ref: an error naming the smallest budget that fits.
+    const small = await call('extract', { refs: ['@big.txt#L1-L400', '@src/app.py'], max_tokens: 5 });
+    expect(small.isError).toBe(true);
+    const need = Number(/^Error: max_tokens 5 is too small: the first ref needs at least (\d+) tokens for one line \(@big\.txt#L1-L400\)\n$/.exec(small.text)?.[1]);
+    expect(need).toBeGreaterThan(5);
+    const fits = await call('extract', { refs: ['@big.txt#L1-L400', '@src/app.py'], max_tokens: need });
+    expect(fits.isError).toBe(false);
+    expect(fits.text).toContain('1 | row 1 \n… cut: 399 more lines');
+    expect(new Tiktoken(o200k).encode(fits.text.slice(0, fits.text.indexOf('\nWarning: left out')), [], []).length).toBeLessThanOrEqual(need);
     const json = await call('extract', { refs: ['@src/app.py'], max_tokens: 300, format: 'json' });
     expect(json).toEqual({ text: 'Error: max_tokens budgets the markdown output: it does not combine with format json\n', isError: true });
   });

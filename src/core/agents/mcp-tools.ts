@@ -88,7 +88,7 @@ export const TOOLS: readonly ToolSpec[] = [
         const json = await tokensJson(report, DEFAULT_RENDER_OPTIONS, encoding);
         return { text: json + errors, isError: code !== 0 };
       }
-      const budgeted = await budgetMarkdown(report, DEFAULT_RENDER_OPTIONS, { encoding, maxTokens: args.max_tokens });
+      const budgeted = await budgetMarkdown(report, DEFAULT_RENDER_OPTIONS, { encoding, maxTokens: args.max_tokens, budgetName: 'max_tokens' });
       const left = budgeted.leftOut.map((ref) => `Warning: left out (token budget): ${ref}\n`).join('');
       const summary = `refcat: ${budgeted.refs} ${budgeted.refs === 1 ? 'ref' : 'refs'}, ${budgeted.tokens.toLocaleString('en-US')} tokens (${encoding})\n`;
       return { text: budgeted.text + (budgeted.text ? '\n' : '') + left + errors + summary, isError: code !== 0 };
