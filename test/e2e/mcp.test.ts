@@ -37,6 +37,16 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(root, 'good.md'), 'See @src/app.py#L2-L4.\n');
   fs.symlinkSync(path.join(top, 'secret.txt'), path.join(root, 'leak.txt'));
   fs.writeFileSync(path.join(root, 'exists.txt'), 'keep me\n');
+  // Outside the root: a workflow that INCLUDEs, or a symlink, could lead a tool to it.
+  fs.writeFileSync(path.join(top, 'outside.conv'), 'MODEL gpt-4\nSECRETDIRECTIVE hidden words\nREFCAT @src/hidden.py\n');
+  fs.mkdirSync(path.join(root, 'escape'));
+  fs.writeFileSync(path.join(root, 'escape', 'inc.conv'), 'MODEL gpt-4\nINCLUDE ../../outside.conv\nPROMPT go\n');
+  fs.symlinkSync(path.join(top, 'outside.conv'), path.join(root, 'escape', 'link.conv'));
+  // An alias target outside the root is readable, as the reference says.
+  fs.mkdirSync(path.join(top, 'lib'));
+  fs.writeFileSync(path.join(top, 'lib', 'util.ts'), 'export const one = 1;\nexport const two = 2;\n');
+  fs.mkdirSync(path.join(top, 'home', '.sdqctl'), { recursive: true });
+  fs.writeFileSync(path.join(top, 'home', '.sdqctl', 'aliases.yaml'), `aliases:\n  lib: ${path.join(top, 'lib')}\n`);
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: root, env: env(), stderr: 'pipe' });
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   client = new Client({ name: 'refcat-test', version: '1.0.0' });
@@ -48,9 +58,20 @@ afterAll(async () => {
   fs.rmSync(top, { recursive: true, force: true });
 });
 
-async function call(name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }> {
+async function callRaw(name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }> {
   const r = (await client.callTool({ name, arguments: args })) as { content: { type: string; text: string }[]; isError?: boolean };
   return { text: r.content.map((c) => c.text).join(''), isError: r.isError === true };
+}
+
+/** A tool call; after every error result, the same server must still answer a good call. */
+async function call(name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }> {
+  const r = await callRaw(name, args);
+  if (r.isError) {
+    const after = await callRaw('extract', { refs: ['@src/app.py#L7'] });
+    expect(after, `serving after ${name} ${JSON.stringify(args).slice(0, 80)}`).toMatchObject({ isError: false });
+    expect(after.text).toContain('7 | line 7');
+  }
+  return r;
 }
 
 describe('refcat mcp', () => {
@@ -64,10 +85,25 @@ describe('refcat mcp', () => {
       for (const p of Object.values((t.inputSchema.properties ?? {}) as Record<string, { description?: string }>)) expect(p.description).toBeTruthy();
     }
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    expect(byName.extract!.annotations?.readOnlyHint).toBe(true);
-    expect(byName.ref_export!.annotations?.readOnlyHint).toBe(false);
-    expect(byName.ref_export!.annotations?.destructiveHint).toBe(true);
+    // Read-only where the tool changes nothing; fd_read stores text, fd_close and ref_export destroy.
+    const hints = Object.fromEntries(tools.map((t) => [t.name, [t.annotations?.readOnlyHint, t.annotations?.destructiveHint ?? null]]));
+    expect(hints).toEqual({
+      extract: [true, null],
+      validate: [true, null],
+      verify_refs: [true, null],
+      fd_read: [false, false],
+      fd_list: [true, null],
+      fd_close: [false, true],
+      ref_list: [true, null],
+      ref_export: [false, true],
+      aliases: [true, null],
+    });
+    for (const t of tools) expect(t.annotations?.openWorldHint, t.name).toBe(false);
     expect(byName.extract!.inputSchema.required).toEqual(['refs']);
+    expect(byName.ref_export!.inputSchema.required).toEqual(['id', 'to']);
+    expect(byName.fd_close!.inputSchema.required).toEqual(['fd']);
+    expect(byName.validate!.inputSchema.required).toEqual(['paths']);
+    expect(Object.keys(byName.fd_read!.inputSchema.properties ?? {}).sort()).toEqual(['fd', 'lines', 'page', 'page_size', 'path', 'text']);
   });
 
   it('extract answers the CLI markdown and its token total', async () => {
@@ -91,6 +127,15 @@ describe('refcat mcp', () => {
     const markdown = r.text.slice(0, r.text.indexOf('\nWarning: left out'));
     expect(new Tiktoken(o200k).encode(markdown, [], []).length).toBeLessThanOrEqual(300);
     expect(r.text).toContain('Warning: left out (token budget): @src/app.py');
+    // Too small for one line of the first ref: an error naming the smallest budget that fits.
+    const small = await call('extract', { refs: ['@big.txt#L1-L400', '@src/app.py'], max_tokens: 5 });
+    expect(small.isError).toBe(true);
+    const need = Number(/^Error: max_tokens 5 is too small: the first ref needs at least (\d+) tokens for one line \(@big\.txt#L1-L400\)\n$/.exec(small.text)?.[1]);
+    expect(need).toBeGreaterThan(5);
+    const fits = await call('extract', { refs: ['@big.txt#L1-L400', '@src/app.py'], max_tokens: need });
+    expect(fits.isError).toBe(false);
+    expect(fits.text).toContain('1 | row 1 \n… cut: 399 more lines');
+    expect(new Tiktoken(o200k).encode(fits.text.slice(0, fits.text.indexOf('\nWarning: left out')), [], []).length).toBeLessThanOrEqual(need);
     const json = await call('extract', { refs: ['@src/app.py'], max_tokens: 300, format: 'json' });
     expect(json).toEqual({ text: 'Error: max_tokens budgets the markdown output: it does not combine with format json\n', isError: true });
   });
@@ -131,6 +176,65 @@ describe('refcat mcp', () => {
     }
     expect((await call('validate', { paths: ['../'] })).isError).toBe(true);
     expect((await call('verify_refs', { paths: [top] })).isError).toBe(true);
+    // A glob that reaches the symlink refuses the whole call.
+    const glob = await call('extract', { refs: ['@*.txt#L1'] });
+    expect(glob.isError).toBe(true);
+    expect(glob.text).toMatch(/^Error: Refused: @leak\.txt#L1 is outside the root/);
+    expect(glob.text).not.toContain('top secret');
+  });
+
+  it('workflows cannot lead a tool out of the root: an INCLUDE outside is not read, a symlinked .conv refuses the call', async () => {
+    const validated = await call('validate', { paths: ['escape/inc.conv'] });
+    expect(validated.isError).toBe(true);
+    expect(JSON.parse(validated.text).files[0].errors).toEqual([
+      expect.objectContaining({ code: 'include_unreadable', message: `Cannot read INCLUDE file ../../outside.conv: refused: outside the root ${root} (and every alias target)` }),
+    ]);
+    // verify refs checks the refs a workflow holds (an unreadable INCLUDE is validate's finding):
+    // the outside file's ref is not among them.
+    const verified = await call('verify_refs', { paths: ['escape/inc.conv'] });
+    expect(verified.isError).toBe(false);
+    expect(JSON.parse(verified.text)).toMatchObject({ passed: true, refs_found: 0, errors: [] });
+    // Nothing of the outside file reaches either answer: not its directives, not its refs.
+    for (const r of [validated, verified]) expect(r.text).not.toMatch(/SECRETDIRECTIVE|hidden/);
+    for (const [tool, args] of [
+      ['verify_refs', { paths: ['escape'] }],
+      ['verify_refs', {}],
+      ['validate', { paths: ['escape'] }],
+    ] as const) {
+      const r = await call(tool, args);
+      expect(r, `${tool} ${JSON.stringify(args)}`).toEqual({ text: `Error: Refused: ${path.join(root, 'escape', 'link.conv')} is outside the root ${root} (and every alias target)\n`, isError: true });
+    }
+  });
+
+  it('alias targets are readable; .. through an alias is not', async () => {
+    const aliases = await call('aliases', {});
+    expect(aliases.isError).toBe(false);
+    expect(JSON.parse(aliases.text).aliases).toEqual([expect.objectContaining({ name: 'lib', target: path.join(top, 'lib'), shadowed: false })]);
+    const r = await call('extract', { refs: ['lib:util.ts#L2'] });
+    expect(r.isError).toBe(false);
+    expect(r.text).toContain('2 | export const two = 2;');
+    const out = await call('extract', { refs: ['lib:../secret.txt'] });
+    expect(out.isError).toBe(true);
+    expect(out.text).toMatch(/^Error: Refused: lib:\.\.\/secret\.txt is outside the root/);
+    expect(out.text).not.toContain('top secret');
+    expect((await call('fd_read', { path: path.join(top, 'lib', 'util.ts') })).text).toBe('export const one = 1;\nexport const two = 2;\n');
+  });
+
+  it('an alias file under the root opens nothing outside it, even one the agent wrote', async () => {
+    const lock = '{"externals_dir": "..", "repos": [{"alias": "up", "name": "."}]}';
+    const wrote = await call('ref_export', { text: `<ref id="lock">${lock}</ref>`, id: 'lock', to: 'workspace.lock.json' });
+    expect(wrote.isError).toBe(false);
+    try {
+      // The alias is defined (aliases lists it) but reads through it stay inside the root.
+      expect(JSON.parse((await call('aliases', {})).text).aliases).toContainEqual(expect.objectContaining({ name: 'up', target: top }));
+      const r = await call('extract', { refs: ['up:secret.txt'] });
+      expect(r).toEqual({ text: `Error: Refused: up:secret.txt is outside the root ${root} (and every alias target)\n`, isError: true });
+      expect((await call('fd_read', { path: path.join(top, 'secret.txt') })).isError).toBe(true);
+      // The user's own alias file (outside the root) still counts.
+      expect((await call('extract', { refs: ['lib:util.ts#L1'] })).isError).toBe(false);
+    } finally {
+      fs.rmSync(path.join(root, 'workspace.lock.json'));
+    }
   });
 
   it('verify_refs with drift says which line refs moved, as the CLI does, and rewrites nothing', async () => {
@@ -147,22 +251,39 @@ describe('refcat mcp', () => {
   });
 
   it('a catastrophic pattern is stopped by the budget and answered as an error', async () => {
-    const started = Date.now();
+    // (a+)+$ on 40 a's and a b backtracks about 2^40 steps: only the CPU-time budget ends it.
     const r = await call('extract', { refs: ['@aaa.txt#/(a+)+$/'] });
     expect(r.isError).toBe(true);
-    expect(r.text).toMatch(/^Error: /m);
-    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(r.text).toMatch(/^Error: Pattern \/\(a\+\)\+\$\/ timed out after 1\.5 s of CPU time in @aaa\.txt/m);
     expect((await call('extract', { refs: ['@aaa.txt'] })).isError).toBe(false);
   });
 
-  it('pages a 5,000-line file to the end; the pages rejoin exactly', async () => {
-    const first = await call('fd_read', { path: 'big.txt', page_size: 4000 });
+  it('pages a 5,000-line file by following each answer, as an agent would; the pages rejoin exactly', async () => {
+    const text = fs.readFileSync(path.join(root, 'big.txt'), 'utf8');
+    // A file is read in place: the answer names the fd_read call for page 2, with the same path.
+    const first = await call('fd_read', { path: 'big.txt', page_size: 3000 });
     expect(first.isError).toBe(false);
-    // A file is read in place; text is stored as an fd.
+    const pages = Number(/^<fd_result [^>]*pages="(\d+)"/.exec(first.text)?.[1]);
+    expect(pages).toBeGreaterThan(10);
+    const next = /Use `fd_read (\{.*\})` to read more pages\./.exec(first.text);
+    expect(next, first.text.slice(0, 300)).not.toBeNull();
+    const args = JSON.parse(next![1]!);
+    expect(args).toEqual({ path: 'big.txt', page: 2, page_size: 3000 });
+    let joined = /<preview>\n([\s\S]*)\n {2}<\/preview>/.exec(first.text)![1]!;
+    for (let p = 2; p <= pages; p++) {
+      const page = await call('fd_read', { ...args, page: p });
+      expect(page.isError, `page ${p}`).toBe(false);
+      joined += /^<fd_content [^>]*>\n([\s\S]*)\n<\/fd_content>\n$/.exec(page.text)![1];
+    }
+    expect(joined).toBe(text);
+  });
+
+  it('pages a 5,000-line text stored as an fd to the end; the pages rejoin exactly', async () => {
     const text = fs.readFileSync(path.join(root, 'big.txt'), 'utf8');
     const stored = await call('fd_read', { text });
     const m = /<fd_result fd="(fd:\d+)" pages="(\d+)"/.exec(stored.text);
     expect(m).not.toBeNull();
+    expect(stored.text).toContain(`Use \`fd_read {"fd":"${m![1]}","page":2}\` to read more pages.`);
     const [, fd, pages] = m!;
     let joined = '';
     for (let p = 1; p <= Number(pages); p++) {
@@ -221,8 +342,22 @@ describe('refcat mcp', () => {
     for (const to of ['../escape.txt', path.join(top, 'escape.txt'), 'leak.txt']) {
       const r = await call('ref_export', { text: '<ref id="a">x</ref>', id: 'a', to, force: true });
       expect(r.isError, to).toBe(true);
+      // No CLI way round (--allow-outside) is offered to the agent.
+      expect(r.text, to).toMatch(/^Error: Refused: .* (is|leads) outside .* \(ref_export writes only under the root\)\n$/);
     }
     expect(fs.existsSync(path.join(top, 'escape.txt'))).toBe(false);
+    // git runs what .git/config and .git/hooks name: no write there, even with force.
+    fs.mkdirSync(path.join(root, '.git', 'hooks'), { recursive: true });
+    try {
+      for (const to of ['.git/config', '.git/hooks/pre-commit', 'src/../.git/hooks/post-checkout']) {
+        const r = await call('ref_export', { text: '<ref id="a">[core]\n\tfsmonitor = touch pwned</ref>', id: 'a', to, force: true });
+        expect(r, to).toEqual({ text: `Error: Refused: ${to} is inside a .git folder (git runs what its config and hooks name)\n`, isError: true });
+      }
+      expect(fs.readdirSync(path.join(root, '.git', 'hooks'))).toEqual([]);
+      expect(fs.existsSync(path.join(root, '.git', 'config'))).toBe(false);
+    } finally {
+      fs.rmSync(path.join(root, '.git'), { recursive: true, force: true });
+    }
     expect(fs.readFileSync(path.join(top, 'secret.txt'), 'utf8')).toBe('top secret\n');
     expect((await call('ref_export', { text: 'none', id: 'missing', to: 'x.txt' })).isError).toBe(true);
   });

@@ -139,6 +139,19 @@ describe('start-up', () => {
     expect(loaded.filter((u) => /node_modules\/(@modelcontextprotocol|zod|gpt-tokenizer|js-tiktoken|commander)\//.test(u))).toEqual([]);
     expect(loaded.filter((u) => /dist\/(core|cli)\//.test(u))).toEqual([]);
   });
+
+  it('the trace does see the tokenizer when a budget asks for it (so the test above can fail)', () => {
+    fs.rmSync(trace, { force: true });
+    const r = spawnSync(process.execPath, ['--import', path.join(REPO, 'test/helpers/trace-imports.mjs'), BIN, refs[0]!, '--max-tokens', '100000'], {
+      cwd: src,
+      env: { PATH: process.env.PATH, HOME: os.tmpdir(), REFCAT_TRACE_IMPORTS: trace },
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(0);
+    const loaded = fs.readFileSync(trace, 'utf8').split('\n');
+    expect(loaded.some((u) => /node_modules\/gpt-tokenizer\//.test(u))).toBe(true);
+    expect(loaded.some((u) => u.endsWith('/dist/bin/main.cjs'))).toBe(true);
+  });
 });
 
 describe('fd read --tokens', () => {

@@ -36,6 +36,22 @@ describe('Confinement (refcat mcp reads)', () => {
     });
   }
 
+  it('a .git folder is recognised by its real path, whatever the spelling', () => {
+    const { root, c } = setup();
+    fs.mkdirSync(path.join(root, '.git', 'hooks'), { recursive: true });
+    fs.symlinkSync(path.join(root, '.git'), path.join(root, 'gitlink'));
+    const table: [string, boolean][] = [
+      ['.git/config', true],
+      ['.git/hooks/pre-commit', true],
+      ['src/../.git/config', true],
+      ['gitlink/config', true],
+      ['src/a.ts', false],
+      ['.gitignore', false],
+      ['docs/.github/x.yml', false],
+    ];
+    for (const [p, inGit] of table) expect(c.inGitDir(p), p).toBe(inGit);
+  });
+
   it('alias targets are readable, by absolute path too', () => {
     const { top, c } = setup();
     expect(c.allows(path.join(top, 'lib', 'x.ts'))).toBe(true);

@@ -23,6 +23,15 @@ export class Confinement {
     return this.allowed.some((dir) => inside(real, dir));
   }
 
+  /**
+   * Whether `file` (absolute, or relative to the root) is in a `.git` folder, judged by its real
+   * path: git runs what its config and hooks name, so a write there is a way to run commands.
+   */
+  inGitDir(file: string): boolean {
+    const real = realOrNearest(path.resolve(this.root, file));
+    return real.split(path.sep).includes('.git');
+  }
+
   /** The absolute path of `file`, or a refusal naming it. */
   checkRead(file: string): string {
     const abs = path.resolve(this.root, file);

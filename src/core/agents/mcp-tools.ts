@@ -15,7 +15,9 @@ import { Store } from '../paging/fd-store.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { exportRef, findRef, readTranscript, type RefSet, refsFromText } from '../response-refs/response-refs.js';
 import { WRITE_MODES } from '../safe-write/write-mode.js';
-import { verifyRefs } from '../verify-refs/verify-refs.js';
+import { readTextFile } from '../safe-read/read-text-file.js';
+import { VERIFY_EXTENSIONS, verifyRefs } from '../verify-refs/verify-refs.js';
+import type { ConvReader } from '../workflow/load-conv.js';
 import { collectFiles } from '../walk/collect-files.js';
 import { hasGlobChars } from '../walk/glob.js';
 import { validateConv } from '../workflow/validate-conv.js';
@@ -48,7 +50,7 @@ const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 const source = {
   text: z.string().optional().describe('The content itself, e.g. an LLM answer or a command output.'),
   path: z.string().optional().describe('A file under the root, relative to it (e.g. "logs/build.log").'),
-  fd: z.string().optional().describe('A stored handle: "fd:N" from an earlier fd_read, or "ref:ID" from ref scan.'),
+  fd: z.string().optional().describe('A stored handle: "fd:N" from an earlier fd_read (or fd_list), or "ref:ID" stored by the refcat CLI\'s ref scan.'),
 };
 
 /** The tools of `refcat mcp` (docs/reference.md#refcat-mcp): names, schemas and handlers. */
@@ -57,8 +59,9 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'extract',
     description:
       'Extract exact line ranges of files as attributed markdown (a "## From: path:a-b" header and a fenced, line-numbered block), ' +
-      'the same text as the refcat CLI. Refs look like "@src/app.ts#L10-L50", "src/app.ts#/export function/:+5" (a regex and 5 lines after), ' +
-      '"src/**/*.ts#L1-L5" (a glob) or "alias:path#L3". Paths are relative to the root. The answer ends with its token count.',
+      'the same text as the refcat CLI. Refs look like "@src/app.ts#L10-L50" (lines 10 to 50), "@src/app.py#/def main/:function" ' +
+      '(the function a regex match opens; also :class, :block), "@src/app.ts#/export const/:+5" (the match and 5 more lines), ' +
+      '"@src/**/*.ts#L1-L5" (a glob) or "alias:path#L3". Paths are relative to the root. The answer ends with its token count (o200k_base).',
     input: {
       refs: z.array(z.string()).min(1).describe('Refs to extract, in the order they should appear, e.g. ["@src/a.ts#L1-L20"].'),
       format: z.enum(['markdown', 'json']).optional().describe('markdown (default) or the JSON report with one entry per ref.'),
@@ -85,7 +88,7 @@ export const TOOLS: readonly ToolSpec[] = [
         const json = await tokensJson(report, DEFAULT_RENDER_OPTIONS, encoding);
         return { text: json + errors, isError: code !== 0 };
       }
-      const budgeted = await budgetMarkdown(report, DEFAULT_RENDER_OPTIONS, { encoding, maxTokens: args.max_tokens });
+      const budgeted = await budgetMarkdown(report, DEFAULT_RENDER_OPTIONS, { encoding, maxTokens: args.max_tokens, budgetName: 'max_tokens' });
       const left = budgeted.leftOut.map((ref) => `Warning: left out (token budget): ${ref}\n`).join('');
       const summary = `refcat: ${budgeted.refs} ${budgeted.refs === 1 ? 'ref' : 'refs'}, ${budgeted.tokens.toLocaleString('en-US')} tokens (${encoding})\n`;
       return { text: budgeted.text + (budgeted.text ? '\n' : '') + left + errors + summary, isError: code !== 0 };
@@ -114,8 +117,9 @@ export const TOOLS: readonly ToolSpec[] = [
         throw new UsageError(`No .conv files found in ${args.paths.join(', ')}${why}`);
       }
       const patternBudget = new PatternBudget();
+      const readFile = confinedReader(confinement);
       const results = files.map((f) =>
-        validateConv(f.path, ctx, { allowMissing: args.allow_missing ?? false, strict: args.strict ?? false, aliases, patternBudget }),
+        validateConv(f.path, ctx, { allowMissing: args.allow_missing ?? false, strict: args.strict ?? false, aliases, patternBudget, readFile }),
       );
       return { text: chunksText(validateRenderers.json(results, { cwd: ctx.cwd }, skipped)), isError: !results.every((r) => r.valid) };
     },
@@ -141,7 +145,9 @@ export const TOOLS: readonly ToolSpec[] = [
       const confinement = confinementOf(ctx, aliases);
       const paths = args.paths && args.paths.length > 0 ? args.paths : ['.'];
       for (const p of paths) checkPathText(p, confinement);
-      const report = verifyRefs(paths, ctx, { aliases, drift: args.drift ? { fix: false } : undefined });
+      // The files verify refs would scan, judged before any is read (a symlink leading out refuses the call).
+      for (const f of collectFiles(paths, ctx, { extensions: VERIFY_EXTENSIONS }).files) if (!confinement.allows(f.path)) throw outside(f.path, ctx.cwd);
+      const report = verifyRefs(paths, ctx, { aliases, drift: args.drift ? { fix: false } : undefined, readFile: confinedReader(confinement) });
       return { text: chunksText(verifyRenderers.json(report, { cwd: ctx.cwd, strict: false })), isError: !report.passed };
     },
   },
@@ -149,8 +155,9 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'fd_read',
     description:
       'Page through large content. Give exactly one of `path` (a file under the root), `text` (content to store) or `fd` (a handle from an ' +
-      'earlier call). Content that fits one page comes back as it is; larger content is stored and answered with <fd_result fd="fd:N" pages="P"> ' +
-      'and the first page: call again with that fd and `page` 2, 3, ... (pages joined give back the content exactly), or `lines` "A-B".',
+      'earlier call). Content that fits one page comes back as it is. Larger `text` is stored as "fd:N"; a larger file is read in place. ' +
+      'Either way the answer is <fd_result pages="P"> with the first page and a message naming the call for page 2: call again with the same ' +
+      '`fd` (or `path`) and `page` 2, 3, ... up to P (the pages joined give back the content exactly), or ask for whole `lines` "A-B".',
     input: {
       ...source,
       page: z.number().int().positive().optional().describe('The page to read, from 1.'),
@@ -171,6 +178,8 @@ export const TOOLS: readonly ToolSpec[] = [
         ctx,
         toAsync(stdin),
       );
+      // The way on is this tool, not the CLI command that `fd read` names.
+      if (view.next !== null) view.next = nextCall(given === 'path' ? { path: args.path! } : { fd: view.fd }, args.page_size);
       let text = '';
       try {
         for (const block of fdRenderers.xml(view)) text += block;
@@ -238,12 +247,23 @@ export const TOOLS: readonly ToolSpec[] = [
       const mode = args.mode ?? (args.line !== undefined ? 'insert' : 'write');
       if (mode === 'insert' && args.line === undefined) throw new UsageError('mode insert needs line N');
       if (args.force && mode !== 'write') throw new UsageError(`force only applies to mode write (${mode} never overwrites)`);
+      if (new Confinement(ctx.cwd).inGitDir(args.to)) {
+        throw new UsageError(`Refused: ${args.to} is inside a .git folder (git runs what its config and hooks name)`, { code: 'outside_root' });
+      }
       const set = await loadRefs(args, agent);
       const { result, lines, warnings } = await exportRef(
         findRef(set, args.id),
         { to: args.to, mode, line: args.line, force: args.force ?? false, root: ctx.cwd, allowOutside: false },
         ctx,
-      );
+      ).catch((err: unknown) => {
+        // The CLI's way round (--allow-outside) is not offered here: say so plainly.
+        if (err instanceof UsageError && err.code === 'outside_root') {
+          throw new UsageError(`Refused: ${err.message.replace(/ \(use --allow-outside to write there anyway\)$/, '')} (ref_export writes only under the root)`, {
+            code: 'outside_root',
+          });
+        }
+        throw err;
+      });
       const notes = [...set.warnings, ...warnings].map((d) => renderDiagnostic('Warning', d)).join('');
       return { text: renderWrite('ref_export', ['id', args.id], args.to, result, lines) + notes, isError: false };
     },
@@ -278,8 +298,16 @@ export async function runTool(tool: ToolSpec, args: unknown, agent: AgentContext
   }
 }
 
+/**
+ * The root, and the targets of the aliases the user defined outside it. An alias file under the
+ * root (a workspace.lock.json, or .sdqctl/aliases.yaml when the root holds the home folder) comes
+ * with the files being read and can be written by ref_export: its aliases open nothing outside the
+ * root, or one written call would make every folder readable.
+ */
 function confinementOf(ctx: Context, aliases: AliasResolver): Confinement {
-  return new Confinement(ctx.cwd, aliases.listReadable().entries.map((e) => e.target));
+  const rootOnly = new Confinement(ctx.cwd);
+  const targets = aliases.listReadable().entries.filter((e) => e.source !== 'explicit' && !rootOnly.allows(e.origin)).map((e) => e.target);
+  return new Confinement(ctx.cwd, targets);
 }
 
 /** A ref's path must not name a place outside before anything is read (globs are checked per file after). */
@@ -296,14 +324,30 @@ function checkRefText(ref: string, confinement: Confinement): void {
   if (!confinement.allows(spec.path)) throw outside(ref, confinement.root);
 }
 
+/**
+ * A workflow reader that refuses files outside the root and the alias targets: an INCLUDE leading
+ * out becomes the including file's `include_unreadable` error, and the file is never read.
+ */
+function confinedReader(confinement: Confinement): ConvReader {
+  return (abs) => {
+    if (!confinement.allows(abs)) throw new Error(`refused: outside the root ${confinement.root} (and every alias target)`);
+    return readTextFile(abs);
+  };
+}
+
 function checkPathText(p: string, confinement: Confinement): void {
   if (p.split(/[\\/]/).includes('..') || (path.isAbsolute(p) && !confinement.allows(p))) throw outside(p, confinement.root);
   if (!hasGlobChars(p) && !confinement.allows(p)) throw outside(p, confinement.root);
 }
 
 function checkHandle(id: string): string {
-  if (!/^(fd:\d+|ref:[A-Za-z0-9_.:-]+)$/.test(id)) throw new UsageError(`Not an fd: ${id} (expected fd:N or ref:ID)`);
+  if (!/^(fd:\d+|ref:[A-Za-z0-9_.:-]+)$/.test(id)) throw new UsageError(`Not an fd: ${id} (expected fd:N or ref:ID; a file is read with path)`);
   return id;
+}
+
+/** `fd_read {"fd":"fd:1","page":2}`: the call that reads page 2 (a file is read in place, by its path). */
+function nextCall(source: { path: string } | { fd: string }, pageSize: number | undefined): string {
+  return `fd_read ${JSON.stringify({ ...source, page: 2, ...(pageSize !== undefined ? { page_size: pageSize } : {}) })}`;
 }
 
 function oneSource(args: { text?: string; path?: string; fd?: string }): 'text' | 'path' | 'fd' {

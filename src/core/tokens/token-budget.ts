@@ -7,6 +7,8 @@ export interface BudgetOptions {
   encoding: Encoding;
   /** `--max-tokens N`; absent: no budget, only the count. */
   maxTokens?: number;
+  /** How the budget is named in messages: `--max-tokens` (the CLI, default) or `max_tokens` (refcat mcp). */
+  budgetName?: string;
 }
 
 export interface BudgetedMarkdown {
@@ -58,7 +60,7 @@ export async function budgetMarkdown(report: ExtractReport, opts: RenderOptions,
     }
     const cut = cutBlock(r, opts, tok, max, usedWithSep);
     if (cut === null) {
-      if (i === 0) throw tooSmall(r, opts, tok, max);
+      if (i === 0) throw tooSmall(r, opts, tok, max, budget.budgetName ?? '--max-tokens');
     } else {
       text += (i === 0 ? '' : '\n') + cut.block;
       used = cut.tokens;
@@ -142,13 +144,13 @@ export function cutVersion(r: Extraction, opts: RenderOptions, k: number, max: n
   return header + body.slice(0, fenceAt) + note + body.slice(fenceAt);
 }
 
-function tooSmall(r: Extraction, opts: RenderOptions, tok: Tokenizer, max: number): UsageError {
+function tooSmall(r: Extraction, opts: RenderOptions, tok: Tokenizer, max: number, name: string): UsageError {
   const all = linesTokens(r, tok);
   // The note names the budget, so the smallest budget is a fixed point: count with it named.
   const cost = (budget: number) => tok.count(r.lines.length > 1 ? cutVersion(r, opts, 1, budget, tok, all) : renderMarkdownBlock(r, opts));
   let need = cost(max);
   for (let i = 0; i < 8 && cost(need) > need; i++) need = cost(need);
-  return new UsageError(`--max-tokens ${max} is too small: the first ref needs at least ${need} tokens for one line (${r.ref})`, { code: 'budget_too_small' });
+  return new UsageError(`${name} ${max} is too small: the first ref needs at least ${need} tokens for one line (${r.ref})`, { code: 'budget_too_small' });
 }
 
 /** Counts many texts at once: a Tokenizer in this thread, or a Counter in a worker. */
