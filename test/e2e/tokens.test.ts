@@ -37,6 +37,15 @@ describe('--tokens', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^Error: .*p50k/);
   });
+
+  it('--encoding without --tokens or --max-tokens is a usage error, not ignored', () => {
+    const r = run([refs[0]!, '--encoding', 'cl100k_base']);
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(r.stderr).toBe('Error: --encoding chooses the tokenizer of --tokens and --max-tokens: give one of them\n');
+    const fd = refcat(['fd', 'read', '--encoding', 'cl100k_base'], { input: 'text\n', cwd: src });
+    expect(fd).toMatchObject({ code: 2, stdout: '' });
+    expect(fd.stderr).toBe('Error: --encoding chooses the tokenizer of --tokens: give --tokens too\n');
+  });
 });
 
 describe('--max-tokens', () => {

@@ -118,6 +118,9 @@ function checkModes(opts: ExtractCliOptions, format: OutputFormat): void {
   }
   const counting = [opts.tokens && '--tokens', opts.maxTokens !== undefined && '--max-tokens', opts.encoding && '--encoding'].filter(Boolean);
   if (modes.length === 1 && counting.length > 0) throw new UsageError(`${modes[0]} prints no content: it does not combine with ${counting[0]}`);
+  if (opts.encoding && !opts.tokens && opts.maxTokens === undefined) {
+    throw new UsageError('--encoding chooses the tokenizer of --tokens and --max-tokens: give one of them');
+  }
   if (opts.maxTokens !== undefined && format !== 'markdown') {
     throw new UsageError(`--max-tokens budgets the markdown output: it does not combine with --format ${format}`);
   }

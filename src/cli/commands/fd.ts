@@ -30,6 +30,7 @@ export async function runFdRead(source: string | undefined, opts: FdReadCliOptio
       throw new UsageError('No SOURCE and stdin is a terminal: pipe content in, or name a file, fd:N, ref:ID or a ref spec');
     }
     if (opts.tokens && opts.all) throw new UsageError('--tokens counts one page: it does not combine with --all (count with --lines or --page)');
+    if (opts.encoding && !opts.tokens) throw new UsageError('--encoding chooses the tokenizer of --tokens: give --tokens too');
     let view = await readFd({ ...opts, source }, io.ctx, io.stdin as AsyncIterable<Buffer>);
     if (opts.tokens) view = await countedView(view, opts.encoding ?? 'o200k_base', io);
     try {
