@@ -155,7 +155,7 @@ Store: --store DIR, else $REFCAT_STORE, else ~/.sdqctl/fd/.`,
     .option('--save', 'store the content and answer with an fd even if it is a file or fits one page')
     .option('--store <dir>', 'store folder')
     .option('--tokens', 'count the tokens of the page shown (tokens="N")')
-    .addOption(new Option('--encoding <encoding>', 'tokenizer for --tokens').choices(ENCODINGS).default('o200k_base'))
+    .addOption(new Option('--encoding <encoding>', 'tokenizer for --tokens (default o200k_base)').choices(ENCODINGS))
     .action(async (source: string | undefined, opts) => {
       const { runFdRead } = await import('./commands/fd.js');
       setExit(await runFdRead(source, opts, io));

@@ -8,8 +8,9 @@ import type { ExitCode } from '../shared/errors.js';
 import { type IO, printLog } from './io.js';
 
 /**
- * `--tokens` / `--max-tokens` (docs/reference.md#token-counts-and-budgets): print the output,
- * budgeted for markdown, then the refs left out and the summary on stderr.
+ * `--max-tokens`, and `--tokens` with `--json` (docs/reference.md#token-counts-and-budgets): print
+ * the output, budgeted for markdown, then the refs left out and the summary on stderr. (`--tokens`
+ * alone streams its output and counts it as it goes: commands/extract.ts.)
  */
 export async function runWithTokens(
   report: ExtractReport,
@@ -43,10 +44,7 @@ async function printWithTokens(
   let tokens: number;
   let refs = report.results.length;
   const leftOut: Logged[] = [];
-  if (format === 'markdown' && counter && opts.maxTokens === undefined) {
-    out = renderers.markdown(report, render);
-    tokens = (await counter.count([out]))[0]!;
-  } else if (format === 'markdown') {
+  if (format === 'markdown') {
     const budgeted = await budgetMarkdown(report, render, { encoding, maxTokens: opts.maxTokens });
     out = budgeted.text;
     tokens = budgeted.tokens;

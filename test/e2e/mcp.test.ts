@@ -298,7 +298,9 @@ describe('refcat mcp', () => {
     expect(past.isError).toBe(true);
     expect(past.text).toContain(`Invalid page number. Valid range: 1-${pages}`);
     // The store is the CLI's: the CLI reads the agent's fd.
-    expect(refcat(['fd', 'read', fd!, '--page', '1'], { cwd: root, env: { REFCAT_STORE: store } }).code).toBe(0);
+    const cli = refcat(['fd', 'read', fd!, '--page', '1'], { cwd: root, env: { REFCAT_STORE: store } });
+    expect(cli.stderr).toBe('');
+    expect(cli.code).toBe(0);
     const list = await call('fd_list', {});
     expect(list.text).toContain(fd);
     expect((await call('fd_close', { fd: fd! })).text).toContain('success="true"');

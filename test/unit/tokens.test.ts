@@ -5,7 +5,7 @@ import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { countBySafePieces, type Encoding, ENCODINGS, loadTokenizer } from '../../src/core/tokens/tokenizer.js';
+import { countBySafePieces, type Encoding, ENCODINGS, loadTokenizer, PieceCounter } from '../../src/core/tokens/tokenizer.js';
 
 // The reference: js-tiktoken, a port of OpenAI's tiktoken, special-token strings read as text.
 const reference: Record<Encoding, Tiktoken> = { o200k_base: new Tiktoken(o200k), cl100k_base: new Tiktoken(cl100k) };
@@ -56,6 +56,28 @@ describe('token counts equal tiktoken', () => {
         expect(countBySafePieces(text, (p) => refCount(enc, p), size)).toBe(whole);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('a text counted in pieces as it is written (PieceCounter)', () => {
+  it.each(ENCODINGS)('%s: pieces cut anywhere, as strings or as bytes cut inside characters, count as the whole text', async (enc) => {
+    const tok = await loadTokenizer(enc);
+    const text = samples.map(([, s]) => s).join('') + repoText.slice(0, 20_000);
+    const whole = refCount(enc, text);
+    const bytes = Buffer.from(text);
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: bytes.length }), { maxLength: 40 }), fc.boolean(), fc.integer({ min: 8, max: 4096 }), (cuts, asBytes, size) => {
+        const at = [0, ...[...new Set(cuts)].sort((a, b) => a - b), bytes.length];
+        const counter = new PieceCounter((p) => tok.count(p), size);
+        for (let i = 0; i + 1 < at.length; i++) {
+          const piece = bytes.subarray(at[i], at[i + 1]);
+          // As strings, pieces are cut at character boundaries (a string holds whole characters).
+          counter.add(asBytes ? piece : text.slice(bytes.subarray(0, at[i]).toString().length, bytes.subarray(0, at[i + 1]).toString().length));
+        }
+        expect(counter.total()).toBe(whole);
+      }),
+      { numRuns: 60 },
     );
   });
 });

@@ -2,12 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ExtractOptions } from '../../core/extract/extract.js';
 import { PatternBudget } from '../../core/extract/pattern-search.js';
-import { diagnosticJson, ExtractionWriter, type OutputFormat, type RenderOptions, renderCheck, renderers } from '../../core/output/render-extraction.js';
+import { diagnosticJson, ExtractionWriter, type OutputChunk, type OutputFormat, type RenderOptions, renderCheck, renderers } from '../../core/output/render-extraction.js';
 import { type Diagnostic, type ExitCode, UsageError } from '../../shared/errors.js';
 import { type IO, printLog, StdoutWriter } from '../io.js';
 import { resolverFromFlags } from '../alias-flags.js';
 import { BatchRun, extractBatches, type RefBatch } from '../../core/extract/extract-batches.js';
 import type { Encoding } from '../../core/tokens/tokenizer.js';
+import type { Counter } from '../../core/tokens/counter.js';
 
 export interface ExtractCliOptions {
   json?: boolean;
@@ -55,9 +56,18 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
 
   const render = renderOptions(opts);
   if (opts.validateOnly) return checkOnly(batches, problems, extractOpts, format, render, io);
-  if (!opts.tokens && opts.maxTokens === undefined) return streamExtraction(batches, problems, extractOpts, format, render, io);
+  if (opts.maxTokens === undefined && !(opts.tokens && format === 'json')) {
+    // A count of streamed output is made by a worker as the output is written.
+    const counter = opts.tokens ? (await import('../../core/tokens/counter.js')).startCounter(opts.encoding ?? 'o200k_base') : undefined;
+    try {
+      return await streamExtraction(batches, problems, extractOpts, format, render, io, counter && { counter, encoding: opts.encoding ?? 'o200k_base' });
+    } finally {
+      counter?.close();
+    }
+  }
 
-  // A plain count loads its tokenizer in a worker while the refs are extracted.
+  // A budget, or --tokens with --json (a count per ref): the output is built in memory. The JSON
+  // counts are made by a worker that loads its tokenizer while the refs are extracted.
   const counter = opts.tokens && opts.maxTokens === undefined ? (await import('../../core/tokens/counter.js')).startCounter(opts.encoding ?? 'o200k_base') : undefined;
   const { report, log, code } = extractBatches(batches, problems, ctx, extractOpts);
   const { runWithTokens } = await import('../token-flags.js');
@@ -82,17 +92,35 @@ async function checkOnly(batches: RefBatch[], problems: Diagnostic[], options: E
  * memory stays bounded whatever the size of the output (docs/reference.md#streaming-and-memory).
  * Diagnostics go to stderr at the end, in the order of the refs, as in every other mode.
  */
-async function streamExtraction(batches: RefBatch[], problems: Diagnostic[], options: ExtractOptions, format: OutputFormat, render: RenderOptions, io: IO): Promise<ExitCode> {
+async function streamExtraction(
+  batches: RefBatch[],
+  problems: Diagnostic[],
+  options: ExtractOptions,
+  format: OutputFormat,
+  render: RenderOptions,
+  io: IO,
+  tokens?: { counter: Counter; encoding: Encoding },
+): Promise<ExitCode> {
   const run = new BatchRun(problems);
   const writer = new ExtractionWriter(format, render);
   const out = new StdoutWriter(io);
-  await out.write(writer.begin());
+  const write = async (chunk: OutputChunk) => {
+    tokens?.counter.add(chunk);
+    await out.write(chunk);
+  };
+  let refs = 0;
+  await write(writer.begin());
   for (const result of run.results(batches, io.ctx, { ...options, onDisk: true })) {
-    for (const chunk of writer.add(result)) await out.write(chunk);
+    refs++;
+    for (const chunk of writer.add(result)) await write(chunk);
   }
-  await out.write(writer.end(run.report));
+  await write(writer.end(run.report));
   await out.end();
   if (format !== 'json') await printLog(io, run.log);
+  if (tokens) {
+    const total = await tokens.counter.total();
+    io.stderr(`refcat: ${refs} ${refs === 1 ? 'ref' : 'refs'}, ${total.toLocaleString('en-US')} tokens (${tokens.encoding})\n`);
+  }
   return run.code();
 }
 

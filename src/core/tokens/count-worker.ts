@@ -1,10 +1,23 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { type Encoding, loadTokenizer } from './tokenizer.js';
+import type { CountRequest } from './counter.js';
+import { type Encoding, loadTokenizer, PieceCounter } from './tokenizer.js';
 
 // The other half of counter.ts: loads the tokenizer while the main thread extracts, then counts
-// each batch of texts it is sent.
+// each batch of texts it is sent, or the pieces of one streamed text as they come. Messages are
+// handled in the order they arrive (each waits for the same tokenizer).
 const tokenizer = loadTokenizer((workerData as { encoding: Encoding }).encoding);
-parentPort!.on('message', async (texts: string[]) => {
+let stream: PieceCounter | undefined;
+parentPort!.on('message', async (request: CountRequest) => {
   const tok = await tokenizer;
-  parentPort!.postMessage(texts.map((t) => tok.count(t)));
+  if (Array.isArray(request)) {
+    parentPort!.postMessage(request.map((t) => tok.count(t)));
+    return;
+  }
+  stream ??= new PieceCounter((t) => tok.count(t));
+  if ('add' in request) {
+    stream.add(request.add);
+  } else {
+    parentPort!.postMessage({ total: stream.total() });
+    stream = undefined;
+  }
 });

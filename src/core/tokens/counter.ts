@@ -1,11 +1,20 @@
 import { Worker } from 'node:worker_threads';
-import { type Encoding, loadTokenizer } from './tokenizer.js';
+import { type Encoding, loadTokenizer, PieceCounter } from './tokenizer.js';
 
 /** Counts texts off the main thread; see startCounter. */
 export interface Counter {
   count(texts: string[]): Promise<number[]>;
+  /**
+   * Count one text that comes in pieces, as output is written: `add()` every piece in order, then
+   * `total()` once. The worker counts while the pieces come.
+   */
+  add(piece: string | Uint8Array): void;
+  total(): Promise<number>;
   close(): void;
 }
+
+/** What the worker is sent: a batch to count (answered with the counts), or a piece of the streamed text, or the end of it (answered with its total). */
+export type CountRequest = string[] | { add: string | Uint8Array } | { total: true };
 
 /** The worker's file: next to this module, or next to the CLI bundle (`count-worker.cjs`). */
 function workerFile(): URL {
@@ -30,6 +39,8 @@ export function startCounter(encoding: Encoding): Counter {
   } catch {
     failed = true;
   }
+  let streamedInThread = false;
+  const held: (string | Uint8Array)[] = [];
   const inThread = async (texts: string[]) => {
     const tok = await loadTokenizer(encoding);
     return texts.map((t) => tok.count(t));
@@ -52,6 +63,39 @@ export function startCounter(encoding: Encoding): Counter {
         w.once('error', onError);
         w.once('message', onMessage);
         w.postMessage(texts);
+      });
+    },
+    add: (piece) => {
+      if (streamedInThread || failed || worker === null) {
+        // No worker: the pieces wait here and are counted at the end.
+        streamedInThread = true;
+        held.push(typeof piece === 'string' ? piece : Buffer.from(piece));
+      } else {
+        worker.postMessage({ add: piece } satisfies CountRequest);
+      }
+    },
+    total: async () => {
+      const w = worker;
+      if (streamedInThread || failed || w === null) {
+        const tok = await loadTokenizer(encoding);
+        const counter = new PieceCounter((t) => tok.count(t));
+        for (const piece of held.splice(0)) counter.add(piece);
+        return counter.total();
+      }
+      return new Promise<number>((resolve, reject) => {
+        const onError = (err: Error) => {
+          w.off('message', onMessage);
+          reject(new Error(`the token counter stopped: ${err.message}`));
+        };
+        const onMessage = (answer: { total: number }) => {
+          w.off('error', onError);
+          w.unref();
+          resolve(answer.total);
+        };
+        w.ref();
+        w.once('error', onError);
+        w.once('message', onMessage);
+        w.postMessage({ total: true } satisfies CountRequest);
       });
     },
     close: () => void worker?.terminate(),

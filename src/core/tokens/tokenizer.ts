@@ -55,6 +55,40 @@ export function countBySafePieces(text: string, count: (piece: string) => number
   return total;
 }
 
+/**
+ * Counts a text that arrives in pieces (as output is written), with the same total as counting it
+ * whole: the text is counted up to safe cuts as it comes, and only the part after the last cut
+ * waits. Pieces are strings, or UTF-8 bytes that may end inside a character.
+ */
+export class PieceCounter {
+  private pending = '';
+  private sum = 0;
+  private readonly bytes = new TextDecoder('utf-8');
+
+  constructor(
+    private readonly count: (text: string) => number,
+    private readonly pieceSize = PIECE,
+  ) {}
+
+  add(piece: string | Uint8Array): void {
+    this.pending += typeof piece === 'string' ? piece : this.bytes.decode(piece, { stream: true });
+    while (this.pending.length > this.pieceSize) {
+      const cut = safeCut(this.pending, this.pieceSize);
+      if (cut === -1) return;
+      this.sum += this.count(this.pending.slice(0, cut));
+      this.pending = this.pending.slice(cut);
+    }
+  }
+
+  /** The count of everything added; call once, at the end. */
+  total(): number {
+    this.pending += this.bytes.decode();
+    this.sum += countBySafePieces(this.pending, this.count, this.pieceSize);
+    this.pending = '';
+    return this.sum;
+  }
+}
+
 /** The text in pieces of about PIECE characters, cut where counts add up (see countBySafePieces). */
 function* safePieces(text: string, pieceSize = PIECE): Iterable<string> {
   let from = 0;
