@@ -7,7 +7,7 @@ import type { AliasEntry } from '../alias/resolve-aliases.js';
 import { escapePath, formatSelector, formatSpan } from '../ref-spec/format-ref-spec.js';
 import type { LineSpan, RangeSelector, RefSpec } from '../ref-spec/ref-spec.js';
 import { type FileChange, type Hunk, mapLine, parseDiff, type RepoChanges } from './diff-hunks.js';
-import { GitError, GitRunner } from './git-runner.js';
+import { GitRunner } from './git-runner.js';
 
 /** Verdicts of docs/reference.md#drift-verdicts; `fixed` is a `moved` ref that --fix rewrote. */
 export type DriftStatus = 'unchanged' | 'moved' | 'changed' | 'deleted' | 'unknown' | 'anchored' | 'fixed';
@@ -110,7 +110,7 @@ export function detectDrift(refs: readonly DriftRefInput[], ctx: Context, option
     return true;
   });
   findTargets(live, ctx, git, repoOf);
-  judge(live.filter((p) => p.entry.status !== 'unknown'), ctx, git);
+  judge(live.filter((p) => p.entry.status !== 'unknown'), git);
 
   const counts: Record<DriftStatus, number> = { unchanged: 0, moved: 0, changed: 0, deleted: 0, unknown: 0, anchored: 0, fixed: 0 };
   for (const e of entries) counts[e.status]++;
@@ -142,17 +142,24 @@ function repoFinder(): (dir: string) => string | null {
 }
 
 const ZERO_SHA = /^0+$/;
+/** What `git blame` says (LC_ALL=C) of a file that has no commit yet. */
+const NOT_COMMITTED = /no such path '.*' in HEAD|no such ref: HEAD|does not have any commits yet/;
 
 /** The base of every ref in its scanned file's repository: blame (one per file), or --since. */
 function findBases(pending: Pending[], ctx: Context, git: GitRunner, since: string | undefined): void {
   if (since !== undefined) {
+    // git would read `-x` as an option (`--output=FILE` writes a file): a revision never starts so.
+    if (since.startsWith('-')) throw new UsageError(`Unknown revision for --since: ${since} (a revision, not an option)`, { code: 'bad_revision' });
     const byRepo = new Map<string, { sha: string; time: number }>();
     for (const p of pending) {
       let rev = byRepo.get(p.scanRepo);
       if (!rev) {
         const out = git.tryRun(p.scanRepo, ['log', '-1', '--no-walk', '--format=%H %ct', `${since}^{commit}`, '--']);
         const m = out && /^([0-9a-f]{40,64}) (\d+)/.exec(out.toString('utf8'));
-        if (!m) throw new UsageError(`Unknown revision for --since: ${since} (in ${shown(ctx, p.scanRepo)})`, { code: 'bad_revision' });
+        if (!m) {
+          const shallow = fs.existsSync(path.join(p.scanRepo, '.git', 'shallow')) ? ', a shallow clone: fetch the full history' : '';
+          throw new UsageError(`Unknown revision for --since: ${since} (in ${shown(ctx, p.scanRepo)}${shallow})`, { code: 'bad_revision' });
+        }
         rev = { sha: m[1]!, time: Number(m[2]) };
         byRepo.set(p.scanRepo, rev);
       }
@@ -167,8 +174,10 @@ function findBases(pending: Pending[], ctx: Context, git: GitRunner, since: stri
     const repo = group[0]!.scanRepo;
     const lines = [...new Set(group.map((p) => p.input.line))].sort((a, b) => a - b);
     const args = ['blame', '--porcelain', ...lines.flatMap((n) => ['-L', `${n},${n}`]), '--', path.relative(repo, file)];
-    const out = git.tryRun(repo, args);
-    // A file git does not track yet was written against the working tree.
+    // A file git does not track yet (or a repository without a commit) was written against the
+    // working tree; any other failure (a corrupt repository, a missing blame.ignoreRevsFile) is
+    // an error naming the repository, never a silent `unchanged`.
+    const out = git.runExpecting(repo, args, NOT_COMMITTED);
     if (out === null) continue;
     const { byLine, timeOf, boundary } = parseBlame(out.toString('utf8'));
     const shallow = fs.existsSync(path.join(repo, '.git', 'shallow'));
@@ -362,7 +371,7 @@ export function resolveSpan(sel: RangeSelector, count: number): LineSpan {
   return { start: Math.max(start, 1), end: Math.min(end, count) };
 }
 
-function judge(pending: Pending[], ctx: Context, git: GitRunner): void {
+function judge(pending: Pending[], git: GitRunner): void {
   const byPair = new Map<string, Pending[]>();
   for (const p of pending) {
     const key = `${p.targetRepo}\0${p.targetBase}`;
@@ -391,14 +400,9 @@ function judge(pending: Pending[], ctx: Context, git: GitRunner): void {
 
   for (const [, group] of byPair) {
     const { targetRepo, targetBase } = group[0]!;
-    let changes: RepoChanges;
-    try {
-      changes = parseDiff(git.run(targetRepo!, ['diff', '--no-color', '--no-ext-diff', '--no-textconv', '-M', '-U0', targetBase!, '--']).toString('utf8'));
-    } catch (err) {
-      if (!(err instanceof GitError)) throw err;
-      for (const p of group) unknown(p.entry, `${shown(ctx, targetRepo!)}: cannot compare with ${targetBase!.slice(0, 7)}`);
-      continue;
-    }
+    // The base is a commit git just named, so a failing diff is a broken repository: GitError.
+    const diff = git.run(targetRepo!, ['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--src-prefix=a/', '--dst-prefix=b/', '-M', '-U0', targetBase!, '--']);
+    const changes: RepoChanges = parseDiff(diff.toString('utf8'));
     for (const p of group) {
       p.entry.base = targetBase!;
       const old = oldTexts.get(`${targetRepo}\0${oldName(p)}`);
