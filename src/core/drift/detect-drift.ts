@@ -169,7 +169,7 @@ function findBases(pending: Pending[], ctx: Context, git: GitRunner, since: stri
     return;
   }
   const byFile = new Map<string, Pending[]>();
-  for (const p of pending) byFile.set(p.input.file, [...(byFile.get(p.input.file) ?? []), p]);
+  for (const p of pending) groupInto(byFile, p.input.file, p);
   for (const [file, group] of byFile) {
     const repo = group[0]!.scanRepo;
     const lines = [...new Set(group.map((p) => p.input.line))].sort((a, b) => a - b);
@@ -263,7 +263,7 @@ function findTargets(pending: Pending[], ctx: Context, git: GitRunner, repoOf: (
   const missingByRepo = new Map<string, { p: Pending; candidates: string[] }[]>();
   for (const n of needBase) {
     const repo = repoOf(path.dirname(n.candidates[0]!)) ?? n.p.scanRepo;
-    missingByRepo.set(repo, [...(missingByRepo.get(repo) ?? []), n]);
+    groupInto(missingByRepo, repo, n);
   }
   for (const [repo, group] of missingByRepo) {
     const name = (p: Pending, c: string) => `${p.scanBase}:${toPosix(path.relative(repo, c))}`;
@@ -375,7 +375,7 @@ function judge(pending: Pending[], git: GitRunner): void {
   const byPair = new Map<string, Pending[]>();
   for (const p of pending) {
     const key = `${p.targetRepo}\0${p.targetBase}`;
-    byPair.set(key, [...(byPair.get(key) ?? []), p]);
+    groupInto(byPair, key, p);
   }
   // Old contents: one batch per target repository.
   const oldName = (p: Pending) => `${p.targetBase}:${toPosix(path.relative(p.targetRepo!, p.target!))}`;
@@ -504,4 +504,11 @@ function newRefFor(p: Pending, span: LineSpan, oldSpan: LineSpan, count: number,
     }
   }
   return head + formatSpan(span);
+}
+
+/** Push `item` onto the group of `key` (appending, not copying: a doc may hold thousands of refs). */
+export function groupInto<K, V>(groups: Map<K, V[]>, key: K, item: V): void {
+  const group = groups.get(key);
+  if (group) group.push(item);
+  else groups.set(key, [item]);
 }
