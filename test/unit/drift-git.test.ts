@@ -33,23 +33,32 @@ describe('detectDrift: the library call, and git run a bounded number of times (
       ['moved', '@lib/x.js#L5-L6'],
       ['anchored', null],
     ]);
-    // One blame, one cat-file of the old contents, one diff.
-    expect(report.gitProcesses).toBe(3);
+    // notes.md was added once and never changed, so no blame: diff --name-only, log and diff-tree
+    // (which show that), one cat-file of the old contents, one diff.
+    expect(report.gitProcesses).toBe(5);
     expect(fixDrift(report, ctxFor(repo.dir))).toEqual([{ file, line: 1, oldRef: '@lib/x.js#L4-L5', newRef: '@lib/x.js#L5-L6' }]);
     expect(repo.read('notes.md')).toBe('See @lib/x.js#L5-L6 and @lib/x.js#/x 9/\n');
     expect(report.counts).toMatchObject({ moved: 0, fixed: 1, anchored: 1 });
   });
 
-  it('one blame per doc, whatever the number of refs: 3 docs of 4 refs and of 40 refs cost the same', () => {
-    const processes = (perDoc: number) => {
+  it('at most one blame per doc, whatever the number of refs: 3 docs of 4 refs and of 40 refs cost the same', () => {
+    const processes = (perDoc: number, editDocs: boolean) => {
       const repo = workspace(3, perDoc);
+      if (editDocs) {
+        for (let d = 0; d < 3; d++) repo.write({ [`docs/doc${d}.md`]: repo.read(`docs/doc${d}.md`) + 'More.\n' });
+        repo.commit('edit the docs');
+      }
       const report = verifyRefs(['docs'], ctxFor(repo.dir), { drift: {} });
       expect(report.drift!.counts.moved + report.drift!.counts.changed).toBe(3 * perDoc);
       return report.drift!.gitProcesses;
     };
-    // 3 blames (one per doc), 1 cat-file --batch (old contents), 1 diff (one repository, one base).
-    expect(processes(4)).toBe(5);
-    expect(processes(40)).toBe(5);
+    // Docs added once and never changed: no blame. diff --name-only, log and diff-tree (which say
+    // so), 1 cat-file --batch (old contents), 1 diff (one repository, one base).
+    expect(processes(4, false)).toBe(5);
+    expect(processes(40, false)).toBe(5);
+    // Docs edited since: diff --name-only, log, one blame per doc, cat-file, diff.
+    expect(processes(4, true)).toBe(7);
+    expect(processes(40, true)).toBe(7);
   });
 
   it('docs written at different commits: one diff per (repository, base), still not one per ref', () => {
@@ -58,15 +67,41 @@ describe('detectDrift: the library call, and git run a bounded number of times (
     repo.commit('edit again', { 'lib/a.js': 'top 2\n' + repo.read('lib/a.js') });
     const report = verifyRefs(['docs'], ctxFor(repo.dir), { drift: {} });
     expect(report.drift!.counts).toMatchObject({ moved: 21, unchanged: 1 }); // lib/b.js did not change after doc 2
-    // 3 blames, 1 cat-file, 2 diffs (docs 0-1 against the first commit, doc 2 against the third).
+    // diff --name-only, log, diff-tree, 1 cat-file, 2 diffs (docs 0-1 against the first commit,
+    // doc 2 against the third).
     expect(report.drift!.gitProcesses).toBe(6);
+  });
+});
+
+describe('verify refs --drift: the base of a doc git did not blame', () => {
+  it('a doc renamed since its refs were written keeps the commit that wrote them (blame follows the rename)', async () => {
+    const repo = GitRepo.init({ 'lib/x.js': X, 'notes.md': 'See @lib/x.js#L3\n' });
+    const first = repo.head();
+    repo.commit('insert', { 'lib/x.js': 'new\n' + X });
+    repo.mv('notes.md', 'docs/notes.md');
+    repo.commit('move the doc');
+    const r = await refcatInProcess(['verify', 'refs', '--drift', '--json'], { cwd: repo.dir });
+    const refs = (JSON.parse(r.stdout) as { drift: { refs: { status: string; base: string; new_ref: string }[] } }).drift.refs;
+    expect(refs.map((x) => [x.status, x.base, x.new_ref])).toEqual([['moved', first, '@lib/x.js#L4']]);
+  });
+
+  it('a doc added on a branch and merged: its refs were written on the branch', async () => {
+    const repo = GitRepo.init({ 'lib/x.js': X });
+    repo.git('checkout', '-q', '-b', 'docs');
+    const written = repo.commit('doc', { 'notes.md': 'See @lib/x.js#L3\n' });
+    repo.git('checkout', '-q', 'main');
+    repo.commit('insert', { 'lib/x.js': 'new\n' + X });
+    repo.git('-c', 'user.name=T', '-c', 'user.email=t@e', 'merge', '-q', '--no-edit', 'docs');
+    const r = await refcatInProcess(['verify', 'refs', '--drift', '--json'], { cwd: repo.dir });
+    const refs = (JSON.parse(r.stdout) as { drift: { refs: { status: string; base: string; new_ref: string }[] } }).drift.refs;
+    expect(refs.map((x) => [x.status, x.base, x.new_ref])).toEqual([['moved', written, '@lib/x.js#L4']]);
   });
 });
 
 describe('verify refs --drift: git failures and git configuration (docs/reference.md#drift-verdicts)', () => {
   it('a blame that fails for any reason but an uncommitted file is one error naming the repository, not a silent unchanged', async () => {
     const repo = GitRepo.init({ 'lib/x.js': X, 'notes.md': '@lib/x.js#L3\n' });
-    repo.commit('insert', { 'lib/x.js': 'new\n' + X });
+    repo.commit('insert', { 'lib/x.js': 'new\n' + X, 'notes.md': '@lib/x.js#L3\nmore\n' });
     repo.git('config', 'blame.ignoreRevsFile', '.git-blame-ignore-revs'); // a file that does not exist
     const r = await refcatInProcess(['verify', 'refs', '--drift'], { cwd: repo.dir });
     expect(r.code).toBe(1);

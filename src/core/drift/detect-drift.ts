@@ -170,8 +170,21 @@ function findBases(pending: Pending[], ctx: Context, git: GitRunner, since: stri
   }
   const byFile = new Map<string, Pending[]>();
   for (const p of pending) groupInto(byFile, p.input.file, p);
+  const filesByRepo = new Map<string, string[]>();
+  for (const [file, group] of byFile) groupInto(filesByRepo, group[0]!.scanRepo, toPosix(path.relative(group[0]!.scanRepo, file)));
+  const addedOnce = new Map<string, Map<string, { sha: string; time: number }>>();
+  for (const [repo, rels] of filesByRepo) addedOnce.set(repo, filesAddedOnce(git, repo, rels));
   for (const [file, group] of byFile) {
     const repo = group[0]!.scanRepo;
+    // Every line of a file that one commit added and nothing changed since was written there.
+    const once = addedOnce.get(repo)!.get(toPosix(path.relative(repo, file)));
+    if (once) {
+      for (const p of group) {
+        p.scanBase = once.sha;
+        p.scanTime = once.time;
+      }
+      continue;
+    }
     const lines = [...new Set(group.map((p) => p.input.line))].sort((a, b) => a - b);
     const args = ['blame', '--porcelain', ...lines.flatMap((n) => ['-L', `${n},${n}`]), '--', path.relative(repo, file)];
     // A file git does not track yet (or a repository without a commit) was written against the
@@ -192,6 +205,71 @@ function findBases(pending: Pending[], ctx: Context, git: GitRunner, since: stri
       }
     }
   }
+}
+
+/** Above this much pathspec text, skip the shortcut below rather than risk the argument limit. */
+const MAX_PATHSPEC_CHARS = 64 * 1024;
+
+/**
+ * Of `rels` (scanned files of `repo`): those whose whole history is one commit that added them,
+ * unchanged since in the index and the working tree, with that commit. For these `git blame`
+ * would name that commit for every line, so it is not run: two git calls per repository instead
+ * of one blame per file. Anything else (an edit, a rename, a merge touching the file, a shallow
+ * clone) is left to blame.
+ */
+function filesAddedOnce(git: GitRunner, repo: string, rels: readonly string[]): Map<string, { sha: string; time: number }> {
+  const found = new Map<string, { sha: string; time: number }>();
+  if (fs.existsSync(path.join(repo, '.git', 'shallow')) || rels.reduce((n, r) => n + r.length + 1, 0) > MAX_PATHSPEC_CHARS) return found;
+  const pathspec = rels.map((r) => `:(literal)${r}`);
+  const dirty = git.tryRun(repo, ['diff', '--no-ext-diff', '--name-only', '-z', 'HEAD', '--', ...pathspec]);
+  if (dirty === null) return found; // no HEAD yet
+  const changed = new Set(dirty.toString('utf8').split('\0'));
+  const log = git.tryRun(repo, ['log', '--full-history', '-m', '-M', '--name-status', '-z', '--format=%x01%H %ct', 'HEAD', '--', ...pathspec]);
+  if (log === null) return found;
+  const seen = new Map<string, { sha: string; time: number; added: boolean; commits: Set<string> }>();
+  // -z: each record is `\x01SHA TIME\0\n`, then STATUS\0PATH\0 (a rename: STATUS\0OLD\0NEW\0).
+  for (const record of log.toString('utf8').split('\x01').slice(1)) {
+    const nl = record.indexOf('\n');
+    if (nl === -1) continue;
+    const [sha, time] = record.slice(0, nl).replace(/\0/g, '').split(' ');
+    if (!sha || !time) continue;
+    const fields = record.slice(nl + 1).split('\0');
+    for (let i = 0; i + 1 < fields.length; ) {
+      const status = fields[i]!.trim();
+      const names = /^[RC]/.test(status) ? [fields[i + 1]!, fields[i + 2]!] : [fields[i + 1]!];
+      i += 1 + names.length;
+      for (const name of names) {
+        const entry = seen.get(name) ?? { sha, time: Number(time), added: true, commits: new Set<string>() };
+        entry.commits.add(sha);
+        if (status !== 'A') entry.added = false;
+        seen.set(name, entry);
+      }
+    }
+  }
+  const candidates = rels.filter((rel) => {
+    const entry = seen.get(rel);
+    return entry !== undefined && entry.added && entry.commits.size === 1 && !changed.has(rel);
+  });
+  if (candidates.length === 0) return found;
+  // A log limited to these paths sees a rename into one as an addition; blame follows the rename
+  // to older commits. The adding commits, diffed whole, say which additions were renames.
+  const commits = [...new Set(candidates.map((rel) => seen.get(rel)!.sha))];
+  const tree = git.tryRun(repo, ['diff-tree', '--stdin', '-r', '-m', '-M', '--name-status', '-z'], commits.join('\n') + '\n');
+  if (tree === null) return found;
+  const renamedTo = new Set<string>();
+  const tokens = tree.toString('utf8').split('\0');
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!.trim();
+    if (/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(t) || t === '') continue; // a commit's id
+    if (/^[RC]/.test(t)) {
+      renamedTo.add(tokens[i + 2]!);
+      i += 2;
+    } else i += 1;
+  }
+  for (const rel of candidates) {
+    if (!renamedTo.has(rel)) found.set(rel, { sha: seen.get(rel)!.sha, time: seen.get(rel)!.time });
+  }
+  return found;
 }
 
 function parseBlame(text: string): { byLine: Map<number, string>; timeOf: Map<string, number>; boundary: Set<string> } {

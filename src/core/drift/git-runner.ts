@@ -31,8 +31,8 @@ export class GitRunner {
   }
 
   /** Run git in `repo`; null instead of an error when git exits non-zero (a question, not a task). */
-  tryRun(repo: string, args: readonly string[]): Buffer | null {
-    const result = this.spawn(repo, args);
+  tryRun(repo: string, args: readonly string[], input?: string): Buffer | null {
+    const result = this.spawn(repo, args, input);
     return result.status === 0 ? result.stdout : null;
   }
 
