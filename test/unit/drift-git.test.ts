@@ -145,6 +145,18 @@ describe('verify refs --drift: git failures and git configuration (docs/referenc
     expect(fs.readdirSync(path.dirname(out))).toEqual([]);
   });
 
+  it('a worktree of a shallow clone (its .git is a file) is a shallow clone too: unknown, not judged from the cut', async () => {
+    const origin = GitRepo.init({ 'lib/x.js': X, 'notes.md': '@lib/x.js#L3\n' });
+    origin.commit('insert', { 'lib/x.js': 'new\n' + X });
+    const clone = path.join(tmpDir(), 'clone');
+    origin.git('clone', '-q', '--depth', '1', `file://${origin.dir}`, clone);
+    const wt = path.join(tmpDir(), 'wt');
+    new GitRepo(clone).git('worktree', 'add', '-q', '--detach', wt, 'HEAD');
+    const r = await refcatInProcess(['verify', 'refs', '--drift', '--json'], { cwd: wt });
+    const refs = (JSON.parse(r.stdout) as { drift: { refs: { status: string; reason: string }[] } }).drift.refs;
+    expect(refs.map((x) => [x.status, x.reason])).toEqual([['unknown', '. is a shallow clone: fetch the full history (actions/checkout: fetch-depth: 0)']]);
+  });
+
   it('--since on a shallow clone says the history is missing', async () => {
     const origin = GitRepo.init({ 'lib/x.js': X, 'notes.md': '@lib/x.js#L3\n' });
     origin.commit('insert', { 'lib/x.js': 'new\n' + X });

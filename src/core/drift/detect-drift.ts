@@ -157,7 +157,7 @@ function findBases(pending: Pending[], ctx: Context, git: GitRunner, since: stri
         const out = git.tryRun(p.scanRepo, ['log', '-1', '--no-walk', '--format=%H %ct', `${since}^{commit}`, '--']);
         const m = out && /^([0-9a-f]{40,64}) (\d+)/.exec(out.toString('utf8'));
         if (!m) {
-          const shallow = fs.existsSync(path.join(p.scanRepo, '.git', 'shallow')) ? ', a shallow clone: fetch the full history' : '';
+          const shallow = isShallow(p.scanRepo) ? ', a shallow clone: fetch the full history' : '';
           throw new UsageError(`Unknown revision for --since: ${since} (in ${shown(ctx, p.scanRepo)}${shallow})`, { code: 'bad_revision' });
         }
         rev = { sha: m[1]!, time: Number(m[2]) };
@@ -193,7 +193,7 @@ function findBases(pending: Pending[], ctx: Context, git: GitRunner, since: stri
     const out = git.runExpecting(repo, args, NOT_COMMITTED);
     if (out === null) continue;
     const { byLine, timeOf, boundary } = parseBlame(out.toString('utf8'));
-    const shallow = fs.existsSync(path.join(repo, '.git', 'shallow'));
+    const shallow = isShallow(repo);
     for (const p of group) {
       const sha = byLine.get(p.input.line);
       if (sha && shallow && boundary.has(sha)) {
@@ -205,6 +205,28 @@ function findBases(pending: Pending[], ctx: Context, git: GitRunner, since: stri
       }
     }
   }
+}
+
+/**
+ * Whether a repository's history is cut short (`git clone --depth`). Its `.git` may be a file
+ * (`gitdir: ...`) for a worktree or a submodule; a worktree's `shallow` file is in the common dir.
+ */
+function isShallow(repo: string): boolean {
+  let gitDir = path.join(repo, '.git');
+  try {
+    if (!fs.statSync(gitDir).isDirectory()) {
+      const m = /^gitdir: (.+)$/m.exec(fs.readFileSync(gitDir, 'utf8'));
+      if (m) gitDir = path.resolve(repo, m[1]!.trim());
+      try {
+        gitDir = path.resolve(gitDir, fs.readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim());
+      } catch {
+        // not a worktree: the shallow file is in gitDir itself
+      }
+    }
+  } catch {
+    return false;
+  }
+  return fs.existsSync(path.join(gitDir, 'shallow'));
 }
 
 /** Above this much pathspec text, skip the shortcut below rather than risk the argument limit. */
@@ -219,7 +241,7 @@ const MAX_PATHSPEC_CHARS = 64 * 1024;
  */
 function filesAddedOnce(git: GitRunner, repo: string, rels: readonly string[]): Map<string, { sha: string; time: number }> {
   const found = new Map<string, { sha: string; time: number }>();
-  if (fs.existsSync(path.join(repo, '.git', 'shallow')) || rels.reduce((n, r) => n + r.length + 1, 0) > MAX_PATHSPEC_CHARS) return found;
+  if (isShallow(repo) || rels.reduce((n, r) => n + r.length + 1, 0) > MAX_PATHSPEC_CHARS) return found;
   const pathspec = rels.map((r) => `:(literal)${r}`);
   const dirty = git.tryRun(repo, ['diff', '--no-ext-diff', '--name-only', '-z', 'HEAD', '--', ...pathspec]);
   if (dirty === null) return found; // no HEAD yet
