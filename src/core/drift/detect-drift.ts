@@ -7,7 +7,7 @@ import type { AliasEntry } from '../alias/resolve-aliases.js';
 import { escapePath, formatSelector, formatSpan } from '../ref-spec/format-ref-spec.js';
 import type { LineSpan, RangeSelector, RefSpec } from '../ref-spec/ref-spec.js';
 import { type FileChange, type Hunk, mapLine, parseDiff, type RepoChanges } from './diff-hunks.js';
-import { GitError, GitRunner } from './git-runner.js';
+import { GitRunner } from './git-runner.js';
 
 /** Verdicts of docs/reference.md#drift-verdicts; `fixed` is a `moved` ref that --fix rewrote. */
 export type DriftStatus = 'unchanged' | 'moved' | 'changed' | 'deleted' | 'unknown' | 'anchored' | 'fixed';
@@ -110,7 +110,7 @@ export function detectDrift(refs: readonly DriftRefInput[], ctx: Context, option
     return true;
   });
   findTargets(live, ctx, git, repoOf);
-  judge(live.filter((p) => p.entry.status !== 'unknown'), ctx, git);
+  judge(live.filter((p) => p.entry.status !== 'unknown'), git);
 
   const counts: Record<DriftStatus, number> = { unchanged: 0, moved: 0, changed: 0, deleted: 0, unknown: 0, anchored: 0, fixed: 0 };
   for (const e of entries) counts[e.status]++;
@@ -142,17 +142,24 @@ function repoFinder(): (dir: string) => string | null {
 }
 
 const ZERO_SHA = /^0+$/;
+/** What `git blame` says (LC_ALL=C) of a file that has no commit yet. */
+const NOT_COMMITTED = /no such path '.*' in HEAD|no such ref: HEAD|does not have any commits yet/;
 
 /** The base of every ref in its scanned file's repository: blame (one per file), or --since. */
 function findBases(pending: Pending[], ctx: Context, git: GitRunner, since: string | undefined): void {
   if (since !== undefined) {
+    // git would read `-x` as an option (`--output=FILE` writes a file): a revision never starts so.
+    if (since.startsWith('-')) throw new UsageError(`Unknown revision for --since: ${since} (a revision, not an option)`, { code: 'bad_revision' });
     const byRepo = new Map<string, { sha: string; time: number }>();
     for (const p of pending) {
       let rev = byRepo.get(p.scanRepo);
       if (!rev) {
         const out = git.tryRun(p.scanRepo, ['log', '-1', '--no-walk', '--format=%H %ct', `${since}^{commit}`, '--']);
         const m = out && /^([0-9a-f]{40,64}) (\d+)/.exec(out.toString('utf8'));
-        if (!m) throw new UsageError(`Unknown revision for --since: ${since} (in ${shown(ctx, p.scanRepo)})`, { code: 'bad_revision' });
+        if (!m) {
+          const shallow = isShallow(p.scanRepo) ? ', a shallow clone: fetch the full history' : '';
+          throw new UsageError(`Unknown revision for --since: ${since} (in ${shown(ctx, p.scanRepo)}${shallow})`, { code: 'bad_revision' });
+        }
         rev = { sha: m[1]!, time: Number(m[2]) };
         byRepo.set(p.scanRepo, rev);
       }
@@ -162,11 +169,7 @@ function findBases(pending: Pending[], ctx: Context, git: GitRunner, since: stri
     return;
   }
   const byFile = new Map<string, Pending[]>();
-  for (const p of pending) {
-    const group = byFile.get(p.input.file);
-    if (group) group.push(p);
-    else byFile.set(p.input.file, [p]);
-  }
+  for (const p of pending) groupInto(byFile, p.input.file, p);
   const addedOnce = byFile.size >= ADDED_ONCE_MIN_FILES ? filesAddedOnce(byFile, git) : new Map<string, Base>();
   for (const [file, group] of byFile) {
     const known = addedOnce.get(file);
@@ -180,11 +183,13 @@ function findBases(pending: Pending[], ctx: Context, git: GitRunner, since: stri
     const repo = group[0]!.scanRepo;
     const lines = [...new Set(group.map((p) => p.input.line))].sort((a, b) => a - b);
     const args = ['blame', '--porcelain', ...lines.flatMap((n) => ['-L', `${n},${n}`]), '--', path.relative(repo, file)];
-    const out = git.tryRun(repo, args);
-    // A file git does not track yet was written against the working tree.
+    // A file git does not track yet (or a repository without a commit) was written against the
+    // working tree; any other failure (a corrupt repository, a missing blame.ignoreRevsFile) is
+    // an error naming the repository, never a silent `unchanged`.
+    const out = git.runExpecting(repo, args, NOT_COMMITTED);
     if (out === null) continue;
     const { byLine, timeOf, boundary } = parseBlame(out.toString('utf8'));
-    const shallow = fs.existsSync(path.join(repo, '.git', 'shallow'));
+    const shallow = isShallow(repo);
     for (const p of group) {
       const sha = byLine.get(p.input.line);
       if (sha && shallow && boundary.has(sha)) {
@@ -197,6 +202,29 @@ function findBases(pending: Pending[], ctx: Context, git: GitRunner, since: stri
     }
   }
 }
+
+/**
+ * Whether a repository's history is cut short (`git clone --depth`). Its `.git` may be a file
+ * (`gitdir: ...`) for a worktree or a submodule; a worktree's `shallow` file is in the common dir.
+ */
+function isShallow(repo: string): boolean {
+  let gitDir = path.join(repo, '.git');
+  try {
+    if (!fs.statSync(gitDir).isDirectory()) {
+      const m = /^gitdir: (.+)$/m.exec(fs.readFileSync(gitDir, 'utf8'));
+      if (m) gitDir = path.resolve(repo, m[1]!.trim());
+      try {
+        gitDir = path.resolve(gitDir, fs.readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim());
+      } catch {
+        // not a worktree: the shallow file is in gitDir itself
+      }
+    }
+  } catch {
+    return false;
+  }
+  return fs.existsSync(path.join(gitDir, 'shallow'));
+}
+
 
 interface Base {
   sha: string;
@@ -218,17 +246,12 @@ const PATHS_PER_CALL = 2000;
 function filesAddedOnce(byFile: ReadonlyMap<string, Pending[]>, git: GitRunner): Map<string, Base> {
   const out = new Map<string, Base>();
   const byRepo = new Map<string, string[]>();
-  for (const [file, group] of byFile) {
-    const repo = group[0]!.scanRepo;
-    const files = byRepo.get(repo);
-    if (files) files.push(file);
-    else byRepo.set(repo, [file]);
-  }
+  for (const [file, group] of byFile) groupInto(byRepo, group[0]!.scanRepo, file);
   for (const [repo, files] of byRepo) {
-    if (fs.existsSync(path.join(repo, '.git', 'shallow'))) continue;
+    if (isShallow(repo)) continue;
     for (let i = 0; i < files.length; i += PATHS_PER_CALL) {
       const batch = files.slice(i, i + PATHS_PER_CALL);
-      const rel = new Map(batch.map((f) => [path.relative(repo, f).split(path.sep).join('/'), f]));
+      const rel = new Map(batch.map((f) => [toPosix(path.relative(repo, f)), f]));
       for (const [relPath, base] of addedOnceIn(git, repo, [...rel.keys()])) out.set(rel.get(relPath)!, base);
     }
   }
@@ -237,7 +260,7 @@ function filesAddedOnce(byFile: ReadonlyMap<string, Pending[]>, git: GitRunner):
 
 function addedOnceIn(git: GitRunner, repo: string, rels: string[]): Map<string, Base> {
   const found = new Map<string, Base>();
-  const dirtyOut = git.tryRun(repo, ['--literal-pathspecs', 'diff', '--name-only', '-z', 'HEAD', '--', ...rels]);
+  const dirtyOut = git.tryRun(repo, ['--literal-pathspecs', 'diff', '--no-ext-diff', '--name-only', '-z', 'HEAD', '--', ...rels]);
   // A merge that changed a file counts as a change of its own (its diff to the first parent).
   const logArgs = ['--literal-pathspecs', 'log', '--diff-merges=first-parent', '--format=%x01%H %ct', '--name-status', '-z', '--', ...rels];
   const logOut = dirtyOut && git.tryRun(repo, logArgs);
@@ -360,7 +383,7 @@ function findTargets(pending: Pending[], ctx: Context, git: GitRunner, repoOf: (
   const missingByRepo = new Map<string, { p: Pending; candidates: string[] }[]>();
   for (const n of needBase) {
     const repo = repoOf(path.dirname(n.candidates[0]!)) ?? n.p.scanRepo;
-    missingByRepo.set(repo, [...(missingByRepo.get(repo) ?? []), n]);
+    groupInto(missingByRepo, repo, n);
   }
   for (const [repo, group] of missingByRepo) {
     const name = (p: Pending, c: string) => `${p.scanBase}:${toPosix(path.relative(repo, c))}`;
@@ -468,11 +491,11 @@ export function resolveSpan(sel: RangeSelector, count: number): LineSpan {
   return { start: Math.max(start, 1), end: Math.min(end, count) };
 }
 
-function judge(pending: Pending[], ctx: Context, git: GitRunner): void {
+function judge(pending: Pending[], git: GitRunner): void {
   const byPair = new Map<string, Pending[]>();
   for (const p of pending) {
     const key = `${p.targetRepo}\0${p.targetBase}`;
-    byPair.set(key, [...(byPair.get(key) ?? []), p]);
+    groupInto(byPair, key, p);
   }
   // Old contents: one batch per target repository.
   const oldName = (p: Pending) => `${p.targetBase}:${toPosix(path.relative(p.targetRepo!, p.target!))}`;
@@ -497,14 +520,9 @@ function judge(pending: Pending[], ctx: Context, git: GitRunner): void {
 
   for (const [, group] of byPair) {
     const { targetRepo, targetBase } = group[0]!;
-    let changes: RepoChanges;
-    try {
-      changes = parseDiff(git.run(targetRepo!, ['diff', '--no-color', '--no-ext-diff', '--no-textconv', '-M', '-U0', targetBase!, '--']).toString('utf8'));
-    } catch (err) {
-      if (!(err instanceof GitError)) throw err;
-      for (const p of group) unknown(p.entry, `${shown(ctx, targetRepo!)}: cannot compare with ${targetBase!.slice(0, 7)}`);
-      continue;
-    }
+    // The base is a commit git just named, so a failing diff is a broken repository: GitError.
+    const diff = git.run(targetRepo!, ['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--src-prefix=a/', '--dst-prefix=b/', '-M', '-U0', targetBase!, '--']);
+    const changes: RepoChanges = parseDiff(diff.toString('utf8'));
     for (const p of group) {
       p.entry.base = targetBase!;
       const old = oldTexts.get(`${targetRepo}\0${oldName(p)}`);
@@ -606,4 +624,11 @@ function newRefFor(p: Pending, span: LineSpan, oldSpan: LineSpan, count: number,
     }
   }
   return head + formatSpan(span);
+}
+
+/** Push `item` onto the group of `key` (appending, not copying: a doc may hold thousands of refs). */
+export function groupInto<K, V>(groups: Map<K, V[]>, key: K, item: V): void {
+  const group = groups.get(key);
+  if (group) group.push(item);
+  else groups.set(key, [item]);
 }

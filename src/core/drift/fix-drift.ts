@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { Context } from '../../shared/context.js';
 import { RefcatError } from '../../shared/errors.js';
 import { writeFileAtomic } from '../safe-write/atomic-file.js';
-import type { DriftEntry, DriftReport } from './detect-drift.js';
+import { type DriftEntry, type DriftReport, groupInto } from './detect-drift.js';
 
 export interface DriftFix {
   /** Absolute path of the scanned file. */
@@ -24,7 +24,7 @@ const REF_CHAR = /[^\s`'"<>()[\]{}|,;]/;
 export function fixDrift(report: DriftReport, _ctx: Context, options: { dryRun?: boolean } = {}): DriftFix[] {
   const byFile = new Map<string, DriftEntry[]>();
   for (const e of report.entries) {
-    if (e.status === 'moved' && e.newRef && e.newRef !== e.ref) byFile.set(e.file, [...(byFile.get(e.file) ?? []), e]);
+    if (e.status === 'moved' && e.newRef && e.newRef !== e.ref) groupInto(byFile, e.file, e);
   }
   const fixes: DriftFix[] = [];
   for (const [file, entries] of byFile) {
@@ -36,6 +36,7 @@ export function fixDrift(report: DriftReport, _ctx: Context, options: { dryRun?:
     }
     const starts = lineStarts(buf);
     const edits: { from: number; to: number; text: Buffer; entry: DriftEntry }[] = [];
+    const taken = new Set<number>();
     for (const e of entries) {
       const from = starts[e.line - 1];
       if (from === undefined) continue;
@@ -47,7 +48,8 @@ export function fixDrift(report: DriftReport, _ctx: Context, options: { dryRun?:
         const after = lineText[at + needle.length];
         if (before !== undefined && REF_CHAR.test(before) && !/[*_~=]/.test(before)) continue;
         if (after !== undefined && !endsRef(lineText.slice(at + needle.length))) continue;
-        if (edits.some((x) => x.from === from + at)) continue;
+        if (taken.has(from + at)) continue;
+        taken.add(from + at);
         edits.push({ from: from + at, to: from + at + needle.length, text: Buffer.from(e.newRef!, 'utf8'), entry: e });
       }
     }

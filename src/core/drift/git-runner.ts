@@ -24,16 +24,28 @@ export class GitRunner {
   run(repo: string, args: readonly string[], input?: string): Buffer {
     const result = this.spawn(repo, args, input);
     if (result.status !== 0) {
-      const why = result.stderr.toString('utf8').trim().split('\n')[0] || `exit code ${result.status}`;
+      const why = firstLine(result.stderr.toString('utf8')) || `exit code ${result.status}`;
       throw new GitError(`git ${args.find((a) => !a.startsWith('-')) ?? ''} failed in ${repo}: ${why}`);
     }
     return result.stdout;
   }
 
   /** Run git in `repo`; null instead of an error when git exits non-zero (a question, not a task). */
-  tryRun(repo: string, args: readonly string[]): Buffer | null {
-    const result = this.spawn(repo, args);
+  tryRun(repo: string, args: readonly string[], input?: string): Buffer | null {
+    const result = this.spawn(repo, args, input);
     return result.status === 0 ? result.stdout : null;
+  }
+
+  /**
+   * Run git in `repo`; null when git fails with a message matching `expected` (an answer such as
+   * "no such path in HEAD"), GitError naming the repository for any other failure.
+   */
+  runExpecting(repo: string, args: readonly string[], expected: RegExp): Buffer | null {
+    const result = this.spawn(repo, args);
+    if (result.status === 0) return result.stdout;
+    const stderr = result.stderr.toString('utf8');
+    if (expected.test(stderr)) return null;
+    throw new GitError(`git ${args.find((a) => !a.startsWith('-')) ?? ''} failed in ${repo}: ${firstLine(stderr) || `exit code ${result.status}`}`);
   }
 
   private spawn(repo: string, args: readonly string[], input?: string) {
@@ -59,4 +71,8 @@ export class GitError extends RefcatError {
   constructor(message: string) {
     super(message, { code: 'git_failed' });
   }
+}
+
+function firstLine(text: string): string {
+  return text.trim().split('\n')[0]!.trim();
 }
