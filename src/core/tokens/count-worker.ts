@@ -15,7 +15,7 @@ parentPort!.on('message', async (request: CountRequest) => {
   }
   stream ??= new PieceCounter((t) => tok.count(t));
   if ('add' in request) {
-    stream.add(request.add);
+    for (const piece of request.add) stream.add(piece);
   } else {
     parentPort!.postMessage({ total: stream.total() });
     stream = undefined;

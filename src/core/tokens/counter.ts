@@ -14,7 +14,10 @@ export interface Counter {
 }
 
 /** What the worker is sent: a batch to count (answered with the counts), or a piece of the streamed text, or the end of it (answered with its total). */
-export type CountRequest = string[] | { add: string | Uint8Array } | { total: true };
+export type CountRequest = string[] | { add: (string | Uint8Array)[] } | { total: true };
+
+/** Characters (or bytes) of streamed pieces sent to the worker in one message. */
+const BATCH_CHARS = 64 * 1024;
 
 /** The worker's file: next to this module, or next to the CLI bundle (`count-worker.cjs`). */
 function workerFile(): URL {
@@ -41,6 +44,13 @@ export function startCounter(encoding: Encoding): Counter {
   }
   let streamedInThread = false;
   const held: (string | Uint8Array)[] = [];
+  let batch: (string | Uint8Array)[] = [];
+  let batchSize = 0;
+  const sendBatch = (w: Worker) => {
+    if (batch.length > 0) w.postMessage({ add: batch } satisfies CountRequest);
+    batch = [];
+    batchSize = 0;
+  };
   const inThread = async (texts: string[]) => {
     const tok = await loadTokenizer(encoding);
     return texts.map((t) => tok.count(t));
@@ -71,7 +81,11 @@ export function startCounter(encoding: Encoding): Counter {
         streamedInThread = true;
         held.push(typeof piece === 'string' ? piece : Buffer.from(piece));
       } else {
-        worker.postMessage({ add: piece } satisfies CountRequest);
+        // Pieces go to the worker in batches of about 64 KiB: one message per piece costs more
+        // than counting them.
+        batch.push(piece);
+        batchSize += piece.length;
+        if (batchSize >= BATCH_CHARS) sendBatch(worker);
       }
     },
     total: async () => {
@@ -95,6 +109,7 @@ export function startCounter(encoding: Encoding): Counter {
         w.ref();
         w.once('error', onError);
         w.once('message', onMessage);
+        sendBatch(w);
         w.postMessage({ total: true } satisfies CountRequest);
       });
     },

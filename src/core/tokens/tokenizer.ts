@@ -61,7 +61,9 @@ export function countBySafePieces(text: string, count: (piece: string) => number
  * waits. Pieces are strings, or UTF-8 bytes that may end inside a character.
  */
 export class PieceCounter {
-  private pending = '';
+  /** Text not counted yet, kept as parts: joined only once there is enough to cut (amortized linear). */
+  private parts: string[] = [];
+  private size = 0;
   private sum = 0;
   private readonly bytes = new TextDecoder('utf-8');
 
@@ -71,21 +73,34 @@ export class PieceCounter {
   ) {}
 
   add(piece: string | Uint8Array): void {
-    this.pending += typeof piece === 'string' ? piece : this.bytes.decode(piece, { stream: true });
-    while (this.pending.length > this.pieceSize) {
-      const cut = safeCut(this.pending, this.pieceSize);
-      if (cut === -1) return;
-      this.sum += this.count(this.pending.slice(0, cut));
-      this.pending = this.pending.slice(cut);
-    }
+    const text = typeof piece === 'string' ? piece : this.bytes.decode(piece, { stream: true });
+    this.parts.push(text);
+    this.size += text.length;
+    if (this.size > 2 * this.pieceSize) this.countReady();
   }
 
   /** The count of everything added; call once, at the end. */
   total(): number {
-    this.pending += this.bytes.decode();
-    this.sum += countBySafePieces(this.pending, this.count, this.pieceSize);
-    this.pending = '';
-    return this.sum;
+    this.parts.push(this.bytes.decode());
+    const rest = this.parts.join('');
+    this.parts = [];
+    this.size = 0;
+    return this.sum + countBySafePieces(rest, this.count, this.pieceSize);
+  }
+
+  /** Count the waiting text up to its last safe cut; keep the rest. */
+  private countReady(): void {
+    const text = this.parts.join('');
+    let from = 0;
+    while (text.length - from > this.pieceSize) {
+      const cut = safeCut(text, from + this.pieceSize);
+      if (cut === -1) break;
+      this.sum += this.count(text.slice(from, cut));
+      from = cut;
+    }
+    const rest = text.slice(from);
+    this.parts = [rest];
+    this.size = rest.length;
   }
 }
 
