@@ -74,9 +74,22 @@ export class PieceCounter {
 
   add(piece: string | Uint8Array): void {
     const text = typeof piece === 'string' ? piece : this.bytes.decode(piece, { stream: true });
+    if (text === '') return;
+    // Where the waiting text ends a line and the new piece starts a pre-token (the end of a file's
+    // content before its fence, say), the waiting text is counted on its own: the texts joined
+    // stay small, and one with non-Latin-1 characters does not make its neighbours two-byte
+    // strings, which the tokenizer scans more slowly.
+    const last = this.parts[this.parts.length - 1];
+    if (last !== undefined && last.endsWith('\n') && isSafeStart(text.charCodeAt(0))) this.countAll();
     this.parts.push(text);
     this.size += text.length;
     if (this.size > 2 * this.pieceSize) this.countReady();
+  }
+
+  private countAll(): void {
+    this.sum += countBySafePieces(this.parts.join(''), this.count, this.pieceSize);
+    this.parts = [];
+    this.size = 0;
   }
 
   /** The count of everything added; call once, at the end. */
