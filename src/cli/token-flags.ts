@@ -10,7 +10,8 @@ import { type IO, printLog } from './io.js';
 /**
  * `--max-tokens`, and `--tokens` with `--json` (docs/reference.md#token-counts-and-budgets): print
  * the output, budgeted for markdown, then the refs left out and the summary on stderr. (`--tokens`
- * alone streams its output and counts it as it goes: commands/extract.ts.)
+ * alone streams its output and counts it as it goes: commands/extract.ts.) The caller closes
+ * `counter`.
  */
 export async function runWithTokens(
   report: ExtractReport,
@@ -21,23 +22,6 @@ export async function runWithTokens(
   opts: { tokens?: boolean; encoding?: Encoding; maxTokens?: number },
   io: IO,
   counter?: Counter,
-): Promise<ExitCode> {
-  try {
-    return await printWithTokens(report, log, code, format, render, opts, io, counter);
-  } finally {
-    counter?.close();
-  }
-}
-
-async function printWithTokens(
-  report: ExtractReport,
-  log: Logged[],
-  code: ExitCode,
-  format: OutputFormat,
-  render: RenderOptions,
-  opts: { tokens?: boolean; encoding?: Encoding; maxTokens?: number },
-  io: IO,
-  counter: Counter | undefined,
 ): Promise<ExitCode> {
   const encoding = opts.encoding ?? 'o200k_base';
   let out: string;

@@ -69,9 +69,13 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
   // A budget, or --tokens with --json (a count per ref): the output is built in memory. The JSON
   // counts are made by a worker that loads its tokenizer while the refs are extracted.
   const counter = opts.tokens && opts.maxTokens === undefined ? (await import('../../core/tokens/counter.js')).startCounter(opts.encoding ?? 'o200k_base') : undefined;
-  const { report, log, code } = extractBatches(batches, problems, ctx, extractOpts);
-  const { runWithTokens } = await import('../token-flags.js');
-  return runWithTokens(report, log, code, format, render, opts, io, counter);
+  try {
+    const { report, log, code } = extractBatches(batches, problems, ctx, extractOpts);
+    const { runWithTokens } = await import('../token-flags.js');
+    return await runWithTokens(report, log, code, format, render, opts, io, counter);
+  } finally {
+    counter?.close();
+  }
 }
 
 /** `--validate-only`: one line per ref checked (or the JSON report without content). */
