@@ -279,8 +279,7 @@ function readExtraction(file: ResolvedFile, options: ExtractOptions & { onDisk?:
   const { ref, refText } = file;
   const language = languageOf(file.path);
   const { fd, size } = openFile(file.path, refText);
-  let sel: Selection;
-  let keepOpen = false;
+  let sel: Selection | undefined;
   try {
     // Reads as large as the file, within bounds: a small file is read in one call into a small
     // buffer (globs read thousands), and a selection left on disk, only measured (no lines
@@ -326,8 +325,8 @@ function readExtraction(file: ResolvedFile, options: ExtractOptions & { onDisk?:
     }
     throw readError(err, refText);
   } finally {
-    keepOpen = sel! !== undefined && sel.onDisk !== undefined;
-    if (!keepOpen) fs.closeSync(fd);
+    // A selection left on disk keeps its descriptor (extraction.onDisk); every other one closes it.
+    if (!sel?.onDisk) fs.closeSync(fd);
   }
 
   const count = options.checkOnly && !ref.selector ? (sel.totalLines ?? 0) : (sel.onDisk?.lines ?? sel.lines.length);

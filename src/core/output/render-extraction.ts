@@ -3,7 +3,6 @@ import { visible } from '../../shared/visible.js';
 import type { ExtractReport, Extraction } from '../extract/extract.js';
 import { specOf } from '../ref-spec/format-ref-spec.js';
 import { longestBacktickRun, spanJsonBytes, spanLinesBytes, spanPrefixedBytes } from '../extract/content-span.js';
-import { StringDecoder } from 'node:string_decoder';
 
 export type OutputFormat = 'markdown' | 'json' | 'spec' | 'raw';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['markdown', 'json', 'spec', 'raw'];
@@ -45,12 +44,15 @@ export const renderers: Record<OutputFormat, Renderer> = {
 
 function renderAll(format: OutputFormat, report: ExtractReport, opts: RenderOptions): string {
   const writer = new ExtractionWriter(format, opts);
-  const bytes = new StringDecoder('utf8');
-  let out = writer.begin();
-  for (const r of report.results) {
-    for (const chunk of writer.add(r)) out += typeof chunk === 'string' ? chunk : bytes.write(chunk);
-  }
-  return out + writer.end(report);
+  return writer.begin() + joinChunks(report.results.flatMap((r) => [...writer.add(r)])) + writer.end(report);
+}
+
+/** Chunks as one string; bytes are decoded as a stream (a chunk may end inside a character). */
+function joinChunks(chunks: Iterable<OutputChunk>): string {
+  const bytes = new TextDecoder('utf-8');
+  let out = '';
+  for (const chunk of chunks) out += typeof chunk === 'string' ? chunk : bytes.decode(chunk, { stream: true });
+  return out + bytes.decode();
 }
 
 /** A piece of output: text, or UTF-8 bytes passed through from a file as they are. */
@@ -185,10 +187,7 @@ function specFor(r: Extraction, opts: RenderOptions): string {
 
 /** One result as a markdown block: header, fence, (numbered) lines, fence. */
 export function renderMarkdownBlock(r: Extraction, opts: RenderOptions): string {
-  const bytes = new StringDecoder('utf8');
-  let out = '';
-  for (const chunk of markdownBlock(r, opts)) out += typeof chunk === 'string' ? chunk : bytes.write(chunk);
-  return out;
+  return joinChunks(markdownBlock(r, opts));
 }
 
 function* markdownBlock(r: Extraction, opts: RenderOptions): Generator<OutputChunk> {
