@@ -159,6 +159,7 @@ describe('refcat verify refs: --json and --format github', () => {
         },
       ],
       skipped: [],
+      snippets: { verbatim: 0, excerpt: 0, stale: 0, refs: [] },
     });
   });
 

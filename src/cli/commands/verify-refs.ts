@@ -11,6 +11,8 @@ export interface VerifyRefsCliOptions extends CheckCliOptions {
   fix?: boolean;
   dryRun?: boolean;
   since?: string;
+  /** `--no-snippets` sets it false. */
+  snippets?: boolean;
 }
 
 /** `refcat verify refs [PATHS...]`: check every ref found, render the report, exit 1 if any is broken. */
@@ -22,6 +24,7 @@ export async function runVerifyRefs(paths: string[], opts: VerifyRefsCliOptions,
     aliases: resolverFromFlags(opts.alias, io.ctx),
     suggestFixes: opts.suggestFixes ?? false,
     strict: opts.strict ?? false,
+    snippets: opts.snippets ?? true,
     onProgress: progress?.update,
     drift: driftOptions(opts),
   });

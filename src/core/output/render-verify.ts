@@ -2,6 +2,7 @@ import { visible } from '../../shared/visible.js';
 import type { RefFinding, VerifyRefsReport } from '../verify-refs/verify-refs.js';
 import { shownPath } from '../../shared/paths.js';
 import type { DriftEntry } from '../drift/detect-drift.js';
+import type { SnippetEntry } from '../snippets/judge-snippets.js';
 import { type CheckFormat, type CheckRenderOptions, findingJson, findingPlace, githubAnnotation, type OutputChunk, plural, skippedJson, skippedLines } from './render-findings.js';
 
 type Renderer = (report: VerifyRefsReport, opts: CheckRenderOptions & { strict?: boolean }) => OutputChunk[];
@@ -23,6 +24,7 @@ export const verifyRenderers: Record<CheckFormat, Renderer> = {
       out += `  WARNING ${findingPlace(f, opts.cwd)}: ${visible(f.message)}\n`;
       for (const d of f.details) out += `    ${visible(d)}\n`;
     }
+    for (const e of staleSnippets(report)) out += `  STALE ${shownPath(opts.cwd, e.file)}:${e.line}: ${visible(staleText(e))}\n`;
     for (const line of driftLines(report, opts.cwd)) out += `  ${line.label} ${line.place}: ${visible(line.text)}\n`;
     const notes = skippedLines(report.skipped, opts.cwd).map((line): OutputChunk => ({ stream: 'stderr', text: line + '\n' }));
     return [{ stream: 'stdout', text: out }, ...notes];
@@ -34,6 +36,10 @@ export const verifyRenderers: Record<CheckFormat, Renderer> = {
       out += f.ref ? githubAnnotation(f, opts.cwd, `Broken reference: ${f.ref}`, extra) : githubAnnotation(f, opts.cwd);
     }
     for (const f of report.warnings) out += githubAnnotation(f, opts.cwd);
+    for (const e of staleSnippets(report)) {
+      const finding = { severity: 'error' as const, code: 'stale_snippet', message: '', details: [], file: e.file, line: e.line };
+      out += githubAnnotation(finding, opts.cwd, `Stale snippet: ${staleText(e)}`, []);
+    }
     for (const line of driftLines(report, opts.cwd)) {
       const level = line.entry.status === 'changed' || line.entry.status === 'deleted' ? 'error' : line.entry.status === 'fixed' ? 'notice' : 'warning';
       const finding = { severity: level as 'error', code: line.entry.status, message: '', details: [], file: line.entry.file, line: line.entry.line };
@@ -58,6 +64,7 @@ export const verifyRenderers: Record<CheckFormat, Renderer> = {
       errors: report.errors.map(json),
       warnings: report.warnings.map(json),
       skipped: skippedJson(report.skipped, opts.cwd),
+      ...(report.snippets ? { snippets: snippetsJson(report, opts.cwd) } : {}),
       ...(report.drift ? { drift: driftJson(report, opts.cwd) } : {}),
     };
     return [{ stream: 'stdout', text: JSON.stringify(doc, null, 2) + '\n' }];
@@ -69,6 +76,9 @@ function headline(r: VerifyRefsReport, strict: boolean): string {
   const head = r.passed ? '✓ PASSED' : '✗ FAILED';
   let line = `${head}: Scanned ${r.filesScanned} file(s), found ${r.refsFound} reference(s): ${r.valid} valid, ${r.broken} broken`;
   if (r.warnings.length > 0) line += ` (${plural(r.warnings.length, 'warning')}${strict ? ', --strict' : ''})`;
+  if (r.snippets && r.snippets.entries.length > 0) {
+    line += `; snippets: ${r.snippets.verbatim} verbatim, ${r.snippets.excerpt} excerpt, ${r.snippets.stale} stale`;
+  }
   if (r.drift) {
     const c = r.drift.counts;
     line += `; drift: ${c.unchanged} unchanged, ${c.moved} moved, ${c.changed} changed, ${c.deleted} deleted, ${c.unknown} unknown, ${c.anchored} anchored`;
@@ -138,6 +148,52 @@ function driftJson(r: VerifyRefsReport, cwd: string): Record<string, unknown> {
       new_ref: e.newRef,
       edited_lines: e.editedLines,
       reason: e.reason,
+    })),
+  };
+}
+
+function staleSnippets(r: VerifyRefsReport): SnippetEntry[] {
+  return r.snippets?.entries.filter((e) => e.status === 'stale') ?? [];
+}
+
+/**
+ * `snippet differs from <ref> (stale since 1a2b3c4: the code changed): 1 of 6 lines not in the
+ * code: <line> | <line>; now at <ref>` (docs/snippets.md#output).
+ */
+function staleText(e: SnippetEntry): string {
+  let text = `snippet differs from ${e.ref}`;
+  if (e.matchedAtBase !== undefined && e.matchedAtBase !== null && e.base) {
+    const short = e.base.slice(0, 7);
+    text += e.matchedAtBase ? ` (stale since ${short}: the code changed)` : ` (never matched the code at ${short})`;
+  }
+  if (e.missing > 0) {
+    text += `: ${e.missing} of ${e.snippetLines} lines not in the code: ${e.missingLines.join(' | ')}`;
+  } else {
+    text += ': its lines are in the code, but not in this order';
+  }
+  if (e.nowAt) text += `; now at ${e.nowAt}`;
+  return text;
+}
+
+/** The `snippets` object of --json: counts and one entry per cited snippet. */
+function snippetsJson(r: VerifyRefsReport, cwd: string): Record<string, unknown> {
+  const s = r.snippets!;
+  return {
+    verbatim: s.verbatim,
+    excerpt: s.excerpt,
+    stale: s.stale,
+    refs: s.entries.map((e) => ({
+      file: shownPath(cwd, e.file),
+      line: e.line,
+      fence_line: e.fenceLine,
+      ref: e.ref,
+      form: e.form,
+      status: e.status,
+      snippet_lines: e.snippetLines,
+      missing: e.missing,
+      missing_lines: e.missingLines,
+      now_at: e.nowAt,
+      ...(e.matchedAtBase !== undefined ? { matched_at_base: e.matchedAtBase, base: e.base ?? null } : {}),
     })),
   };
 }

@@ -17,14 +17,15 @@ export interface SnippetVerdict {
   snippetLines: number;
   /** How many of those match no selected line at all. */
   missing: number;
-  /** The first three of them, as written (trimmed). */
+  /** The first three of them, as written (trimmed, each cut at 120 characters with `…`). */
   missingLines: string[];
   /** The snippet has an elision line or a `...` inside a line (it cannot be found elsewhere as a run). */
   elided: boolean;
 }
 
-/** How many missing lines a verdict quotes. */
+/** How many missing lines a verdict quotes, and how many characters of each. */
 export const QUOTED_MISSING_LINES = 3;
+export const QUOTED_LINE_CHARS = 120;
 
 /** A comment opener an elision line may start with. */
 const COMMENT_OPENER = /^(?:\/\/+|#+|--|;+|%%?|'|\/\*+|<!--|\*)\s*/;
@@ -110,7 +111,7 @@ export function compareSnippet(snippet: readonly string[], selected: readonly st
   for (const s of lines) {
     if (exact.has(s.text) || (s.pieces && code.some((c) => matches(s, c)))) continue;
     missing++;
-    if (missingLines.length < QUOTED_MISSING_LINES) missingLines.push(s.text);
+    if (missingLines.length < QUOTED_MISSING_LINES) missingLines.push(s.text.length > QUOTED_LINE_CHARS ? s.text.slice(0, QUOTED_LINE_CHARS) + '…' : s.text);
   }
   return { status: 'stale', snippetLines: lines.length, missing, missingLines, elided };
 }

@@ -37,6 +37,11 @@ export interface ScanOptions {
   markdown: boolean;
   /** Whether an alias name is defined (explicit, workspace or global). */
   isKnownAlias: (name: string) => boolean;
+  /**
+   * With markdown: the fenced blocks as a CommonMark parser found them (0-based lines, end
+   * exclusive), used instead of the line rule for fences.
+   */
+  fenced?: readonly { open: number; end: number }[];
 }
 
 /** Extensions a ref's file may have (lower case). */
@@ -72,12 +77,17 @@ export function findDocRefs(text: string, options: ScanOptions): DocRef[] {
   const refs: DocRef[] = [];
   let fence: string | null = null;
   let off = false;
+  const fenced = options.fenced;
+  let nextBlock = 0;
   text.split('\n').forEach((raw, i) => {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line.includes(MARKER_OFF)) off = true;
     if (line.includes(MARKER_ON)) off = false;
     if (off || line.includes(MARKER_OFF) || line.includes(MARKER_ON)) return;
-    if (options.markdown) {
+    if (options.markdown && fenced) {
+      while (nextBlock < fenced.length && fenced[nextBlock]!.end <= i) nextBlock++;
+      if (nextBlock < fenced.length && fenced[nextBlock]!.open <= i) return;
+    } else if (options.markdown) {
       const m = FENCE_RE.exec(line);
       if (fence !== null) {
         if (m && m[1]![0] === fence[0] && m[1]!.length >= fence.length && line.trim() === m[1]) fence = null;

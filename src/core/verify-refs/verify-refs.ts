@@ -16,6 +16,8 @@ import { convRefs } from '../workflow/conv-refs.js';
 import type { RefSpec } from '../ref-spec/ref-spec.js';
 import { detectDrift, type DriftRefInput, type DriftReport } from '../drift/detect-drift.js';
 import { type DriftFix, fixDrift } from '../drift/fix-drift.js';
+import type { Citation } from '../snippets/find-citations.js';
+import { addSnippetEntry, docCitations, emptySnippetReport, judgeSnippet, type SnippetReport } from '../snippets/judge-snippets.js';
 
 /** The file types `verify refs` scans in folders (docs/reference.md#verify-refs). */
 export const VERIFY_EXTENSIONS: readonly string[] = ['.md', '.conv', '.txt', '.yaml', '.yml'];
@@ -29,6 +31,11 @@ export interface VerifyRefsOptions {
   suggestFixes?: boolean;
   /** Warnings (clamped ranges, CONTEXT-OPTIONAL matching nothing) fail the check too. */
   strict?: boolean;
+  /**
+   * Compare cited snippets with the code they cite (docs/snippets.md); default true. False
+   * (`--no-snippets`): citations are still found and their refs checked.
+   */
+  snippets?: boolean;
   /** Called after each file is checked (for a progress line on a terminal). */
   onProgress?: (checked: number, total: number) => void;
   readFile?: ConvReader;
@@ -59,6 +66,8 @@ export interface VerifyRefsReport {
   errors: RefFinding[];
   warnings: RefFinding[];
   passed: boolean;
+  /** Every cited snippet's verdict (absent with `snippets: false`). */
+  snippets?: SnippetReport;
   /** With the `drift` option: a verdict for every ref found, and what --fix rewrote (or would). */
   drift?: DriftReport & { fixes: DriftFix[]; dryRun: boolean };
 }
@@ -82,11 +91,12 @@ export function verifyRefs(paths: readonly string[], ctx: Context, options: Veri
   // One CPU-time budget for every pattern of the call.
   const budget = new PatternBudget();
   const driftRefs: DriftRefInput[] | undefined = options.drift ? [] : undefined;
+  const snippets = options.snippets === false ? undefined : emptySnippetReport();
   for (const [i, file] of files.entries()) {
     options.onProgress?.(i, files.length);
     refsFound += file.path.toLowerCase().endsWith('.conv')
       ? checkWorkflow(file.path, ctx, base, options.readFile, findings, budget, driftRefs)
-      : checkDoc(file.path, file.root, ctx, base, findings, budget, driftRefs);
+      : checkDoc(file.path, file.root, ctx, base, { findings, budget, driftRefs, snippets });
   }
   let drift: VerifyRefsReport['drift'];
   if (options.drift && driftRefs) {
@@ -108,7 +118,9 @@ export function verifyRefs(paths: readonly string[], ctx: Context, options: Veri
     broken,
     errors,
     warnings,
-    passed: errors.length === 0 && !(options.strict && warnings.length > 0) && driftPasses(drift, options.strict ?? false),
+    passed:
+      errors.length === 0 && !(options.strict && warnings.length > 0) && driftPasses(drift, options.strict ?? false) && (snippets?.stale ?? 0) === 0,
+    ...(snippets ? { snippets } : {}),
     ...(drift ? { drift } : {}),
   };
 }
@@ -160,15 +172,16 @@ function checkWorkflow(
   }
 }
 
-function checkDoc(
-  file: string,
-  root: string,
-  ctx: Context,
-  aliases: AliasResolver,
-  findings: Finding[],
-  budget: PatternBudget,
-  driftRefs?: DriftRefInput[],
-): number {
+/** What checking one document adds to: findings, drift inputs, snippet verdicts, one pattern budget. */
+interface DocSinks {
+  findings: Finding[];
+  budget: PatternBudget;
+  driftRefs?: DriftRefInput[];
+  snippets?: SnippetReport;
+}
+
+function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolver, sinks: DocSinks): number {
+  const { findings, budget, driftRefs, snippets } = sinks;
   let text: string;
   try {
     text = readTextFile(file, MAX_DOC_BYTES);
@@ -181,21 +194,39 @@ function checkDoc(
     findings.push({ severity: skip ? 'warning' : 'error', code: skip ? err.code : 'unreadable', message, details: [], file, line: null });
     return 0;
   }
-  const refs = findDocRefs(text, {
-    markdown: /\.(md|markdown|txt)$/i.test(file),
-    isKnownAlias: (name) => aliases.lookup(name) !== undefined,
-  });
-  const searchDirs = [...new Set([path.dirname(file), root, ctx.cwd])];
-  for (const r of refs) {
-    const report = extract([r.ref], ctx, { searchDirs, aliases, checkOnly: true, patternBudget: budget });
+  const isKnownAlias = (name: string) => aliases.lookup(name) !== undefined;
+  const dir = path.dirname(file);
+  const searchDirs = [...new Set([dir, root, ctx.cwd])];
+  // Bare paths (embedme's citations) are resolved from the root first, then the doc's folder.
+  const bareDirs = [...new Set([root, dir, ctx.cwd])];
+  const cited = /\.(md|markdown)$/i.test(file) ? docCitations(text, bareDirs, isKnownAlias) : null;
+  const refs = findDocRefs(text, { markdown: /\.(md|markdown|txt)$/i.test(file), isKnownAlias, ...(cited ? { fenced: cited.fenced } : {}) });
+  // A caption's ref is found by the scan too (it is outside the fence): it is checked once, as a citation.
+  const captions = new Map<string, Citation>();
+  const own: Citation[] = [];
+  for (const c of cited?.citations ?? []) {
+    if (c.form === 'caption' && !c.bare) captions.set(`${c.line}\0${c.text}`, c);
+    else own.push(c);
+  }
+  const check = (line: number, text: string, ref: string, dirs: string[], citation?: Citation) => {
+    const judging = citation !== undefined && snippets !== undefined;
+    const report = extract([ref], ctx, { searchDirs: dirs, aliases, checkOnly: !judging, patternBudget: budget });
     const at = (severity: Finding['severity']) => (d: (typeof report.errors)[number]) =>
-      findings.push({ severity, code: d.code, message: d.message, details: d.details, ref: r.text, file, line: r.line });
+      findings.push({ severity, code: d.code, message: d.message, details: d.details, ref: text, file, line });
     report.errors.forEach(at('error'));
     report.warnings.forEach(at('warning'));
-    const input = driftRefs && driftInput(file, r.line, r.text, r.ref, aliases, searchDirs);
+    // A broken ref has no snippet verdict: its error says what is wrong.
+    if (judging && report.errors.length === 0) addSnippetEntry(snippets!, judgeSnippet(file, citation!, report.results));
+    const input = driftRefs && driftInput(file, line, text, ref, aliases, dirs);
     if (input) driftRefs!.push(input);
-  }
-  return refs.length;
+  };
+  const all = [
+    ...refs.map((r) => ({ line: r.line, text: r.text, ref: r.ref, dirs: searchDirs, citation: captions.get(`${r.line}\0${r.text}`) })),
+    ...own.map((c) => ({ line: c.line, text: c.text, ref: c.ref, dirs: c.bare ? bareDirs : searchDirs, citation: c })),
+  ];
+  if (own.length > 0) all.sort((a, b) => a.line - b.line);
+  for (const r of all) check(r.line, r.text, r.ref, r.dirs, r.citation);
+  return all.length;
 }
 
 /**
