@@ -115,3 +115,10 @@ describe('properties', () => {
     );
   });
 });
+
+describe('code that holds ... itself', () => {
+  it('an exact copy is verbatim, even when its lines hold ... or are ...', () => {
+    const code = ['def stub():', '    ...', 'print("Checking with John...")'];
+    expect(compareSnippet(code, code).status).toBe('verbatim');
+  });
+});

@@ -88,10 +88,14 @@ function matches(s: SnippetLine, line: string): boolean {
 
 /** Compare `snippet` (the block's lines) with `selected` (the lines the ref selects now). */
 export function compareSnippet(snippet: readonly string[], selected: readonly string[]): SnippetVerdict {
-  const { lines, elided } = prepare(snippet);
   const code = significantLines(selected);
-  const verbatim = !elided && lines.length === code.length && lines.every((s, i) => s.text === code[i]);
-  if (verbatim) return { status: 'verbatim', snippetLines: lines.length, missing: 0, missingLines: [], elided };
+  // Verbatim is judged on the text as it is: code that itself holds `...` (`Checking...`, a
+  // Python `...` body) copied exactly is a copy, not an excerpt.
+  const exact = significantLines(snippet);
+  if (exact.length === code.length && exact.every((s, i) => s === code[i])) {
+    return { status: 'verbatim', snippetLines: exact.length, missing: 0, missingLines: [], elided: false };
+  }
+  const { lines, elided } = prepare(snippet);
   // A subsequence: matching each snippet line to the first code line after the previous match is
   // enough (if any assignment exists, the greedy one does).
   let at = 0;
@@ -105,11 +109,11 @@ export function compareSnippet(snippet: readonly string[], selected: readonly st
     at++;
   }
   if (inOrder) return { status: 'excerpt', snippetLines: lines.length, missing: 0, missingLines: [], elided };
-  const exact = new Set(code);
+  const known = new Set(code);
   const missingLines: string[] = [];
   let missing = 0;
   for (const s of lines) {
-    if (exact.has(s.text) || (s.pieces && code.some((c) => matches(s, c)))) continue;
+    if (known.has(s.text) || (s.pieces && code.some((c) => matches(s, c)))) continue;
     missing++;
     if (missingLines.length < QUOTED_MISSING_LINES) missingLines.push(s.text.length > QUOTED_LINE_CHARS ? s.text.slice(0, QUOTED_LINE_CHARS) + '…' : s.text);
   }
