@@ -182,7 +182,7 @@ function findBases(pending: Pending[], ctx: Context, git: GitRunner, since: stri
     }
     const repo = group[0]!.scanRepo;
     const lines = [...new Set(group.map((p) => p.input.line))].sort((a, b) => a - b);
-    const args = ['blame', '--porcelain', ...lines.flatMap((n) => ['-L', `${n},${n}`]), '--', path.relative(repo, file)];
+    const args = ['blame', '--porcelain', '--no-textconv', ...lines.flatMap((n) => ['-L', `${n},${n}`]), '--', path.relative(repo, file)];
     // A file git does not track yet (or a repository without a commit) was written against the
     // working tree; any other failure (a corrupt repository, a missing blame.ignoreRevsFile) is
     // an error naming the repository, never a silent `unchanged`.
