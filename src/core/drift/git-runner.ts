@@ -13,6 +13,8 @@ import { RefcatError, UsageError } from '../../shared/errors.js';
 export class GitRunner {
   /** How many git processes this runner has started. */
   spawned = 0;
+  /** Bytes git's output carried (stdout), for tests and the bench to see what git was asked to read. */
+  bytesRead = 0;
   private readonly env: Record<string, string | undefined>;
   /** Per repository: `-c` settings that switch off each filter driver its config defines. */
   private readonly noFilters = new Map<string, string[]>();
@@ -91,6 +93,7 @@ export class GitRunner {
       maxBuffer: 1024 * 1024 * 1024,
       windowsHide: true,
     });
+    this.bytesRead += result.stdout?.length ?? 0;
     if (result.error) {
       const code = (result.error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') throw new UsageError('git is not installed (or not on PATH): --drift and --fix need the git command', { code: 'git_missing' });
