@@ -48,6 +48,8 @@ export interface DriftEntry {
    * no base text (anchored, unknown, a line not committed yet).
    */
   baseLines?: string[];
+  /** unknown: the alias folder that does not exist, for reports that group such refs. */
+  notCloned?: string;
 }
 
 export interface DriftReport {
@@ -405,7 +407,12 @@ function findTargets(pending: Pending[], ctx: Context, git: GitRunner, repoOf: (
   const byDate: { p: Pending; targetRepo: string }[] = [];
   for (const p of pending) {
     const targetRepo = repoOf(path.dirname(p.target!)) ?? (p.input.alias ? repoOf(p.input.alias.target) : null);
-    if (!targetRepo || (p.input.alias && !fs.existsSync(p.input.alias.target))) {
+    if (p.input.alias && !fs.existsSync(p.input.alias.target)) {
+      unknown(p.entry, `${shown(ctx, p.input.alias.target)} is not cloned (the folder does not exist)`);
+      p.entry.notCloned = p.input.alias.target;
+      continue;
+    }
+    if (!targetRepo) {
       unknown(p.entry, `${shown(ctx, p.input.alias?.target ?? path.dirname(p.target!))} is not a git repository`);
       continue;
     }

@@ -12,6 +12,7 @@ import { MAX_TEXT_FILE_BYTES, readTextFile, TextFileError } from '../safe-read/r
 import { collectFiles, type SkippedFile, walkFiles } from '../walk/collect-files.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { findDocRefs } from './find-doc-refs.js';
+import { type GroupedRef, groupNotCloned } from './group-not-cloned.js';
 import { convRefs } from '../workflow/conv-refs.js';
 import type { RefSpec } from '../ref-spec/ref-spec.js';
 import { detectDrift, type DriftRefInput, type DriftReport } from '../drift/detect-drift.js';
@@ -46,6 +47,8 @@ export interface VerifyRefsOptions {
 export interface RefFinding extends Finding {
   /** With suggestFixes: refs to existing files with the same name, best first. */
   suggestions?: string[];
+  /** A finding that stands for several refs (an alias folder not cloned): each of them. */
+  refs?: GroupedRef[];
 }
 
 export interface VerifyRefsReport {
@@ -96,10 +99,11 @@ export function verifyRefs(paths: readonly string[], ctx: Context, options: Veri
   }
   if (options.suggestFixes) addSuggestions(findings, base, files.map((f) => f.root), ctx);
 
-  const errors = findings.filter((f) => f.severity === 'error');
-  const warnings = findings.filter((f) => f.severity === 'warning');
+  const grouped = groupNotCloned(findings, base, ctx);
+  const errors = grouped.filter((f) => f.severity === 'error');
+  const warnings = grouped.filter((f) => f.severity === 'warning');
   // Findings without a ref (a malformed ALIAS, an unreadable file) fail the run but are not refs.
-  const broken = new Set(errors.filter((f) => f.ref).map((f) => `${f.file}\0${f.line}\0${f.ref}`)).size;
+  const broken = new Set(errors.flatMap((f): { file: string; line: number | null; ref?: string }[] => f.refs ?? (f.ref ? [f] : [])).map((f) => `${f.file}\0${f.line}\0${f.ref}`)).size;
   return {
     filesScanned: files.length,
     skipped,
