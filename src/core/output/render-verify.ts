@@ -17,6 +17,7 @@ export const verifyRenderers: Record<CheckFormat, Renderer> = {
     let out = headline(report, opts.strict ?? false);
     for (const f of report.errors) {
       out += `  ERROR ${findingPlace(f, opts.cwd)}: ${visible(f.ref ? `Broken reference: ${f.ref}` : f.message)}\n`;
+      for (const d of f.refs ? f.details : []) out += `    ${visible(d)}\n`;
       if (f.ref && f.code !== 'not_found') out += `    ${visible(f.message)}\n`;
       for (const s of f.suggestions ?? []) out += `    Suggestion: Found: ${visible(s)}\n`;
     }
@@ -52,6 +53,7 @@ export const verifyRenderers: Record<CheckFormat, Renderer> = {
     const json = (f: RefFinding) => {
       const o = findingJson(f, opts.cwd);
       if (f.suggestions) o.suggestions = f.suggestions;
+      if (f.refs) o.refs = f.refs.map((r) => ({ file: shownPath(opts.cwd, r.file), line: r.line, ref: r.ref }));
       return o;
     };
     const doc = {
@@ -101,7 +103,16 @@ function driftLines(r: VerifyRefsReport, cwd: string): DriftLine[] {
   const lines: DriftLine[] = [];
   const since = (e: DriftEntry) => (e.base ? `since ${e.base.slice(0, 7)}` : '');
   const dryFixed = new Set(r.drift.dryRun ? r.drift.fixes.map((f) => `${f.file}\0${f.line}\0${f.oldRef}`) : []);
+  // Refs into a folder not cloned are one line per folder, where its first ref was.
+  const notCloned = new Map<string, number>();
+  for (const e of r.drift.entries) if (e.notCloned) notCloned.set(e.notCloned, (notCloned.get(e.notCloned) ?? 0) + 1);
   for (const e of r.drift.entries) {
+    if (e.notCloned) {
+      const n = notCloned.get(e.notCloned);
+      if (n !== undefined) lines.push({ label: 'UNKNOWN', place: shownPath(cwd, e.notCloned), text: `${n} reference${n === 1 ? '' : 's'}: ${e.reason}`, entry: e });
+      notCloned.delete(e.notCloned);
+      continue;
+    }
     const place = `${shownPath(cwd, e.file)}:${e.line}`;
     const add = (label: string, text: string) => lines.push({ label, place, text, entry: e });
     switch (e.status) {

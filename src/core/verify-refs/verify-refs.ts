@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Context } from '../../shared/context.js';
 import { type Finding, RefError } from '../../shared/errors.js';
-import { displayRelative, shownPath } from '../../shared/paths.js';
+import { displayRelative, findUp, shownPath } from '../../shared/paths.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
 import { type ConvReader, loadConv } from '../workflow/load-conv.js';
 import { checkConvRefs, workflowAliases } from '../workflow/validate-conv.js';
@@ -12,6 +12,7 @@ import { MAX_TEXT_FILE_BYTES, readTextFile, TextFileError } from '../safe-read/r
 import { collectFiles, type SkippedFile, walkFiles } from '../walk/collect-files.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { findDocRefs } from './find-doc-refs.js';
+import { type GroupedRef, groupNotCloned } from './group-not-cloned.js';
 import { convRefs } from '../workflow/conv-refs.js';
 import type { RefSpec } from '../ref-spec/ref-spec.js';
 import { detectDrift, type DriftRefInput, type DriftReport } from '../drift/detect-drift.js';
@@ -53,6 +54,8 @@ export interface VerifyRefsOptions {
 export interface RefFinding extends Finding {
   /** With suggestFixes: refs to existing files with the same name, best first. */
   suggestions?: string[];
+  /** A finding that stands for several refs (an alias folder not cloned): each of them. */
+  refs?: GroupedRef[];
 }
 
 export interface VerifyRefsReport {
@@ -104,12 +107,13 @@ export function verifyRefs(paths: readonly string[], ctx: Context, options: Veri
     const dryRun = options.drift.dryRun ?? false;
     drift = { ...found, dryRun, fixes: options.drift.fix ? fixDrift(found, ctx, { dryRun }) : [] };
   }
-  if (options.suggestFixes) addSuggestions(findings, base, files.map((f) => f.root));
+  if (options.suggestFixes) addSuggestions(findings, base, files.map((f) => f.root), ctx);
 
-  const errors = findings.filter((f) => f.severity === 'error');
-  const warnings = findings.filter((f) => f.severity === 'warning');
+  const grouped = groupNotCloned(findings, base, ctx);
+  const errors = grouped.filter((f) => f.severity === 'error');
+  const warnings = grouped.filter((f) => f.severity === 'warning');
   // Findings without a ref (a malformed ALIAS, an unreadable file) fail the run but are not refs.
-  const broken = new Set(errors.filter((f) => f.ref).map((f) => `${f.file}\0${f.line}\0${f.ref}`)).size;
+  const broken = new Set(errors.flatMap((f): { file: string; line: number | null; ref?: string }[] => f.refs ?? (f.ref ? [f] : [])).map((f) => `${f.file}\0${f.line}\0${f.ref}`)).size;
   return {
     filesScanned: files.length,
     skipped,
@@ -231,24 +235,35 @@ function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolv
 
 /**
  * For every ref to a missing file: existing files with the same name below the alias root (alias
- * refs) or below the scanned folders, as refs with the original selector, closest path first
- * (most trailing folders in common, then shortest).
+ * refs) or anywhere in the repository holding the current directory (the current directory outside
+ * a repository), as refs with the original selector, closest path first (most trailing folders in
+ * common, then shortest). A file below a scanned folder is written relative to it, any other
+ * relative to the current directory: both are folders a doc's ref is looked up in.
  */
-function addSuggestions(findings: RefFinding[], aliases: AliasResolver, roots: string[]): void {
+function addSuggestions(findings: RefFinding[], aliases: AliasResolver, roots: string[], ctx: Context): void {
   const indexes = new Map<string, Map<string, string[]>>();
-  const indexOf = (root: string) => {
-    let index = indexes.get(root);
+  const indexOf = (root: string, shownFrom: (file: string) => string) => {
+    const key = `${shownFrom === fromScanRoot ? 'scan' : 'alias'}\0${root}`;
+    let index = indexes.get(key);
     if (!index) {
       index = new Map();
       for (const file of walkFiles(root, root, [], () => true)) {
         const name = path.basename(file);
-        index.set(name, [...(index.get(name) ?? []), displayRelative(root, file)]);
+        index.set(name, [...(index.get(name) ?? []), shownFrom(file)]);
       }
-      indexes.set(root, index);
+      indexes.set(key, index);
     }
     return index;
   };
   const scanRoots = [...new Set(roots)];
+  const dotGit = findUp(ctx.cwd, '.git');
+  const top = dotGit ? path.dirname(dotGit) : ctx.cwd;
+  // A scanned folder outside that repository is searched too.
+  const searched = [top, ...scanRoots.filter((r) => path.relative(top, r).startsWith('..') || path.isAbsolute(path.relative(top, r)))];
+  const fromScanRoot = (file: string) => {
+    const root = scanRoots.find((r) => file.startsWith(r.endsWith(path.sep) ? r : r + path.sep));
+    return displayRelative(root ?? ctx.cwd, file);
+  };
   for (const f of findings) {
     if (f.severity !== 'error' || (f.code !== 'not_found' && f.code !== 'context_no_match') || !f.ref) continue;
     // The ref as written may end in a heading anchor (`@docs/GUIDE.md#install`), not a selector.
@@ -257,8 +272,9 @@ function addSuggestions(findings: RefFinding[], aliases: AliasResolver, roots: s
     if (hasGlobChars(spec.path)) continue;
     const selector = hash === -1 ? '' : f.ref.slice(hash);
     const wanted = spec.path.split('/');
-    const roots = spec.alias ? [aliases.lookup(spec.alias)?.target].filter((r): r is string => !!r) : scanRoots;
-    const candidates = roots.flatMap((root) => indexOf(root).get(wanted[wanted.length - 1]!) ?? []);
+    const name = wanted[wanted.length - 1]!;
+    const target = spec.alias ? aliases.lookup(spec.alias)?.target : undefined;
+    const candidates = spec.alias ? (target ? (indexOf(target, (file) => displayRelative(target, file)).get(name) ?? []) : []) : searched.flatMap((root) => indexOf(root, fromScanRoot).get(name) ?? []);
     const shared = (p: string) => {
       const parts = p.split('/');
       let n = 0;
