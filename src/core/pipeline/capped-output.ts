@@ -1,0 +1,155 @@
+import type { OutputChunk } from '../output/render-extraction.js';
+import type { Counter } from '../tokens/counter.js';
+import type { Store } from '../paging/fd-store.js';
+import { Ingester } from '../paging/ingest.js';
+import { DEFAULT_PAGE_SIZE } from '../paging/page-builder.js';
+import { pageOfLine } from '../paging/page-index.js';
+
+/** Where the output goes: stdout for the CLI, an answer for an agent. */
+export interface ExtractionSink {
+  /** Resolves when the sink can take more. */
+  write(chunk: OutputChunk): Promise<void>;
+  /** Called once, after the last write. */
+  end(): Promise<void>;
+}
+
+/** An output past its cap, stored whole as an fd. */
+export interface StoredOutput {
+  /** `fd:N`. */
+  fd: string;
+  /** The cap, in characters. */
+  cap: number;
+  /** Lines of the output the sink got (whole lines, but for one longer than the cap). */
+  shownLines: number;
+  /** Lines, characters and pages of the whole output. */
+  totalLines: number;
+  chars: number;
+  pages: number;
+  pageSize: number;
+  /** The page (of `pageSize`) that holds the first line not shown. */
+  nextPage: number;
+}
+
+/** The output handed to the sink in turns of this size, the event loop free in between. */
+const TURN_CHARS = 1 << 20;
+
+/**
+ * The pipeline's end: chunks go to the sink (and to the counter) until the cap, if any. The chunk
+ * that crosses it is cut after its last line break within the cap; from there the whole output,
+ * what the sink got included, goes to the store instead, so it can be paged. Every megabyte the
+ * event loop gets a turn: a server answers other calls while a large extraction is written.
+ */
+export class CappedOutput {
+  private shown = 0;
+  private shownLines = 0;
+  private held: OutputChunk[] = [];
+  private ingester: Ingester | null = null;
+  private sinceTurn = 0;
+
+  constructor(
+    private readonly sink: ExtractionSink,
+    private readonly cap: { chars: number; store: () => Store } | undefined,
+    private readonly counter: Counter | undefined,
+  ) {}
+
+  async write(chunk: OutputChunk): Promise<void> {
+    if (chunk.length === 0) return;
+    if ((this.sinceTurn += chunk.length) >= TURN_CHARS) {
+      this.sinceTurn = 0;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    if (this.ingester) {
+      this.ingester.push(chunk);
+      return;
+    }
+    if (!this.cap) return this.show(chunk);
+    const room = this.cap.chars - this.shown;
+    if (chunk.length <= room) {
+      this.held.push(chunk);
+      this.shownLines += newlines(chunk);
+      return this.show(chunk);
+    }
+    const cut = room > 0 ? lastLineEnd(chunk, room) : 0;
+    if (cut > 0) {
+      const head = chunk.slice(0, cut);
+      this.shownLines += newlines(head);
+      await this.show(head);
+    }
+    const cap = this.cap;
+    this.ingester = new Ingester({ pageSize: DEFAULT_PAGE_SIZE, store: cap.store, persist: 'always', source: 'extract' });
+    for (const held of this.held) this.ingester.push(held);
+    this.held = [];
+    this.ingester.push(chunk);
+  }
+
+  /** Ends the sink; past the cap, stores the whole output and says where. */
+  async end(): Promise<StoredOutput | null> {
+    this.held = [];
+    await this.sink.end();
+    if (!this.ingester) return null;
+    const content = this.ingester.finish();
+    try {
+      const { lines, chars } = content.totals;
+      const next = Math.min(this.shownLines + 1, Math.max(lines, 1));
+      return {
+        fd: content.label!,
+        cap: this.cap!.chars,
+        shownLines: this.shownLines,
+        totalLines: lines,
+        chars,
+        pages: content.pages.count,
+        pageSize: DEFAULT_PAGE_SIZE,
+        nextPage: pageOfLine(content.pages, next),
+      };
+    } finally {
+      content.pages.close();
+      content.bytes.close();
+    }
+  }
+
+  /** Gives up on the store (the call failed): nothing is left in it. */
+  abort(): void {
+    this.ingester?.abort();
+    this.ingester = null;
+  }
+
+  private async show(chunk: OutputChunk): Promise<void> {
+    this.shown += chunk.length;
+    this.counter?.add(chunk);
+    await this.sink.write(chunk);
+  }
+}
+
+function newlines(chunk: OutputChunk): number {
+  let n = 0;
+  if (typeof chunk === 'string') {
+    for (let at = chunk.indexOf('\n'); at !== -1; at = chunk.indexOf('\n', at + 1)) n++;
+  } else {
+    for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, at + 1)) n++;
+  }
+  return n;
+}
+
+/** Where the last line ending within the first `room` characters ends (0: none). */
+function lastLineEnd(chunk: OutputChunk, room: number): number {
+  const at = typeof chunk === 'string' ? chunk.lastIndexOf('\n', room - 1) : chunk.lastIndexOf(0x0a, room - 1);
+  return at + 1;
+}
+
+/** A sink that keeps the text it gets (an agent's answer); bytes are decoded as a stream. */
+export class TextSink implements ExtractionSink {
+  private parts: string[] = [];
+  private readonly bytes = new TextDecoder('utf-8');
+
+  async write(chunk: OutputChunk): Promise<void> {
+    this.parts.push(typeof chunk === 'string' ? chunk : this.bytes.decode(chunk, { stream: true }));
+  }
+
+  async end(): Promise<void> {
+    this.parts.push(this.bytes.decode());
+  }
+
+  get text(): string {
+    return this.parts.join('');
+  }
+}
