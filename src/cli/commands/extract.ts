@@ -12,6 +12,7 @@ export interface ExtractCliOptions {
   json?: boolean;
   spec?: boolean;
   quiet?: boolean;
+  cite?: boolean;
   format?: OutputFormat;
   lineNumbers: boolean;
   cwd: boolean;
@@ -92,6 +93,7 @@ function outputFormat(opts: ExtractCliOptions): OutputFormat {
   if (opts.format) asked.add(opts.format);
   if (opts.json) asked.add('json');
   if (opts.quiet) asked.add('raw');
+  if (opts.cite) asked.add('cite');
   // `--json --spec` is JSON (which carries a spec per ref), as in the REFCAT design.
   if (opts.spec && !asked.has('json')) asked.add('spec');
   if (asked.size > 1) {

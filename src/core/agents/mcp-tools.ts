@@ -66,13 +66,16 @@ export const TOOLS: readonly ToolSpec[] = [
       '"@src/**/*.ts#L1-L5" (a glob) or "alias:path#L3". Paths are relative to the root. The answer ends with its token count (o200k_base).',
     input: {
       refs: z.array(z.string()).min(1).describe('Refs to extract, in the order they should appear, e.g. ["@src/a.ts#L1-L20"].'),
-      format: z.enum(['markdown', 'json']).optional().describe('markdown (default) or the JSON report with one entry per ref.'),
+      format: z
+        .enum(['markdown', 'json', 'cite'])
+        .optional()
+        .describe('markdown (default); the JSON report with one entry per ref; or cite: each ref as a fenced block whose first line is the ref in a comment, then the lines verbatim (to paste into docs).'),
       max_tokens: z.number().int().positive().optional().describe('Keep the markdown within this many tokens (o200k_base): refs after the budget are left out and the crossing one is cut at a line.'),
       context: z.number().int().min(0).optional().describe('Extra lines shown around every selection (like grep -C).'),
     },
     annotations: READ_ONLY,
     heavy: true,
-    run: async (args: { refs: string[]; format?: 'markdown' | 'json'; max_tokens?: number; context?: number }, agent) => {
+    run: async (args: { refs: string[]; format?: 'markdown' | 'json' | 'cite'; max_tokens?: number; context?: number }, agent) => {
       const { ctx } = agent;
       const format = args.format ?? 'markdown';
       if (format !== 'markdown' && args.max_tokens !== undefined) throw new UsageError(`max_tokens budgets the markdown output: it does not combine with format ${format}`);

@@ -1,9 +1,7 @@
 import type { OutputChunk } from '../output/render-extraction.js';
 import type { Counter } from '../tokens/counter.js';
 import type { Store } from '../paging/fd-store.js';
-import { Ingester } from '../paging/ingest.js';
-import { DEFAULT_PAGE_SIZE } from '../paging/page-builder.js';
-import { pageOfLine } from '../paging/page-index.js';
+import type { Ingester } from '../paging/ingest.js';
 
 /** Where the output goes: stdout for the CLI, an answer for an agent. */
 export interface ExtractionSink {
@@ -45,6 +43,9 @@ export class CappedOutput {
   private held: OutputChunk[] = [];
   private ingester: Ingester | null = null;
   private sinceTurn = 0;
+  private pageSize = 0;
+  /** Past the cap: the tokens of what the sink got. */
+  shownTotal: Promise<number> | null = null;
 
   constructor(
     private readonly sink: ExtractionSink,
@@ -75,8 +76,18 @@ export class CappedOutput {
       this.shownLines += newlines(head);
       await this.show(head);
     }
-    const cap = this.cap;
-    this.ingester = new Ingester({ pageSize: DEFAULT_PAGE_SIZE, store: cap.store, persist: 'always', source: 'extract' });
+    // Nothing past the cap is counted: the count of what the sink got is asked for now, and the
+    // counting worker (its rank tables are most of a server's memory) is let go once it answers.
+    if (this.counter) {
+      const counter = this.counter;
+      this.shownTotal = counter.total().finally(() => counter.close());
+      // Its memory and the store's streaming do not add up: the rest waits for the count.
+      await this.shownTotal.catch(() => undefined);
+    }
+    // The store's modules load only for an answer past its cap.
+    const [{ Ingester }, { DEFAULT_PAGE_SIZE }] = await Promise.all([import('../paging/ingest.js'), import('../paging/page-builder.js')]);
+    this.pageSize = DEFAULT_PAGE_SIZE;
+    this.ingester = new Ingester({ pageSize: DEFAULT_PAGE_SIZE, store: this.cap.store, persist: 'always', source: 'extract' });
     for (const held of this.held) this.ingester.push(held);
     this.held = [];
     this.ingester.push(chunk);
@@ -87,6 +98,7 @@ export class CappedOutput {
     this.held = [];
     await this.sink.end();
     if (!this.ingester) return null;
+    const { pageOfLine } = await import('../paging/page-index.js');
     const content = this.ingester.finish();
     try {
       const { lines, chars } = content.totals;
@@ -98,7 +110,7 @@ export class CappedOutput {
         totalLines: lines,
         chars,
         pages: content.pages.count,
-        pageSize: DEFAULT_PAGE_SIZE,
+        pageSize: this.pageSize,
         nextPage: pageOfLine(content.pages, next),
       };
     } finally {

@@ -73,7 +73,7 @@ export async function runExtraction(req: ExtractionRequest, sink: ExtractionSink
       throw err;
     }
     const stored = await out.end();
-    const total = done.tokens ?? (counter ? await counter.total() : null);
+    const total = done.tokens ?? (counter ? await (out.shownTotal ?? counter.total()) : null);
     const summary = tokens?.count && total !== null ? `refcat: ${done.refs} ${done.refs === 1 ? 'ref' : 'refs'}, ${total.toLocaleString('en-US')} tokens (${tokens.encoding})\n` : null;
     return { code: done.code, log: done.log, summary, stored };
   } finally {
