@@ -32,14 +32,17 @@ export interface StoredOutput {
 const TURN_CHARS = 1 << 20;
 
 /**
- * The pipeline's end: chunks go to the sink (and to the counter) until the cap, if any. The chunk
- * that crosses it is cut after its last line break within the cap; from there the whole output,
- * what the sink got included, goes to the store instead, so it can be paged. Every megabyte the
- * event loop gets a turn: a server answers other calls while a large extraction is written.
+ * The pipeline's end: chunks go to the sink (and to the counter) until the cap, if any, whole
+ * lines only. From the chunk that crosses the cap on, the whole output, what the sink got
+ * included, goes to the store instead, so it can be paged. Every megabyte the event loop gets a
+ * turn: a server answers other calls while a large extraction is written.
  */
 export class CappedOutput {
-  private shown = 0;
+  /** Characters taken within the cap. */
+  private accepted = 0;
   private shownLines = 0;
+  /** Under a cap: the start of a line not yet ended, held back from the sink. */
+  private partial: OutputChunk[] = [];
   private held: OutputChunk[] = [];
   private ingester: Ingester | null = null;
   private sinceTurn = 0;
@@ -64,18 +67,14 @@ export class CappedOutput {
       return;
     }
     if (!this.cap) return this.show(chunk);
-    const room = this.cap.chars - this.shown;
+    const room = this.cap.chars - this.accepted;
     if (chunk.length <= room) {
+      this.accepted += chunk.length;
       this.held.push(chunk);
-      this.shownLines += newlines(chunk);
-      return this.show(chunk);
+      return this.showLines(chunk, chunk.length);
     }
-    const cut = room > 0 ? lastLineEnd(chunk, room) : 0;
-    if (cut > 0) {
-      const head = chunk.slice(0, cut);
-      this.shownLines += newlines(head);
-      await this.show(head);
-    }
+    await this.showLines(chunk, room);
+    this.partial = [];
     // Nothing past the cap is counted: the count of what the sink got is asked for now, and the
     // counting worker (its rank tables are most of a server's memory) is let go once it answers.
     if (this.counter) {
@@ -93,9 +92,27 @@ export class CappedOutput {
     this.ingester.push(chunk);
   }
 
+  /**
+   * Under a cap the sink gets whole lines only: the text after the last line break of the first
+   * `room` characters of `chunk` waits for the line's end.
+   */
+  private async showLines(chunk: OutputChunk, room: number): Promise<void> {
+    const end = lastLineEnd(chunk, room);
+    if (end === 0) {
+      if (room >= chunk.length) this.partial.push(chunk);
+      return;
+    }
+    for (const waiting of this.partial.splice(0)) await this.show(waiting);
+    const head = end === chunk.length ? chunk : chunk.slice(0, end);
+    this.shownLines += newlines(head);
+    await this.show(head);
+    if (end < room) this.partial.push(chunk.slice(end, room));
+  }
+
   /** Ends the sink; past the cap, stores the whole output and says where. */
   async end(): Promise<StoredOutput | null> {
     this.held = [];
+    for (const waiting of this.partial.splice(0)) await this.show(waiting);
     await this.sink.end();
     if (!this.ingester) return null;
     const { pageOfLine } = await import('../paging/page-index.js');
@@ -126,7 +143,6 @@ export class CappedOutput {
   }
 
   private async show(chunk: OutputChunk): Promise<void> {
-    this.shown += chunk.length;
     this.counter?.add(chunk);
     await this.sink.write(chunk);
   }
