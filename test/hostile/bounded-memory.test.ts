@@ -11,7 +11,7 @@ import { refcatInProcess } from '../helpers/in-process.js';
 import { tmpDir } from '../helpers/tmp.js';
 
 // Memory stays bounded whatever the input: `:block` over a sea of blank lines, and `refcat mcp`
-// extracting a file far larger than any answer (docs/reference.md#limits).
+// extracting a file far larger than any answer (docs/reference.md#limits-and-hostile-input).
 
 /** A reader over `lines` that counts how many it was asked for. */
 function counted(lines: (i: number) => string | null): { next: () => string | null; reads: () => number } {

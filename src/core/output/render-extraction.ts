@@ -212,7 +212,7 @@ function* markdownBlock(r: Extraction, opts: RenderOptions): Generator<OutputChu
 }
 
 /**
- * `--cite` (docs/refs.md#writing-citations-cite): a citation `verify refs` reads back as verbatim:
+ * `--cite` (docs/refs.md#writing-citations---cite): a citation `verify refs` reads back as verbatim:
  * the fence, the ref as a comment of the file's language, the lines as they are.
  */
 function* citeBlock(r: Extraction, opts: RenderOptions): Generator<OutputChunk> {

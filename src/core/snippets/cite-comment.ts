@@ -1,6 +1,6 @@
 /**
  * The line-comment syntax `--cite` writes a citation's ref in, by fence language
- * (docs/refs.md#writing-citations-cite). Keys are the languages refcat names fences with
+ * (docs/refs.md#writing-citations---cite). Keys are the languages refcat names fences with
  * (docs/reference.md#extraction-output), and the extensions it uses as names for the rest; each
  * syntax is one `verify refs` reads back as a citation. Any other language gets `//`.
  */
