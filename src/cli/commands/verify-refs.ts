@@ -11,6 +11,8 @@ export interface VerifyRefsCliOptions extends CheckCliOptions {
   fix?: boolean;
   dryRun?: boolean;
   since?: string;
+  /** `--fix-snippets`: refresh stale snippets that were verbatim at base (implies --fix). */
+  fixSnippets?: boolean;
   /** `--no-snippets` sets it false. */
   snippets?: boolean;
 }
@@ -33,11 +35,12 @@ export async function runVerifyRefs(paths: string[], opts: VerifyRefsCliOptions,
   return report.passed ? 0 : 1;
 }
 
-/** --fix, --dry-run and --since each imply --drift (docs/reference.md#drift-verdicts). */
-function driftOptions(opts: VerifyRefsCliOptions): { since?: string; fix: boolean; dryRun: boolean } | undefined {
-  const fix = (opts.fix ?? false) || (opts.dryRun ?? false);
+/** --fix, --fix-snippets, --dry-run and --since each imply --drift (docs/reference.md#drift-verdicts). */
+function driftOptions(opts: VerifyRefsCliOptions): { since?: string; fix: boolean; dryRun: boolean; fixSnippets: boolean } | undefined {
+  const fixSnippets = opts.fixSnippets ?? false;
+  const fix = (opts.fix ?? false) || (opts.dryRun ?? false) || fixSnippets;
   if (!opts.drift && !fix && opts.since === undefined) return undefined;
-  return { since: opts.since, fix, dryRun: opts.dryRun ?? false };
+  return { since: opts.since, fix, dryRun: opts.dryRun ?? false, fixSnippets };
 }
 
 /**

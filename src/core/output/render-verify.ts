@@ -26,6 +26,7 @@ export const verifyRenderers: Record<CheckFormat, Renderer> = {
       for (const d of f.details) out += `    ${visible(d)}\n`;
     }
     for (const e of staleSnippets(report)) out += `  STALE ${shownPath(opts.cwd, e.file)}:${e.line}: ${visible(staleText(e))}\n`;
+    for (const line of refreshLines(report)) out += `  ${line.label} ${shownPath(opts.cwd, line.file)}:${line.line}: ${visible(line.text)}\n`;
     for (const line of driftLines(report, opts.cwd)) out += `  ${line.label} ${line.place}: ${visible(line.text)}\n`;
     const notes = skippedLines(report.skipped, opts.cwd).map((line): OutputChunk => ({ stream: 'stderr', text: line + '\n' }));
     return [{ stream: 'stdout', text: out }, ...notes];
@@ -80,6 +81,8 @@ function headline(r: VerifyRefsReport, strict: boolean): string {
   if (r.warnings.length > 0) line += ` (${plural(r.warnings.length, 'warning')}${strict ? ', --strict' : ''})`;
   if (r.snippets && r.snippets.entries.length > 0) {
     line += `; snippets: ${r.snippets.verbatim} verbatim, ${r.snippets.excerpt} excerpt, ${r.snippets.stale} stale`;
+    const refresh = r.snippets.refresh;
+    if (refresh && refresh.refreshed.length > 0) line += refresh.dryRun ? ` (${refresh.refreshed.length} to refresh, --dry-run)` : `, ${refresh.refreshed.length} refreshed`;
   }
   if (r.drift) {
     const c = r.drift.counts;
@@ -103,6 +106,8 @@ function driftLines(r: VerifyRefsReport, cwd: string): DriftLine[] {
   const lines: DriftLine[] = [];
   const since = (e: DriftEntry) => (e.base ? `since ${e.base.slice(0, 7)}` : '');
   const dryFixed = new Set(r.drift.dryRun ? r.drift.fixes.map((f) => `${f.file}\0${f.line}\0${f.oldRef}`) : []);
+  // A changed ref whose snippet --fix-snippets refreshed has its own REFRESHED line.
+  const refreshed = new Set((r.snippets?.refresh?.refreshed ?? []).map((x) => `${x.file}\0${x.line}\0${x.oldRef}`));
   // Refs into a folder not cloned are one line per folder, where its first ref was.
   const notCloned = new Map<string, number>();
   for (const e of r.drift.entries) if (e.notCloned) notCloned.set(e.notCloned, (notCloned.get(e.notCloned) ?? 0) + 1);
@@ -120,7 +125,7 @@ function driftLines(r: VerifyRefsReport, cwd: string): DriftLine[] {
         add(dryFixed.has(`${e.file}\0${e.line}\0${e.ref}`) ? 'WOULD FIX' : 'MOVED', `${e.ref} → ${e.newRef} (${since(e)})`);
         break;
       case 'fixed':
-        add('FIXED', `${e.ref} → ${e.newRef}`);
+        if (!refreshed.has(`${e.file}\0${e.line}\0${e.ref}`)) add('FIXED', `${e.ref} → ${e.newRef}`);
         break;
       case 'changed':
         add('CHANGED', `${e.ref}: ${e.editedLines} of ${e.oldLines} lines edited ${since(e)}${e.newRef ? ` (now about ${e.newRef})` : ''}`);
@@ -186,6 +191,21 @@ function staleText(e: SnippetEntry): string {
   return text;
 }
 
+/** `REFRESHED`, `WOULD REFRESH` and `LEFT` lines of --fix-snippets (docs/snippets.md#--fix-snippets). */
+function refreshLines(r: VerifyRefsReport): { label: string; file: string; line: number; text: string }[] {
+  const refresh = r.snippets?.refresh;
+  if (!refresh) return [];
+  return [
+    ...refresh.refreshed.map((x) => ({
+      label: refresh.dryRun ? 'WOULD REFRESH' : 'REFRESHED',
+      file: x.file,
+      line: x.line,
+      text: `${x.oldRef} → ${x.newRef} (snippet ${x.oldLines} → ${x.newLines} lines)`,
+    })),
+    ...refresh.left.map((x) => ({ label: 'LEFT', file: x.file, line: x.line, text: `${x.ref}: ${x.reason}` })),
+  ];
+}
+
 /** The `snippets` object of --json: counts and one entry per cited snippet. */
 function snippetsJson(r: VerifyRefsReport, cwd: string): Record<string, unknown> {
   const s = r.snippets!;
@@ -206,5 +226,12 @@ function snippetsJson(r: VerifyRefsReport, cwd: string): Record<string, unknown>
       now_at: e.nowAt,
       ...(e.matchedAtBase !== undefined ? { matched_at_base: e.matchedAtBase, base: e.base ?? null } : {}),
     })),
+    ...(s.refresh
+      ? {
+          dry_run: s.refresh.dryRun,
+          refreshed: s.refresh.refreshed.map((x) => ({ file: shownPath(cwd, x.file), line: x.line, old_ref: x.oldRef, new_ref: x.newRef, old_lines: x.oldLines, new_lines: x.newLines })),
+          left: s.refresh.left.map((x) => ({ file: shownPath(cwd, x.file), line: x.line, ref: x.ref, reason: x.reason })),
+        }
+      : {}),
   };
 }

@@ -5,6 +5,7 @@ import { MAX_TEXT_FILE_BYTES, readTextFile } from '../safe-read/read-text-file.j
 import { compareSnippet, findSnippetRun, type SnippetStatus } from './compare-snippet.js';
 import { fencedBlocks } from './fenced-blocks.js';
 import { type Citation, type CitationForm, findCitations } from './find-citations.js';
+import type { SnippetLeft, SnippetRefresh } from './snippet-drift.js';
 
 /**
  * The snippet half of `verify refs` (docs/snippets.md): find a document's citations, and judge each
@@ -38,6 +39,8 @@ export interface SnippetEntry {
   base?: string | null;
   /** The citation, for --fix-snippets. */
   citation: Citation;
+  /** Folders its ref is looked up in (to select its lines again after --fix). */
+  searchDirs: readonly string[];
 }
 
 export interface SnippetReport {
@@ -45,6 +48,8 @@ export interface SnippetReport {
   excerpt: number;
   stale: number;
   entries: SnippetEntry[];
+  /** With --fix-snippets: what was refreshed (or would be, with dryRun) and what was left. */
+  refresh?: { refreshed: SnippetRefresh[]; left: SnippetLeft[]; dryRun: boolean };
 }
 
 export function emptySnippetReport(): SnippetReport {
@@ -78,7 +83,7 @@ export function docCitations(text: string, bareDirs: readonly string[], isKnownA
  * file; a glob's files in order). A stale snippet that is not elided is looked for in the file as a
  * whole (`now_at`).
  */
-export function judgeSnippet(file: string, citation: Citation, selected: readonly Extraction[]): SnippetEntry {
+export function judgeSnippet(file: string, citation: Citation, selected: readonly Extraction[], searchDirs: readonly string[] = []): SnippetEntry {
   const verdict = compareSnippet(
     citation.snippet,
     selected.flatMap((s) => s.lines),
@@ -100,6 +105,7 @@ export function judgeSnippet(file: string, citation: Citation, selected: readonl
     missingLines: verdict.missingLines,
     nowAt,
     citation,
+    searchDirs,
   };
 }
 

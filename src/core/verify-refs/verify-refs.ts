@@ -18,7 +18,8 @@ import type { RefSpec } from '../ref-spec/ref-spec.js';
 import { detectDrift, type DriftRefInput, type DriftReport } from '../drift/detect-drift.js';
 import { type DriftFix, fixDrift } from '../drift/fix-drift.js';
 import type { Citation } from '../snippets/find-citations.js';
-import { addSnippetEntry, docCitations, emptySnippetReport, judgeSnippet, type SnippetReport } from '../snippets/judge-snippets.js';
+import { addSnippetEntry, docCitations, emptySnippetReport, judgeSnippet, type SnippetEntry, type SnippetReport } from '../snippets/judge-snippets.js';
+import { judgeAtBase, judgeFixedAgain, keepBareRefs, refreshSnippets } from '../snippets/snippet-drift.js';
 
 /** The file types `verify refs` scans in folders (docs/reference.md#verify-refs). */
 export const VERIFY_EXTENSIONS: readonly string[] = ['.md', '.conv', '.txt', '.yaml', '.yml'];
@@ -48,6 +49,8 @@ export interface VerifyRefsOptions {
     fix?: boolean;
     /** With fix: report what would be rewritten, write nothing. */
     dryRun?: boolean;
+    /** Also refresh stale snippets that were verbatim copies at their base (docs/snippets.md#--fix-snippets). */
+    fixSnippets?: boolean;
   };
 }
 
@@ -95,17 +98,32 @@ export function verifyRefs(paths: readonly string[], ctx: Context, options: Veri
   const budget = new PatternBudget();
   const driftRefs: DriftRefInput[] | undefined = options.drift ? [] : undefined;
   const snippets = options.snippets === false ? undefined : emptySnippetReport();
+  const bareRefs = new Set<string>();
   for (const [i, file] of files.entries()) {
     options.onProgress?.(i, files.length);
     refsFound += file.path.toLowerCase().endsWith('.conv')
       ? checkWorkflow(file.path, ctx, base, options.readFile, findings, budget, driftRefs)
-      : checkDoc(file.path, file.root, ctx, base, { findings, budget, driftRefs, snippets });
+      : checkDoc(file.path, file.root, ctx, base, { findings, budget, driftRefs, snippets, bareRefs });
   }
   let drift: VerifyRefsReport['drift'];
   if (options.drift && driftRefs) {
     const found = detectDrift(driftRefs, ctx, { since: options.drift.since });
+    keepBareRefs(found, bareRefs);
     const dryRun = options.drift.dryRun ?? false;
     drift = { ...found, dryRun, fixes: options.drift.fix ? fixDrift(found, ctx, { dryRun }) : [] };
+    if (snippets) {
+      // A snippet's lines as its (new) ref selects them now, looked up as the doc's refs are.
+      const select = (s: SnippetEntry, ref: string) => {
+        const report = extract([s.citation.bare && !ref.startsWith('@') ? '@' + ref : ref], ctx, { searchDirs: [...s.searchDirs], aliases: base, patternBudget: budget });
+        return report.errors.length === 0 ? report.results : null;
+      };
+      judgeAtBase(snippets, drift);
+      judgeFixedAgain(snippets, drift, select);
+      if (options.drift.fixSnippets) {
+        const isKnownAlias = (name: string) => base.lookup(name) !== undefined;
+        snippets.refresh = { ...refreshSnippets(snippets, drift, select, { dryRun, isKnownAlias }), dryRun };
+      }
+    }
   }
   if (options.suggestFixes) addSuggestions(findings, base, files.map((f) => f.root), ctx);
 
@@ -182,10 +200,12 @@ interface DocSinks {
   budget: PatternBudget;
   driftRefs?: DriftRefInput[];
   snippets?: SnippetReport;
+  /** Bare citations (`file\0line\0ref`): drift's new refs for them are written bare too. */
+  bareRefs: Set<string>;
 }
 
 function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolver, sinks: DocSinks): number {
-  const { findings, budget, driftRefs, snippets } = sinks;
+  const { findings, budget, driftRefs, snippets, bareRefs } = sinks;
   let text: string;
   try {
     text = readTextFile(file, MAX_DOC_BYTES);
@@ -220,7 +240,8 @@ function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolv
     report.errors.forEach(at('error'));
     report.warnings.forEach(at('warning'));
     // A broken ref has no snippet verdict: its error says what is wrong.
-    if (judging && report.errors.length === 0) addSnippetEntry(snippets!, judgeSnippet(file, citation!, report.results));
+    if (judging && report.errors.length === 0) addSnippetEntry(snippets!, judgeSnippet(file, citation!, report.results, dirs));
+    if (citation?.bare) bareRefs.add(`${file}\0${line}\0${text}`);
     const input = driftRefs && driftInput(file, line, text, ref, aliases, dirs);
     if (input) driftRefs!.push(input);
   };
