@@ -45,7 +45,8 @@ describe('in-fence citations, in each comment style', () => {
     [";", "```ini\n; @conf/a.ini#L1\nx\n```", { text: "@conf/a.ini#L1", ref: "@conf/a.ini#L1", snippet: ["x"] }],
     ["%", "```erlang\n% @src/a.erl#L1\nx\n```", { text: "@src/a.erl#L1", ref: "@src/a.erl#L1", snippet: ["x"] }],
     ['%%', '```mermaid\n%% @doc/a.md#L1\nx\n```', { text: '@doc/a.md#L1', ref: '@doc/a.md#L1', snippet: ['x'] }],
-    ["'", "```vb\n' @src/a.bas#L1\nx\n```", null], // `.bas` is no known extension: a comment
+    ["'", "```vb\n' @src/a.bas#L1\nx\n```", { text: '@src/a.bas#L1', ref: '@src/a.bas#L1', snippet: ['x'] }], // any extension, with a selector
+    ["an @ word without a selector naming no file is a comment", "```java\n// @Override\nx\n```", null],
     ["' with a bare path that exists", "```puml\n' app.js\nx\n```", { text: 'app.js', ref: '@app.js', snippet: ['x'] }],
     ['/* */', '```css\n/* @src/a.css#L1-L3 */\nx\n```', { text: '@src/a.css#L1-L3', ref: '@src/a.css#L1-L3', snippet: ['x'] }],
     ['<!-- -->', '```html\n<!-- @src/a.html#L2 -->\nx\n```', { text: '@src/a.html#L2', ref: '@src/a.html#L2', snippet: ['x'] }],

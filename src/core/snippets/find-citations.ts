@@ -110,7 +110,15 @@ function refAtStart(text: string, options: CitationScanOptions): FoundRef | null
 /** A bare path (`src/app.ts#L3-L9`, `snippets/sample.py`) that is the first word of `text`. */
 function bareAtStart(text: string, options: CitationScanOptions, explicit: boolean): FoundRef | null {
   const word = /^\S+/.exec(text)?.[0].replace(/[.,;:!?]+$/, '');
-  if (!word || word.startsWith('@') || word.includes('://') || /^[A-Za-z][\w-]*:/.test(word)) return null;
+  if (!word || word.includes('://')) return null;
+  // An `@` or alias ref whose file has an extension prose refs do not know (`; @src/core.clj#L3`,
+  // as --cite writes it): a citation on the same terms as a bare path.
+  const alias = /^([A-Za-z][\w-]*):(?![/\\])/.exec(word);
+  if (alias) return options.isKnownAlias(alias[1]!) && SELECTOR.test(word) ? { text: word, ref: word, bare: false } : null;
+  if (word.startsWith('@')) {
+    const found = bareAtStart(word.slice(1), options, explicit);
+    return found && { text: word, ref: found.ref, bare: false };
+  }
   const hash = word.indexOf('#');
   const filePart = hash === -1 ? word : word.slice(0, hash);
   if (filePart === '' || /[*?[\]{}]/.test(filePart)) return null;
