@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { ExtractOptions } from '../../core/extract/extract.js';
 import { PatternBudget } from '../../core/extract/pattern-search.js';
 import { diagnosticJson, ExtractionWriter, type OutputChunk, type OutputFormat, type RenderOptions, renderCheck, renderers } from '../../core/output/render-extraction.js';
-import { type Diagnostic, type ExitCode, UsageError } from '../../shared/errors.js';
+import { type Diagnostic, type ExitCode, RefError, UsageError } from '../../shared/errors.js';
 import { type IO, printLog, StdoutWriter } from '../io.js';
 import { resolverFromFlags } from '../alias-flags.js';
 import { BatchRun, extractBatches, type RefBatch } from '../../core/extract/extract-batches.js';
@@ -43,7 +43,13 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
   const problems: Diagnostic[] = [];
   if (opts.fromWorkflow) {
     const { workflowRefs } = await import('../../core/workflow/workflow-refs.js');
-    const workflow = workflowRefs(path.resolve(ctx.cwd, opts.fromWorkflow), ctx, aliases);
+    let workflow;
+    try {
+      workflow = workflowRefs(opts.fromWorkflow, ctx, aliases);
+    } catch (err) {
+      if (err instanceof RefError) throw new UsageError(`--from-workflow: ${err.message}`);
+      throw err;
+    }
     batches.push(...workflow.batches);
     problems.push(...workflow.errors);
   } else if (refs.length === 0) {
