@@ -4,7 +4,7 @@ import { PatternBudget } from '../../core/extract/pattern-search.js';
 import type { OutputFormat, RenderOptions } from '../../core/output/render-extraction.js';
 import { runExtraction } from '../../core/pipeline/run-extraction.js';
 import type { Encoding } from '../../core/tokens/tokenizer.js';
-import { type ExitCode, UsageError } from '../../shared/errors.js';
+import { type ExitCode, RefError, UsageError } from '../../shared/errors.js';
 import { resolverFromFlags } from '../alias-flags.js';
 import { type IO, printLog, StdoutWriter } from '../io.js';
 
@@ -39,7 +39,7 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
   const aliases = resolverFromFlags(opts.alias, ctx);
   if (!opts.fromWorkflow && refs.length === 0) throw new UsageError("No refs given (try 'refcat @path/to/file#L1-L20', or 'refcat --help')");
   const counting = opts.tokens || opts.maxTokens !== undefined;
-  const outcome = await runExtraction(
+  const outcome = await fromWorkflowErrors(opts, () => runExtraction(
     {
       batches: [{ inputs: refs }],
       workflow: opts.fromWorkflow && path.resolve(ctx.cwd, opts.fromWorkflow),
@@ -52,7 +52,7 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
     },
     new StdoutWriter(io),
     ctx,
-  );
+  ));
   await printLog(io, outcome.log);
   if (outcome.summary) io.stderr(outcome.summary);
   return outcome.code;
@@ -111,4 +111,17 @@ function checkDir(dir: string, flag: string): string {
   }
   if (!stat.isDirectory()) throw new UsageError(`${flag}: not a folder: ${dir}`);
   return dir;
+}
+
+/**
+ * A workflow that cannot be read is the only thing an extraction throws for (a bad ref is a
+ * diagnostic): name the flag it came from.
+ */
+async function fromWorkflowErrors<T>(opts: ExtractCliOptions, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (opts.fromWorkflow && err instanceof RefError) throw new UsageError(`--from-workflow: ${err.message}`);
+    throw err;
+  }
 }

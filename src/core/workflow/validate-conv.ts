@@ -4,6 +4,7 @@ import type { Context } from '../../shared/context.js';
 import { type Diagnostic, type Finding, isRefcatError, RefError } from '../../shared/errors.js';
 import { lazyRequire } from '../../shared/lazy.js';
 import { shownPath } from '../../shared/paths.js';
+import { closest } from '../../shared/did-you-mean.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
 import { PatternBudget } from '../extract/pattern-search.js';
 import { extract, resolveFiles } from '../extract/extract.js';
@@ -224,7 +225,7 @@ function checkValues(conv: ConversationFile, findings: Finding[]): void {
       findings.push(at(d, 'error', 'invalid_value', `Invalid ${d.name} value '${d.value}' (expected ${expected})`));
     const allowed = ALLOWED_VALUES[d.name];
     if (allowed && !allowed.includes(d.value)) {
-      invalid(`${allowed.slice(0, -1).join(', ')} or ${allowed[allowed.length - 1]}`);
+      findings.push(noEffect(d, allowed));
     } else if (d.name === 'MAX-CYCLES' && !(/^\d+$/.test(d.value) && Number(d.value) > 0)) {
       invalid('a whole number > 0');
     } else if (d.name === 'CONTEXT-LIMIT' && !validPercent(d.value)) {
@@ -235,6 +236,21 @@ function checkValues(conv: ConversationFile, findings: Finding[]): void {
       findings.push(at(d, 'error', 'invalid_value', 'REFCAT needs at least one ref, like REFCAT @src/app.py#L10-L20'));
     }
   }
+}
+
+/**
+ * A value outside the set of an enumerated directive: sdqctl stores it and it selects nothing, so
+ * the directive is silently a no-op (`CHECKPOINT-AFTER 2` takes no checkpoint). That is a warning,
+ * not an error, since the workflow runs (docs/reference.md#validate); `--strict` makes it an error.
+ */
+function noEffect(d: ConvDirective, allowed: readonly string[]): Finding {
+  const expected = `${allowed.slice(0, -1).join(', ')} or ${allowed[allowed.length - 1]}`;
+  const meant = d.value === '' ? null : closest(d.value.toLowerCase(), allowed);
+  const message = meant
+    ? `${d.name} '${d.value}' has no effect (did you mean ${meant}?)`
+    : `${d.name} '${d.value}' has no effect (expected ${expected})`;
+  const details = [meant ? `expected ${expected}; sdqctl ignores any other value` : 'sdqctl ignores any other value'];
+  return at(d, 'warning', 'invalid_value', message, details);
 }
 
 function validPercent(value: string): boolean {
