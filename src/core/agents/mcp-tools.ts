@@ -21,7 +21,7 @@ import type { ConvReader } from '../workflow/load-conv.js';
 import { collectFiles } from '../walk/collect-files.js';
 import { hasGlobChars } from '../walk/glob.js';
 import { validateConv } from '../workflow/validate-conv.js';
-import { Confinement, outside } from './confinement.js';
+import { Confinement, confinementOf, outside } from '../safe-read/confinement.js';
 import { budgetMarkdown, tokensJson } from '../tokens/token-budget.js';
 import { type Encoding, ENCODINGS } from '../tokens/tokenizer.js';
 
@@ -80,8 +80,11 @@ export const TOOLS: readonly ToolSpec[] = [
         aliases,
         context: args.context ?? 0,
         patternBudget: new PatternBudget(),
+        confine: confinement,
       });
-      for (const r of report.results) if (!confinement.allows(r.path)) throw outside(r.ref, ctx.cwd);
+      // A ref that leads out (a glob or alias through a symlink) refuses the whole call; it was refused before anything was read.
+      const refused = log.find((l) => l.diagnostic.code === 'outside_root');
+      if (refused) throw new UsageError(refused.diagnostic.message, { code: 'outside_root' });
       const errors = log.map((l) => renderDiagnostic(l.level === 'error' ? 'Error' : 'Warning', l.diagnostic)).join('');
       const encoding: Encoding = ENCODINGS[0];
       if (args.format === 'json') {
@@ -119,7 +122,7 @@ export const TOOLS: readonly ToolSpec[] = [
       const patternBudget = new PatternBudget();
       const readFile = confinedReader(confinement);
       const results = files.map((f) =>
-        validateConv(f.path, ctx, { allowMissing: args.allow_missing ?? false, strict: args.strict ?? false, aliases, patternBudget, readFile }),
+        validateConv(f.path, ctx, { allowMissing: args.allow_missing ?? false, strict: args.strict ?? false, aliases, patternBudget, readFile, confine: confinement }),
       );
       return { text: chunksText(validateRenderers.json(results, { cwd: ctx.cwd }, skipped)), isError: !results.every((r) => r.valid) };
     },
@@ -147,7 +150,7 @@ export const TOOLS: readonly ToolSpec[] = [
       for (const p of paths) checkPathText(p, confinement);
       // The files verify refs would scan, judged before any is read (a symlink leading out refuses the call).
       for (const f of collectFiles(paths, ctx, { extensions: VERIFY_EXTENSIONS }).files) if (!confinement.allows(f.path)) throw outside(f.path, ctx.cwd);
-      const report = verifyRefs(paths, ctx, { aliases, drift: args.drift ? { fix: false } : undefined, readFile: confinedReader(confinement) });
+      const report = verifyRefs(paths, ctx, { aliases, drift: args.drift ? { fix: false } : undefined, readFile: confinedReader(confinement), confine: confinement });
       return { text: chunksText(verifyRenderers.json(report, { cwd: ctx.cwd, strict: false })), isError: !report.passed };
     },
   },
@@ -296,18 +299,6 @@ export async function runTool(tool: ToolSpec, args: unknown, agent: AgentContext
     if (isRefcatError(err)) return { text: renderDiagnostic('Error', toDiagnostic(err)), isError: true };
     return { text: `Error: internal error: ${(err as Error)?.message ?? String(err)}\n`, isError: true };
   }
-}
-
-/**
- * The root, and the targets of the aliases the user defined outside it. An alias file under the
- * root (a workspace.lock.json, or .sdqctl/aliases.yaml when the root holds the home folder) comes
- * with the files being read and can be written by ref_export: its aliases open nothing outside the
- * root, or one written call would make every folder readable.
- */
-function confinementOf(ctx: Context, aliases: AliasResolver): Confinement {
-  const rootOnly = new Confinement(ctx.cwd);
-  const targets = aliases.listReadable().entries.filter((e) => e.source !== 'explicit' && !rootOnly.allows(e.origin)).map((e) => e.target);
-  return new Confinement(ctx.cwd, targets);
 }
 
 /** A ref's path must not name a place outside before anything is read (globs are checked per file after). */

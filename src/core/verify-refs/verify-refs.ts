@@ -4,6 +4,7 @@ import { type Finding, RefError } from '../../shared/errors.js';
 import { displayRelative, shownPath } from '../../shared/paths.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
 import { type ConvReader, loadConv } from '../workflow/load-conv.js';
+import type { Confinement } from '../safe-read/confinement.js';
 import { checkConvRefs, workflowAliases } from '../workflow/validate-conv.js';
 import { extract } from '../extract/extract.js';
 import { PatternBudget } from '../extract/pattern-search.js';
@@ -32,6 +33,8 @@ export interface VerifyRefsOptions {
   /** Called after each file is checked (for a progress line on a terminal). */
   onProgress?: (checked: number, total: number) => void;
   readFile?: ConvReader;
+  /** Refs to files this does not allow are refused before they are looked at, and get no drift verdict (ExtractOptions.confine). */
+  confine?: Confinement;
   /** Also say whether each line ref still points at the code it was written against (docs/reference.md#drift-verdicts). */
   drift?: {
     /** Compare against this revision instead of the commit that last changed the ref's line. */
@@ -85,8 +88,8 @@ export function verifyRefs(paths: readonly string[], ctx: Context, options: Veri
   for (const [i, file] of files.entries()) {
     options.onProgress?.(i, files.length);
     refsFound += file.path.toLowerCase().endsWith('.conv')
-      ? checkWorkflow(file.path, ctx, base, options.readFile, findings, budget, driftRefs)
-      : checkDoc(file.path, file.root, ctx, base, findings, budget, driftRefs);
+      ? checkWorkflow(file.path, ctx, base, options.readFile, findings, budget, driftRefs, options.confine)
+      : checkDoc(file.path, file.root, ctx, base, findings, budget, driftRefs, options.confine);
   }
   let drift: VerifyRefsReport['drift'];
   if (options.drift && driftRefs) {
@@ -142,13 +145,16 @@ function checkWorkflow(
   findings: Finding[],
   budget: PatternBudget,
   driftRefs?: DriftRefInput[],
+  confine?: Confinement,
 ): number {
   const display = (p: string) => shownPath(ctx.cwd, p);
   try {
     const conv = loadConv(file, { readFile, display });
     const aliases = workflowAliases(conv, ctx, base, display, findings);
-    const count = checkConvRefs(conv, ctx, aliases, findings, false, budget);
+    const count = checkConvRefs(conv, ctx, aliases, findings, false, budget, confine);
+    const refused = new Set(findings.filter((f) => f.code === 'outside_root').map((f) => `${f.file}\0${f.line}\0${f.ref}`));
     for (const r of driftRefs ? convRefs(conv) : []) {
+      if (refused.has(`${r.directive.file}\0${r.directive.line}\0${r.ref}`)) continue;
       const input = driftInput(r.directive.file, r.directive.line, r.ref, r.ref, aliases, [path.dirname(r.directive.file), ctx.cwd]);
       if (input) driftRefs!.push(input);
     }
@@ -168,6 +174,7 @@ function checkDoc(
   findings: Finding[],
   budget: PatternBudget,
   driftRefs?: DriftRefInput[],
+  confine?: Confinement,
 ): number {
   let text: string;
   try {
@@ -187,12 +194,12 @@ function checkDoc(
   });
   const searchDirs = [...new Set([path.dirname(file), root, ctx.cwd])];
   for (const r of refs) {
-    const report = extract([r.ref], ctx, { searchDirs, aliases, checkOnly: true, patternBudget: budget });
+    const report = extract([r.ref], ctx, { searchDirs, aliases, checkOnly: true, patternBudget: budget, confine });
     const at = (severity: Finding['severity']) => (d: (typeof report.errors)[number]) =>
       findings.push({ severity, code: d.code, message: d.message, details: d.details, ref: r.text, file, line: r.line });
     report.errors.forEach(at('error'));
     report.warnings.forEach(at('warning'));
-    const input = driftRefs && driftInput(file, r.line, r.text, r.ref, aliases, searchDirs);
+    const input = driftRefs && !report.errors.some((e) => e.code === 'outside_root') && driftInput(file, r.line, r.text, r.ref, aliases, searchDirs);
     if (input) driftRefs!.push(input);
   }
   return refs.length;
