@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Context } from '../../shared/context.js';
@@ -173,7 +174,7 @@ export const TOOLS: readonly ToolSpec[] = [
       const given = oneSource(args);
       let sourceArg: string | undefined;
       let stdin: Iterable<string> = [];
-      if (given === 'path') sourceArg = confinementOf(ctx, new AliasResolver(ctx)).checkRead(args.path!);
+      if (given === 'path') sourceArg = regularOrFolder(confinementOf(ctx, new AliasResolver(ctx)).checkRead(args.path!), args.path!);
       else if (given === 'fd') sourceArg = checkHandle(args.fd!);
       else stdin = [args.text!];
       const view = await readFd(
@@ -329,6 +330,22 @@ function confinedReader(confinement: Confinement): ConvReader {
 function checkPathText(p: string, confinement: Confinement): void {
   if (p.split(/[\\/]/).includes('..') || (path.isAbsolute(p) && !confinement.allows(p))) throw outside(p, confinement.root);
   if (!hasGlobChars(p) && !confinement.allows(p)) throw outside(p, confinement.root);
+}
+
+/**
+ * fd_read reads files, not pipes: a FIFO or socket could hold the call (and the agent) for ever,
+ * and a device may never end. A folder is left to readFd, which says so.
+ */
+function regularOrFolder(abs: string, given: string): string {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(abs);
+  } catch {
+    return abs; // readFd reports the missing file
+  }
+  if (st.isFile() || st.isDirectory()) return abs;
+  const what = st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : 'a device';
+  throw new FdError('not_regular', given, `Not a regular file: ${given} (${what}; fd_read pages files, and takes other content as text)`);
 }
 
 function checkHandle(id: string): string {
