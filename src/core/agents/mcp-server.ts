@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { type AgentContext, runTool, TOOLS } from './mcp-tools.js';
+import { McpStdioTransport } from './mcp-transport.js';
 
 export interface McpServerOptions extends AgentContext {
   version: string;
@@ -13,7 +13,7 @@ export interface McpServerOptions extends AgentContext {
 
 /**
  * `refcat mcp` (docs/reference.md#refcat-mcp): every tool of TOOLS on a stdio transport. Resolves
- * when the client closes the connection.
+ * when the client closes the connection and every call it made is answered.
  */
 export async function serveMcp(opts: McpServerOptions): Promise<void> {
   const server = new McpServer({ name: 'refcat', version: opts.version });
@@ -29,11 +29,10 @@ export async function serveMcp(opts: McpServerOptions): Promise<void> {
       },
     );
   }
-  const transport = new StdioServerTransport(opts.stdin, opts.stdout);
-  const closed = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
-    opts.stdin.once('end', () => resolve());
-  });
+  // The transport closes once stdin has ended and every call in flight is answered.
+  const transport = new McpStdioTransport(opts.stdin, opts.stdout);
+  const closed = new Promise<void>((resolve) => (transport.onclose = () => resolve()));
+  server.server.onerror = (err) => opts.log(`refcat mcp: ${err.message}`);
   await server.connect(transport);
   opts.log(`refcat mcp: serving ${TOOLS.length} tools, root ${opts.ctx.cwd}`);
   await closed;

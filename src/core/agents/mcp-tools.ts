@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Context } from '../../shared/context.js';
@@ -20,7 +21,7 @@ import type { ConvReader } from '../workflow/load-conv.js';
 import { collectFiles } from '../walk/collect-files.js';
 import { hasGlobChars } from '../walk/glob.js';
 import { validateConv } from '../workflow/validate-conv.js';
-import { Confinement, outside } from './confinement.js';
+import { Confinement, confinementOf, outside } from '../safe-read/confinement.js';
 import { runExtraction, type StoredOutput, TextSink } from '../pipeline/run-extraction.js';
 import { ENCODINGS } from '../tokens/tokenizer.js';
 import { HeavyCalls } from './heavy-calls.js';
@@ -86,7 +87,7 @@ export const TOOLS: readonly ToolSpec[] = [
       const outcome = await runExtraction(
         {
           batches: [{ inputs: args.refs }],
-          extract: { base: ctx.cwd, aliases, context: args.context ?? 0, patternBudget: new PatternBudget() },
+          extract: { base: ctx.cwd, aliases, context: args.context ?? 0, patternBudget: new PatternBudget(), confine: confinement },
           format,
           render: DEFAULT_RENDER_OPTIONS,
           tokens: { encoding: ENCODINGS[0], count: true, maxTokens: args.max_tokens, budgetName: 'max_tokens' },
@@ -98,6 +99,9 @@ export const TOOLS: readonly ToolSpec[] = [
         answer,
         ctx,
       );
+      // A ref that leads out (a glob or alias through a symlink) refuses the whole call; it was refused before anything was read.
+      const refused = outcome.log.find((l) => l.diagnostic.code === 'outside_root');
+      if (refused) throw new UsageError(refused.diagnostic.message, { code: 'outside_root' });
       const shown = answer.text + (outcome.stored ? storedNote(outcome.stored) : '');
       const log = outcome.log.map((l) => renderDiagnostic(l.level === 'error' ? 'Error' : 'Warning', l.diagnostic)).join('');
       // The JSON report carries its token counts; markdown ends with the CLI's --tokens line.
@@ -130,7 +134,7 @@ export const TOOLS: readonly ToolSpec[] = [
       const patternBudget = new PatternBudget();
       const readFile = confinedReader(confinement);
       const results = files.map((f) =>
-        validateConv(f.path, ctx, { allowMissing: args.allow_missing ?? false, strict: args.strict ?? false, aliases, patternBudget, readFile }),
+        validateConv(f.path, ctx, { allowMissing: args.allow_missing ?? false, strict: args.strict ?? false, aliases, patternBudget, readFile, confine: confinement }),
       );
       return { text: chunksText(validateRenderers.json(results, { cwd: ctx.cwd }, skipped)), isError: !results.every((r) => r.valid) };
     },
@@ -158,7 +162,7 @@ export const TOOLS: readonly ToolSpec[] = [
       for (const p of paths) checkPathText(p, confinement);
       // The files verify refs would scan, judged before any is read (a symlink leading out refuses the call).
       for (const f of collectFiles(paths, ctx, { extensions: VERIFY_EXTENSIONS }).files) if (!confinement.allows(f.path)) throw outside(f.path, ctx.cwd);
-      const report = verifyRefs(paths, ctx, { aliases, drift: args.drift ? { fix: false } : undefined, readFile: confinedReader(confinement) });
+      const report = verifyRefs(paths, ctx, { aliases, drift: args.drift ? { fix: false } : undefined, readFile: confinedReader(confinement), confine: confinement });
       return { text: chunksText(verifyRenderers.json(report, { cwd: ctx.cwd, strict: false })), isError: !report.passed };
     },
   },
@@ -181,7 +185,7 @@ export const TOOLS: readonly ToolSpec[] = [
       const given = oneSource(args);
       let sourceArg: string | undefined;
       let stdin: Iterable<string> = [];
-      if (given === 'path') sourceArg = confinementOf(ctx, new AliasResolver(ctx)).checkRead(args.path!);
+      if (given === 'path') sourceArg = regularOrFolder(confinementOf(ctx, new AliasResolver(ctx)).checkRead(args.path!), args.path!);
       else if (given === 'fd') sourceArg = checkHandle(args.fd!);
       else stdin = [args.text!];
       const view = await readFd(
@@ -327,18 +331,6 @@ export async function runTool(tool: ToolSpec, args: unknown, agent: AgentContext
   }
 }
 
-/**
- * The root, and the targets of the aliases the user defined outside it. An alias file under the
- * root (a workspace.lock.json, or .sdqctl/aliases.yaml when the root holds the home folder) comes
- * with the files being read and can be written by ref_export: its aliases open nothing outside the
- * root, or one written call would make every folder readable.
- */
-function confinementOf(ctx: Context, aliases: AliasResolver): Confinement {
-  const rootOnly = new Confinement(ctx.cwd);
-  const targets = aliases.listReadable().entries.filter((e) => e.source !== 'explicit' && !rootOnly.allows(e.origin)).map((e) => e.target);
-  return new Confinement(ctx.cwd, targets);
-}
-
 /** A ref's path must not name a place outside before anything is read (globs are checked per file after). */
 function checkRefText(ref: string, confinement: Confinement): void {
   const spec = parseRef(ref);
@@ -367,6 +359,22 @@ function confinedReader(confinement: Confinement): ConvReader {
 function checkPathText(p: string, confinement: Confinement): void {
   if (p.split(/[\\/]/).includes('..') || (path.isAbsolute(p) && !confinement.allows(p))) throw outside(p, confinement.root);
   if (!hasGlobChars(p) && !confinement.allows(p)) throw outside(p, confinement.root);
+}
+
+/**
+ * fd_read reads files, not pipes: a FIFO or socket could hold the call (and the agent) for ever,
+ * and a device may never end. A folder is left to readFd, which says so.
+ */
+function regularOrFolder(abs: string, given: string): string {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(abs);
+  } catch {
+    return abs; // readFd reports the missing file
+  }
+  if (st.isFile() || st.isDirectory()) return abs;
+  const what = st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : 'a device';
+  throw new FdError('not_regular', given, `Not a regular file: ${given} (${what}; fd_read pages files, and takes other content as text)`);
 }
 
 function checkHandle(id: string): string {

@@ -10,6 +10,7 @@ import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import type { RefSpec } from '../ref-spec/ref-spec.js';
 import { expandGlob, hasGlobChars, type WalkWarning } from '../walk/glob.js';
 import { PatternBudget } from './pattern-search.js';
+import { type Confinement, confinementOf, outside } from '../safe-read/confinement.js';
 import type { ContentSpan } from './content-span.js';
 import { BinaryContentError, DEFAULT_MAX_LINE_BYTES, LineReader, LineTooLongError } from './line-reader.js';
 import {
@@ -52,6 +53,12 @@ export interface ExtractOptions {
   maxSelectionChars?: number;
   /** Longest `:block` / `:function` / `:class` body (default 10000 lines): past it, cut with a warning. */
   maxBlockLines?: number;
+  /**
+   * Read only the files this allows: any other is refused (`outside_root`) before it is looked at,
+   * so the answer never depends on what it holds (refcat mcp, docs/reference.md#refcat-mcp). It is
+   * also what messages may quote; without it, the root and the alias targets defined outside it.
+   */
+  confine?: Confinement;
 }
 
 /** One file's extracted lines with everything a renderer needs. */
@@ -145,6 +152,9 @@ export function* extractSteps(
 ): Generator<ExtractStep> {
   const options = given.patternBudget ? given : { ...given, patternBudget: new PatternBudget() };
   const aliases = options.aliases ?? new AliasResolver(ctx);
+  // Built when a message would quote a line: the alias files are read only then.
+  let quoting: Confinement | undefined;
+  const quotable = (abs: string) => (quoting ??= options.confine ?? confinementOf(ctx, aliases)).allows(abs);
   for (const input of refs) {
     const refText = typeof input === 'string' ? input : input.raw;
     let spec: RefSpec;
@@ -163,7 +173,7 @@ export function* extractSteps(
     for (const file of files) {
       let found: { extraction: Extraction; warnings: SelectWarning[] };
       try {
-        found = readExtraction(file, options);
+        found = readExtraction(file, { ...options, quotable });
       } catch (err) {
         // A pattern applied to a glob picks the files it matches: the others are not errors.
         if (file.glob && isRefcatError(err) && err.code === 'pattern_not_found') skipped++;
@@ -222,14 +232,29 @@ export function resolveFiles(
   const refPath = expandHome(spec.path, ctx.home);
   const isAbsoluteRef = !spec.alias && path.isAbsolute(refPath);
 
+  // With `confine`, a place outside is refused before it is looked at: stat, walk or read.
+  const confine = options.confine;
+  let refused = false;
+  const allowed = (abs: string) => {
+    if (!confine || confine.allows(abs)) return true;
+    refused = true;
+    return false;
+  };
+  const refuse = () => outside(spec.raw, confine!.root);
+
   if (hasGlobChars(refPath)) {
     for (const dir of dirs) {
       // A file literally named like a glob (`app/[id]/page.tsx`) is taken as it is.
       const literal = path.resolve(dir, refPath);
+      if (!allowed(path.resolve(dir, globBase(refPath))) || !allowed(literal)) continue;
       if (fs.existsSync(literal)) return [fileOf(literal, false)];
       const matches = expandGlob(refPath, dir, options.noIgnore ?? false, walkWarnings);
+      // A match through a symlink leading out refuses the whole ref, before any file is read.
+      const out = confine ? matches.find((abs) => !confine.allows(abs)) : undefined;
+      if (out !== undefined) throw outside(fileOf(out, true).refText, confine!.root);
       if (matches.length > 0) return matches.map((abs) => fileOf(abs, true));
     }
+    if (refused) throw refuse();
     const ignored = options.noIgnore ? 0 : dirs.reduce((n, dir) => n + expandGlob(refPath, dir, true).length, 0);
     const hint = ignored > 0 ? [`${ignored} ignored file(s) match (.gitignore, node_modules/, .git/): use --no-ignore to include them`] : [];
     throw new RefError('glob_no_match', `Glob matched no files: ${spec.raw}`, spec.raw, hint);
@@ -237,14 +262,22 @@ export function resolveFiles(
 
   const candidates = [...new Set(dirs.map((d) => path.resolve(d, refPath)))];
   for (const candidate of candidates) {
-    if (exists(candidate)) return [fileOf(candidate, false)];
+    if (allowed(candidate) && exists(candidate)) return [fileOf(candidate, false)];
   }
+  if (refused) throw refuse();
   throw new RefError(
     'not_found',
     `REFCAT ref not found: ${spec.raw}`,
     spec.raw,
     candidates.map((c) => `Searched: ${c}`),
   );
+}
+
+/** The folder a glob walks from: its segments before the first with glob characters. */
+function globBase(pattern: string): string {
+  const segments = pattern.split(/[\\/]/);
+  const first = segments.findIndex(hasGlobChars);
+  return segments.slice(0, first).join('/') || '.';
 }
 
 function exists(p: string): boolean {
@@ -275,7 +308,10 @@ export function extractFileWithWarnings(
  * Read one resolved file and select its lines. With `onDisk`, a whole file or a range is only
  * measured and its descriptor is left open in `extraction.onDisk` for the caller to close.
  */
-function readExtraction(file: ResolvedFile, options: ExtractOptions & { onDisk?: boolean }): { extraction: Extraction; warnings: SelectWarning[] } {
+function readExtraction(
+  file: ResolvedFile,
+  options: ExtractOptions & { onDisk?: boolean; quotable?: (abs: string) => boolean },
+): { extraction: Extraction; warnings: SelectWarning[] } {
   const { ref, refText } = file;
   const language = languageOf(file.path);
   const { fd, size } = openFile(file.path, refText);
@@ -320,7 +356,10 @@ function readExtraction(file: ResolvedFile, options: ExtractOptions & { onDisk?:
       ]);
     }
     if (err instanceof SelectError) {
-      const message = err.code === 'not_a_declaration' ? `${err.message} (in ${refText})` : `${err.message} in ${refText}`;
+      // A line is quoted only from a file under the root or an alias target: a ref in a workflow
+      // or doc could otherwise print any readable file into a CI log (docs/reference.md#limits-and-hostile-input).
+      const quote = err.excerpt !== undefined && options.quotable?.(file.path) ? `: ${err.excerpt}` : '';
+      const message = err.code === 'not_a_declaration' ? `${err.message}${quote} (in ${refText})` : `${err.message} in ${refText}`;
       throw new RefError(err.code, message, refText);
     }
     throw readError(err, refText);

@@ -65,6 +65,8 @@ export class SelectError extends Error {
   constructor(
     readonly code: 'pattern_not_found' | 'pattern_timeout' | 'not_a_declaration' | 'too_large',
     message: string,
+    /** The file's line the message is about, for the caller to quote or not (docs/reference.md#limits-and-hostile-input). */
+    readonly excerpt?: string,
   ) {
     super(message);
   }
@@ -248,7 +250,8 @@ function linesAfterMatch(
       if (block === null) {
         throw new SelectError(
           'not_a_declaration',
-          `Line ${matchNo} matched by /${sel.source}/ does not look like a ${extent.unit} declaration: ${matchLine.trim()}`,
+          `Line ${matchNo} matched by /${sel.source}/ does not look like a ${extent.unit} declaration`,
+          matchLine.trim(),
         );
       }
       reader.unread(block.lookahead);

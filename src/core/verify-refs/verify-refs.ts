@@ -4,6 +4,7 @@ import { type Finding, RefError } from '../../shared/errors.js';
 import { displayRelative, findUp, shownPath } from '../../shared/paths.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
 import { type ConvReader, loadConv } from '../workflow/load-conv.js';
+import type { Confinement } from '../safe-read/confinement.js';
 import { checkConvRefs, workflowAliases } from '../workflow/validate-conv.js';
 import { extract } from '../extract/extract.js';
 import { PatternBudget } from '../extract/pattern-search.js';
@@ -41,6 +42,8 @@ export interface VerifyRefsOptions {
   /** Called after each file is checked (for a progress line on a terminal). */
   onProgress?: (checked: number, total: number) => void;
   readFile?: ConvReader;
+  /** Refs to files this does not allow are refused before they are looked at, and get no drift verdict (ExtractOptions.confine). */
+  confine?: Confinement;
   /** Also say whether each line ref still points at the code it was written against (docs/reference.md#drift-verdicts). */
   drift?: {
     /** Compare against this revision instead of the commit that last changed the ref's line. */
@@ -102,8 +105,8 @@ export function verifyRefs(paths: readonly string[], ctx: Context, options: Veri
   for (const [i, file] of files.entries()) {
     options.onProgress?.(i, files.length);
     refsFound += file.path.toLowerCase().endsWith('.conv')
-      ? checkWorkflow(file.path, ctx, base, options.readFile, findings, budget, driftRefs)
-      : checkDoc(file.path, file.root, ctx, base, { findings, budget, driftRefs, snippets, bareRefs });
+      ? checkWorkflow(file.path, ctx, base, options.readFile, findings, budget, driftRefs, options.confine)
+      : checkDoc(file.path, file.root, ctx, base, { findings, budget, driftRefs, snippets, bareRefs, confine: options.confine });
   }
   let drift: VerifyRefsReport['drift'];
   if (options.drift && driftRefs) {
@@ -176,13 +179,16 @@ function checkWorkflow(
   findings: Finding[],
   budget: PatternBudget,
   driftRefs?: DriftRefInput[],
+  confine?: Confinement,
 ): number {
   const display = (p: string) => shownPath(ctx.cwd, p);
   try {
     const conv = loadConv(file, { readFile, display });
     const aliases = workflowAliases(conv, ctx, base, display, findings);
-    const count = checkConvRefs(conv, ctx, aliases, findings, false, budget);
+    const count = checkConvRefs(conv, ctx, aliases, findings, false, budget, confine);
+    const refused = new Set(findings.filter((f) => f.code === 'outside_root').map((f) => `${f.file}\0${f.line}\0${f.ref}`));
     for (const r of driftRefs ? convRefs(conv) : []) {
+      if (refused.has(`${r.directive.file}\0${r.directive.line}\0${r.ref}`)) continue;
       const input = driftInput(r.directive.file, r.directive.line, r.ref, r.ref, aliases, [path.dirname(r.directive.file), ctx.cwd]);
       if (input) driftRefs!.push(input);
     }
@@ -202,10 +208,12 @@ interface DocSinks {
   snippets?: SnippetReport;
   /** Bare citations (`file\0line\0ref`): drift's new refs for them are written bare too. */
   bareRefs: Set<string>;
+  /** Refs may read only under these roots (refcat mcp). */
+  confine?: Confinement;
 }
 
 function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolver, sinks: DocSinks): number {
-  const { findings, budget, driftRefs, snippets, bareRefs } = sinks;
+  const { findings, budget, driftRefs, snippets, bareRefs, confine } = sinks;
   let text: string;
   try {
     text = readTextFile(file, MAX_DOC_BYTES);
@@ -234,7 +242,7 @@ function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolv
   }
   const check = (line: number, text: string, ref: string, dirs: string[], citation?: Citation) => {
     const judging = citation !== undefined && snippets !== undefined;
-    const report = extract([ref], ctx, { searchDirs: dirs, aliases, checkOnly: !judging, patternBudget: budget });
+    const report = extract([ref], ctx, { searchDirs: dirs, aliases, checkOnly: !judging, patternBudget: budget, confine });
     const at = (severity: Finding['severity']) => (d: (typeof report.errors)[number]) =>
       findings.push({ severity, code: d.code, message: d.message, details: d.details, ref: text, file, line });
     report.errors.forEach(at('error'));
@@ -242,7 +250,7 @@ function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolv
     // A broken ref has no snippet verdict: its error says what is wrong.
     if (judging && report.errors.length === 0) addSnippetEntry(snippets!, judgeSnippet(file, citation!, report.results, dirs));
     if (citation?.bare) bareRefs.add(`${file}\0${line}\0${text}`);
-    const input = driftRefs && driftInput(file, line, text, ref, aliases, dirs);
+    const input = driftRefs && !report.errors.some((e) => e.code === 'outside_root') && driftInput(file, line, text, ref, aliases, dirs);
     if (input) driftRefs!.push(input);
   };
   const all = [
