@@ -43,9 +43,9 @@ export interface ExtractOptions {
   /** Only check refs and count lines; `lines` of the results stay empty. */
   checkOnly?: boolean;
   /**
-   * With checkOnly: a whole-file ref reads only its first line (the binary check) instead of
-   * counting every line, and its `totalLines` is null. For `--list-files`, which needs the files,
-   * not their lengths.
+   * With checkOnly: a whole-file ref is not opened (a named one is only checked to be a regular
+   * file) and its `totalLines` is null. For `--list-files`, which needs the files, not their
+   * contents: a binary file is listed, as a glob's walk found it (docs/reference.md).
    */
   probeWholeFiles?: boolean;
   /** Most characters one selection may hold (default 64 MiB): past it, a `too_large` error. */
@@ -278,19 +278,24 @@ export function extractFileWithWarnings(
 function readExtraction(file: ResolvedFile, options: ExtractOptions & { onDisk?: boolean }): { extraction: Extraction; warnings: SelectWarning[] } {
   const { ref, refText } = file;
   const language = languageOf(file.path);
+  if (options.checkOnly && options.probeWholeFiles && !ref.selector) {
+    // --list-files opens no whole file: a glob's walk found a regular file, a named one is stat'ed.
+    if (!file.glob) checkRegular(file.path, refText);
+    return { extraction: extractionOf(file, language, { start: 1, lines: [], totalLines: null, clamped: false }, 0), warnings: [] };
+  }
   const { fd, size } = openFile(file.path, refText);
   let sel: Selection | undefined;
+  let reader: LineReader | undefined;
   try {
     // Reads as large as the file, within bounds: a small file is read in one call into a small
     // buffer (globs read thousands), and a selection left on disk, only measured (no lines
     // decoded), reads faster in larger pieces.
     const measured = options.onDisk && !options.checkOnly && ref.selector?.kind !== 'pattern';
     const chunkSize = Math.min(Math.max(size + 1, 4096), measured ? 1 << 20 : 1 << 16);
-    const reader = new LineReader(fd, { maxLineBytes: options.maxSelectionChars, chunkSize });
+    reader = new LineReader(fd, { maxLineBytes: options.maxSelectionChars, chunkSize, size });
     const selectOpts = {
       context: options.context ?? 0,
       countOnly: options.checkOnly ?? false,
-      probeOnly: (options.checkOnly && options.probeWholeFiles) ?? false,
       maxChars: options.maxSelectionChars,
       fileSize: size,
       maxBlockLines: options.maxBlockLines,
@@ -330,6 +335,18 @@ function readExtraction(file: ResolvedFile, options: ExtractOptions & { onDisk?:
   }
 
   const count = options.checkOnly && !ref.selector ? (sel.totalLines ?? 0) : (sel.onDisk?.lines ?? sel.lines.length);
+  const extraction = extractionOf(file, language, sel, count);
+  if (sel.onDisk) {
+    // The bytes of a selection the reader still holds are written from memory, not read again.
+    const bytes = reader?.held(sel.onDisk.start, sel.onDisk.end) ?? undefined;
+    extraction.onDisk = bytes ? { fd, ...sel.onDisk, bytes } : { fd, ...sel.onDisk };
+  }
+  return { extraction, warnings: sel.warnings ?? [] };
+}
+
+/** The Extraction of `count` lines of `file` selected as `sel` says. */
+function extractionOf(file: ResolvedFile, language: string, sel: Selection, count: number): Extraction {
+  const { ref, refText } = file;
   const lineEnd = sel.start + count - 1;
   const empty = lineEnd < sel.start;
   const extraction: Extraction = {
@@ -348,8 +365,7 @@ function readExtraction(file: ResolvedFile, options: ExtractOptions & { onDisk?:
     wasClamped: sel.clamped,
     lines: sel.lines,
   };
-  if (sel.onDisk) extraction.onDisk = { fd, ...sel.onDisk };
-  return { extraction, warnings: sel.warnings ?? [] };
+  return extraction;
 }
 
 /**
@@ -372,6 +388,18 @@ function openFile(abs: string, refText: string): { fd: number; size: number } {
     fs.closeSync(fd);
     throw err;
   }
+}
+
+/** A named file that --list-files lists without opening it: refused as openFile() would. */
+function checkRegular(abs: string, refText: string): void {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(abs);
+  } catch (err) {
+    throw readError(err, refText);
+  }
+  if (stat.isDirectory()) throw new RefError('is_directory', `Is a directory: ${refText}`, refText);
+  if (!stat.isFile()) throw new RefError('not_regular', `Not a regular file: ${refText}`, refText);
 }
 
 function readError(err: unknown, refText: string): RefError {
