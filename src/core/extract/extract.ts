@@ -212,9 +212,12 @@ export function resolveFiles(
   } else {
     dirs = options.searchDirs ?? [base];
   }
+  // A glob's matches are normalized paths: those inside a normalized base are shown by cutting it off.
+  const inside = path.resolve(displayBase) === displayBase ? (displayBase.endsWith(path.sep) ? displayBase : displayBase + path.sep) : null;
   const fileOf = (abs: string, glob: boolean): ResolvedFile => {
     // An absolute ref stays absolute in what is shown: `../../tmp/x` would help nobody.
-    const relPath = isAbsoluteRef ? abs.split(path.sep).join('/') : displayRelative(displayBase, abs);
+    const cut = glob && !isAbsoluteRef && inside !== null && abs.startsWith(inside) ? abs.slice(inside.length) : null;
+    const relPath = isAbsoluteRef ? abs.split(path.sep).join('/') : cut !== null ? toSlashes(cut) : displayRelative(displayBase, abs);
     const displayPath = spec.alias ? `${spec.alias}:${relPath}` : relPath;
     const refText = glob ? formatRef({ alias: spec.alias, path: relPath, selector: spec.selector }) : spec.raw;
     return { ref: spec, refText, path: abs, relPath, displayPath, displayBase, glob };
@@ -245,6 +248,10 @@ export function resolveFiles(
     spec.raw,
     candidates.map((c) => `Searched: ${c}`),
   );
+}
+
+function toSlashes(p: string): string {
+  return path.sep === '/' ? p : p.split(path.sep).join('/');
 }
 
 function exists(p: string): boolean {
