@@ -104,7 +104,7 @@ export class GitIgnore {
   private rules(dir: string): RuleSet {
     let rules = this.cache.get(dir);
     if (!rules) {
-      rules = new RuleSet(readRules(path.join(dir, '.gitignore')));
+      rules = RuleSet.of(readRules(path.join(dir, '.gitignore')));
       this.cache.set(dir, rules);
     }
     return rules;
@@ -149,7 +149,7 @@ export class IgnoreScope {
 
   /** This scope with the rules of this folder's own .gitignore added (compiled once, here). */
   withRules(rules: RuleSet | readonly Rule[]): IgnoreScope {
-    const set = rules instanceof RuleSet ? rules : new RuleSet(rules);
+    const set = rules instanceof RuleSet ? rules : RuleSet.of(rules);
     if (set.empty || this.none) return this;
     const cut = this.dir === '' ? 0 : this.dir.length + 1;
     return new IgnoreScope(this.exclude, [...this.levels, { rules: set, cut }], this.dir, false);
@@ -174,6 +174,16 @@ export class RuleSet {
     this.literal = new Set(sources.map((s) => s?.glob ?? ''));
   }
 
+  /** The set of these rules, made once for the same rules (readRules() shares them). */
+  static of(rules: readonly Rule[]): RuleSet {
+    let set = sets.get(rules);
+    if (!set) {
+      set = new RuleSet(rules);
+      sets.set(rules, set);
+    }
+    return set;
+  }
+
   /** `!negated` of the last rule that matches `rel` (relative to the file's folder), or null. */
   lastMatch(rel: string, isDir: boolean): boolean | null {
     if (this.empty) return null;
@@ -187,6 +197,7 @@ export class RuleSet {
   }
 }
 
+const sets = new WeakMap<readonly Rule[], RuleSet>();
 const EMPTY = new RuleSet([]);
 
 function repoRoot(from: string): string | null {
@@ -218,20 +229,26 @@ function excludeFile(repo: string): string {
 }
 
 /** The rules of one ignore file (none when it cannot be read). */
-export function readRules(file: string): Rule[] {
+export function readRules(file: string): readonly Rule[] {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch {
     return [];
   }
-  const rules: Rule[] = [];
-  for (const raw of text.split(/\r?\n/)) {
-    const rule = parseRule(raw);
-    if (rule) rules.push(rule);
+  // Many folders hold the same .gitignore: its text is compiled once per process.
+  let rules = compiled.get(text);
+  if (!rules) {
+    rules = text
+      .split(/\r?\n/)
+      .map(parseRule)
+      .filter((r): r is Rule => r !== null);
+    if (compiled.size < 1000) compiled.set(text, rules);
   }
   return rules;
 }
+
+const compiled = new Map<string, readonly Rule[]>();
 
 export function parseRule(raw: string): Rule | null {
   let line = raw.replace(/(?<!\\)\s+$/, '');
