@@ -44,9 +44,9 @@ export interface ExtractOptions {
   /** Only check refs and count lines; `lines` of the results stay empty. */
   checkOnly?: boolean;
   /**
-   * With checkOnly: a whole-file ref reads only its first line (the binary check) instead of
-   * counting every line, and its `totalLines` is null. For `--list-files`, which needs the files,
-   * not their lengths.
+   * With checkOnly: a whole-file ref is not opened (a named one is only checked to be a regular
+   * file) and its `totalLines` is null. For `--list-files`, which needs the files, not their
+   * contents: a binary file is listed, as a glob's walk found it (docs/reference.md).
    */
   probeWholeFiles?: boolean;
   /** Most characters one selection may hold (default 64 MiB): past it, a `too_large` error. */
@@ -222,9 +222,12 @@ export function resolveFiles(
   } else {
     dirs = options.searchDirs ?? [base];
   }
+  // A glob's matches are normalized paths: those inside a normalized base are shown by cutting it off.
+  const inside = path.resolve(displayBase) === displayBase ? (displayBase.endsWith(path.sep) ? displayBase : displayBase + path.sep) : null;
   const fileOf = (abs: string, glob: boolean): ResolvedFile => {
     // An absolute ref stays absolute in what is shown: `../../tmp/x` would help nobody.
-    const relPath = isAbsoluteRef ? abs.split(path.sep).join('/') : displayRelative(displayBase, abs);
+    const cut = glob && !isAbsoluteRef && inside !== null && abs.startsWith(inside) ? abs.slice(inside.length) : null;
+    const relPath = isAbsoluteRef ? abs.split(path.sep).join('/') : cut !== null ? toSlashes(cut) : displayRelative(displayBase, abs);
     const displayPath = spec.alias ? `${spec.alias}:${relPath}` : relPath;
     const refText = glob ? formatRef({ alias: spec.alias, path: relPath, selector: spec.selector }) : spec.raw;
     return { ref: spec, refText, path: abs, relPath, displayPath, displayBase, glob };
@@ -280,6 +283,10 @@ function globBase(pattern: string): string {
   return segments.slice(0, first).join('/') || '.';
 }
 
+function toSlashes(p: string): string {
+  return path.sep === '/' ? p : p.split(path.sep).join('/');
+}
+
 function exists(p: string): boolean {
   try {
     fs.statSync(p);
@@ -314,19 +321,24 @@ function readExtraction(
 ): { extraction: Extraction; warnings: SelectWarning[] } {
   const { ref, refText } = file;
   const language = languageOf(file.path);
+  if (options.checkOnly && options.probeWholeFiles && !ref.selector) {
+    // --list-files opens no whole file: a glob's walk found a regular file, a named one is stat'ed.
+    if (!file.glob) checkRegular(file.path, refText);
+    return { extraction: extractionOf(file, language, { start: 1, lines: [], totalLines: null, clamped: false }, 0), warnings: [] };
+  }
   const { fd, size } = openFile(file.path, refText);
   let sel: Selection | undefined;
+  let reader: LineReader | undefined;
   try {
     // Reads as large as the file, within bounds: a small file is read in one call into a small
     // buffer (globs read thousands), and a selection left on disk, only measured (no lines
     // decoded), reads faster in larger pieces.
     const measured = options.onDisk && !options.checkOnly && ref.selector?.kind !== 'pattern';
     const chunkSize = Math.min(Math.max(size + 1, 4096), measured ? 1 << 20 : 1 << 16);
-    const reader = new LineReader(fd, { maxLineBytes: options.maxSelectionChars, chunkSize });
+    reader = new LineReader(fd, { maxLineBytes: options.maxSelectionChars, chunkSize, size });
     const selectOpts = {
       context: options.context ?? 0,
       countOnly: options.checkOnly ?? false,
-      probeOnly: (options.checkOnly && options.probeWholeFiles) ?? false,
       maxChars: options.maxSelectionChars,
       fileSize: size,
       maxBlockLines: options.maxBlockLines,
@@ -369,6 +381,18 @@ function readExtraction(
   }
 
   const count = options.checkOnly && !ref.selector ? (sel.totalLines ?? 0) : (sel.onDisk?.lines ?? sel.lines.length);
+  const extraction = extractionOf(file, language, sel, count);
+  if (sel.onDisk) {
+    // The bytes of a selection the reader still holds are written from memory, not read again.
+    const bytes = reader?.held(sel.onDisk.start, sel.onDisk.end) ?? undefined;
+    extraction.onDisk = bytes ? { fd, ...sel.onDisk, bytes } : { fd, ...sel.onDisk };
+  }
+  return { extraction, warnings: sel.warnings ?? [] };
+}
+
+/** The Extraction of `count` lines of `file` selected as `sel` says. */
+function extractionOf(file: ResolvedFile, language: string, sel: Selection, count: number): Extraction {
+  const { ref, refText } = file;
   const lineEnd = sel.start + count - 1;
   const empty = lineEnd < sel.start;
   const extraction: Extraction = {
@@ -387,8 +411,7 @@ function readExtraction(
     wasClamped: sel.clamped,
     lines: sel.lines,
   };
-  if (sel.onDisk) extraction.onDisk = { fd, ...sel.onDisk };
-  return { extraction, warnings: sel.warnings ?? [] };
+  return extraction;
 }
 
 /**
@@ -411,6 +434,18 @@ function openFile(abs: string, refText: string): { fd: number; size: number } {
     fs.closeSync(fd);
     throw err;
   }
+}
+
+/** A named file that --list-files lists without opening it: refused as openFile() would. */
+function checkRegular(abs: string, refText: string): void {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(abs);
+  } catch (err) {
+    throw readError(err, refText);
+  }
+  if (stat.isDirectory()) throw new RefError('is_directory', `Is a directory: ${refText}`, refText);
+  if (!stat.isFile()) throw new RefError('not_regular', `Not a regular file: ${refText}`, refText);
 }
 
 function readError(err: unknown, refText: string): RefError {

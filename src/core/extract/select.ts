@@ -33,8 +33,6 @@ export interface SelectOptions {
   context: number;
   /** Lines are only counted, not kept (validation). */
   countOnly?: boolean;
-  /** A whole file is only opened and its first line read (the binary check); nothing is counted. */
-  probeOnly?: boolean;
   /** Most characters one selection may hold (default DEFAULT_MAX_SELECTION_CHARS). */
   maxChars?: number;
   /** Size of the file at open, to decide whether counting the rest of it is cheap. */
@@ -90,10 +88,6 @@ function keeper(reader: LineReader, opts: SelectOptions): () => string | null {
 }
 
 export function selectWhole(reader: LineReader, opts: SelectOptions): Selection {
-  if (opts.probeOnly) {
-    reader.next();
-    return { start: 1, lines: [], totalLines: null, clamped: false };
-  }
   if (opts.countOnly) {
     const total = reader.countRemaining();
     return { start: 1, lines: [], totalLines: total, clamped: false };

@@ -91,8 +91,7 @@ export class ExtractionWriter {
     const first = this.count++ === 0;
     switch (this.format) {
       case 'markdown':
-        if (!first) yield '\n';
-        yield* markdownBlock(r, this.opts);
+        yield* markdownBlock(r, this.opts, first ? '' : '\n');
         return;
       case 'raw':
         if (!isEmpty(r)) yield* bodyText(r);
@@ -196,16 +195,17 @@ function specFor(r: Extraction, opts: RenderOptions): string {
 
 /** One result as a markdown block: header, fence, (numbered) lines, fence. */
 export function renderMarkdownBlock(r: Extraction, opts: RenderOptions): string {
-  return joinChunks(markdownBlock(r, opts));
+  return joinChunks(markdownBlock(r, opts, ''));
 }
 
-function* markdownBlock(r: Extraction, opts: RenderOptions): Generator<OutputChunk> {
+/** The block after `lead` (the blank line between blocks), in as few chunks as it can. */
+function* markdownBlock(r: Extraction, opts: RenderOptions, lead: string): Generator<OutputChunk> {
   if (isEmpty(r)) {
-    yield renderNothingSelected(r, opts);
+    yield lead + renderNothingSelected(r, opts);
     return;
   }
   const fence = r.onDisk ? fenceOfLength(longestBacktickRun(r.onDisk)) : fenceFor(r.lines);
-  yield (opts.attribution ? header(r, opts) + '\n' : '') + `${fence}${r.language}\n`;
+  yield lead + (opts.attribution ? header(r, opts) + '\n' : '') + `${fence}${r.language}\n`;
   if (opts.lineNumbers && !r.wholeFile) yield* numberedLines(r);
   else yield* bodyText(r);
   yield fence + '\n';
