@@ -203,7 +203,7 @@ function checkDoc(
  * refs) or below the scanned folders, as refs with the original selector, closest path first
  * (most trailing folders in common, then shortest).
  */
-function addSuggestions(findings: RefFinding[], aliases: AliasResolver, roots: string[]): void {
+export function addSuggestions(findings: RefFinding[], aliases: AliasResolver, roots: string[]): void {
   const indexes = new Map<string, Map<string, string[]>>();
   const indexOf = (root: string) => {
     let index = indexes.get(root);
