@@ -92,7 +92,7 @@ export function serveLanguageServer(options: LanguageServerOptions): Promise<Exi
   let session = new EditorSession(options.ctx);
 
   const fileOf = (uri: string): { path: string; kind: DocumentKind } | null => {
-    if (!uri.startsWith('file:')) return null;
+    if (typeof uri !== 'string' || !uri.startsWith('file:')) return null;
     let file: string;
     try {
       file = fileURLToPath(uri);
@@ -138,7 +138,7 @@ export function serveLanguageServer(options: LanguageServerOptions): Promise<Exi
         : driftNotes({ path: file.path, kind: file.kind, text, version, lines, refs: documentRefs(text, file.kind, session.isKnownAlias) }, session);
       if (!isCurrent()) return;
     }
-    const all = [...findings, ...placeDriftNotes(st.drift, lines)];
+    const all = [...findings, ...placeDriftNotes(st.drift, lines)].sort((x, y) => x.span.startLine - y.span.startLine || x.span.startColumn - y.span.startColumn);
     st.published = { version, findings: all };
     void connection.sendDiagnostics({ uri, version, diagnostics: all.map(toDiagnostic) });
   };
