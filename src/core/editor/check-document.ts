@@ -52,6 +52,7 @@ export async function checkDocument(doc: EditorDocument, session: EditorSession,
     const message = `Not checked as you type: the document is ${mb} MiB (the editor checks documents up to 1 MiB); run refcat verify refs`;
     return [{ span: lineSpan(0, 0, 0), severity: 'info', source: 'refs', code: 'document_too_large', message, fixes: [] }];
   }
+  session.startPass();
   const lines = textLines(doc.text);
   const refs = documentRefs(doc.text, doc.kind, session.isKnownAlias);
   const checked: CheckedDocument = { ...doc, lines, refs };

@@ -36,6 +36,8 @@ export class EditorSession {
   resolutions = 0;
   private aliasResolver: AliasResolver | null = null;
   private readonly checks = new Map<string, CachedCheck>();
+  /** Files stat'ed in the current pass: a target cited many times is looked at once per check. */
+  private seen = new Map<string, Stamp>();
 
   constructor(readonly ctx: Context) {}
 
@@ -63,11 +65,16 @@ export class EditorSession {
     this.checks.clear();
   }
 
+  /** Start checking a document: files are looked at again (once each) from now on. */
+  startPass(): void {
+    this.seen = new Map();
+  }
+
   /** Check one ref as `verify refs` does, from the cache when no file it read has changed. */
   checkRef(ref: string, searchDirs: readonly string[], budget: PatternBudget): RefCheck {
     const key = `${ref}\0${searchDirs.join('\0')}`;
     const cached = this.checks.get(key);
-    if (cached && cached.stamps.every(fresh)) return cached.check;
+    if (cached && cached.stamps.every((st) => this.fresh(st))) return cached.check;
     this.resolutions++;
     const report = extract([ref], this.ctx, { searchDirs: [...searchDirs], aliases: this.aliases, checkOnly: true, patternBudget: budget });
     const check = { errors: report.errors, warnings: report.warnings };
@@ -77,11 +84,22 @@ export class EditorSession {
         ...report.results.map((r) => r.path),
         ...report.errors.flatMap((e) => e.details.filter((d) => d.startsWith('Searched: ')).map((d) => d.slice('Searched: '.length))),
       ];
-      this.checks.set(key, { check, stamps: files.map(stampOf) });
+      this.checks.set(key, { check, stamps: files.map((f) => this.stamp(f)) });
     } else {
       this.checks.delete(key);
     }
     return check;
+  }
+
+  private stamp(file: string): Stamp {
+    let st = this.seen.get(file);
+    if (!st) this.seen.set(file, (st = stampOf(file)));
+    return st;
+  }
+
+  private fresh(s: Stamp): boolean {
+    const now = this.stamp(s.file);
+    return now.mtimeMs === s.mtimeMs && now.size === s.size;
   }
 }
 
@@ -92,11 +110,6 @@ function stampOf(file: string): Stamp {
   } catch {
     return { file, mtimeMs: null, size: 0 };
   }
-}
-
-function fresh(s: Stamp): boolean {
-  const now = stampOf(s.file);
-  return now.mtimeMs === s.mtimeMs && now.size === s.size;
 }
 
 /** Folders a doc's relative ref is looked up in, as `verify refs` does: its folder, then the root. */
