@@ -1,5 +1,5 @@
 -- Driven by test/e2e/lsp-neovim.test.ts: Neovim's own LSP client (0.7 API: start_client and
--- buf_attach_client, which 0.8+ still has) talks to `node bin/refcat.js lsp --stdio` on a temp
+-- buf_attach_client, which 0.8+ still has) talks to `node bin/refcat.js lsp` on a temp
 -- project; every answer is written as JSON to $OUT, then Neovim quits.
 local root = os.getenv('LSP_ROOT')
 local bin = os.getenv('REFCAT_BIN')
@@ -17,7 +17,7 @@ end
 local ok, err = pcall(function()
   local id = vim.lsp.start_client({
     name = 'refcat',
-    cmd = { 'node', bin, 'lsp', '--stdio' },
+    cmd = { 'node', bin, 'lsp' },
     root_dir = root,
     handlers = {
       ['textDocument/publishDiagnostics'] = function(e, result, ctx, config)

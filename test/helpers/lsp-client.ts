@@ -38,7 +38,7 @@ export async function startLsp(root: string, env: Record<string, string> = {}): 
   const toServer = new PassThrough();
   const toClient = new PassThrough();
   let stderr = '';
-  const exitCode = runCli(['lsp', '--stdio'], {
+  const exitCode = runCli(['lsp'], {
     ctx: testCtx(root, env),
     stdout: (chunk) => void toClient.write(chunk),
     stderr: (s) => void (stderr += s),
