@@ -1,5 +1,4 @@
-import type { Diagnostic, Finding } from '../../shared/errors.js';
-import { isRefcatError } from '../../shared/errors.js';
+import { type Diagnostic, type Finding, isRefcatError } from '../../shared/errors.js';
 import { PatternBudget } from '../extract/pattern-search.js';
 import { readTextFile } from '../safe-read/read-text-file.js';
 import { validateConv } from '../workflow/validate-conv.js';
