@@ -132,6 +132,15 @@ Exit codes: 0 no broken reference, 1 a reference is broken or a snippet stale (o
       const { runMcp } = await import('./commands/mcp.js');
       setExit(await runMcp({ ...opts, version: VERSION }, io));
     });
+  program
+    .command('lsp')
+    .description('serve refs to your editor (Language Server Protocol on stdio) for markdown and .conv files')
+    .option('--stdio', 'talk over stdin/stdout (the default and only transport; accepted since many clients pass it)')
+    .addHelpText('after', '\nSetup for VS Code, Neovim, Helix and Zed: docs/editor.md')
+    .action(async () => {
+      const { runLsp } = await import('./commands/lsp.js');
+      setExit(await runLsp(io));
+    });
   return program;
 }
 

@@ -269,7 +269,7 @@ function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolv
  * common, then shortest). A file below a scanned folder is written relative to it, any other
  * relative to the current directory: both are folders a doc's ref is looked up in.
  */
-function addSuggestions(findings: RefFinding[], aliases: AliasResolver, roots: string[], ctx: Context): void {
+export function addSuggestions(findings: RefFinding[], aliases: AliasResolver, roots: string[], ctx: Context): void {
   const indexes = new Map<string, Map<string, string[]>>();
   const indexOf = (root: string, shownFrom: (file: string) => string) => {
     const key = `${shownFrom === fromScanRoot ? 'scan' : 'alias'}\0${root}`;
