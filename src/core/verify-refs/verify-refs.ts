@@ -184,6 +184,7 @@ function checkDoc(
   const refs = findDocRefs(text, {
     markdown: /\.(md|markdown|txt)$/i.test(file),
     isKnownAlias: (name) => aliases.lookup(name) !== undefined,
+    reportUnknownAlias: (name) => aliases.mayBeAlias(name),
   });
   const searchDirs = [...new Set([path.dirname(file), root, ctx.cwd])];
   for (const r of refs) {
