@@ -9,7 +9,7 @@ const lines = (...l: string[]) => l.map((x) => x + '\n').join('');
 
 // fixtures/docs-tree: README.md mixes valid refs, broken refs and look-alikes; drafts/ and
 // *.generated.md are in .sdqctlignore; node_modules/ and build/ are skipped by default; the
-// workspace.lock.json defines the alias `loop`.
+// workspace.lock.json defines the alias `loop` (so `key:value.txt` is an unknown alias there, not prose).
 const BROKEN = [
   '  ERROR README.md:7: Broken reference: @src/missing.py',
   '  ERROR README.md:7: Broken reference: @src/app.py#/no such thing/',
@@ -17,6 +17,10 @@ const BROKEN = [
   '  ERROR README.md:7: Broken reference: loop:Sources/Missing.swift',
   '  ERROR README.md:8: Broken reference: old:lib/server.js',
   "    Unknown REFCAT alias: 'old' in old:lib/server.js",
+  '    Known aliases: LoopKit, loop (workspace.lock.json)',
+  '  ERROR README.md:8: Broken reference: key:value.txt',
+  "    Unknown REFCAT alias: 'key' in key:value.txt",
+  '    Known aliases: LoopKit, loop (workspace.lock.json)',
   '  ERROR README.md:8: Broken reference: @models/user.py#L1',
 ];
 const CONV_BROKEN = [
@@ -35,8 +39,8 @@ describe('refcat verify refs: text output (docs/reference.md#verify-refs)', () =
     expect(inD(['verify', 'refs'])).toEqual({
       code: 1,
       stdout: lines(
-        '✗ FAILED: Scanned 5 file(s), found 20 reference(s): 14 valid, 6 broken (2 warnings)',
-        ...BROKEN.slice(0, 7),
+        '✗ FAILED: Scanned 5 file(s), found 21 reference(s): 14 valid, 7 broken (2 warnings)',
+        ...BROKEN,
         ...CONV_BROKEN,
         ...WARNINGS,
       ),
@@ -182,10 +186,11 @@ describe('refcat verify refs: --json and --format github', () => {
         '::error file=README.md,line=7::Broken reference: @src/missing.py',
         '::error file=README.md,line=7::Broken reference: @src/app.py#/no such thing/%0APattern /no such thing/ not found in @src/app.py#/no such thing/',
         '::error file=README.md,line=7::Broken reference: loop:Sources/Missing.swift',
-        "::error file=README.md,line=8::Broken reference: old:lib/server.js%0AUnknown REFCAT alias: 'old' in old:lib/server.js",
+        "::error file=README.md,line=8::Broken reference: old:lib/server.js%0AUnknown REFCAT alias: 'old' in old:lib/server.js%0AKnown aliases: LoopKit, loop (workspace.lock.json)",
+        "::error file=README.md,line=8::Broken reference: key:value.txt%0AUnknown REFCAT alias: 'key' in key:value.txt%0AKnown aliases: LoopKit, loop (workspace.lock.json)",
         '::error file=README.md,line=8::Broken reference: @models/user.py#L1%0ASuggestion: Found: @src/models/user.py#L1',
         '::warning file=README.md,line=9::REFCAT line range exceeds file bounds: @src/app.py#L5-L99%0AFile has 6 lines, will clamp to L5-L6',
-        '✗ FAILED: Scanned 1 file(s), found 12 reference(s): 7 valid, 5 broken (1 warning)',
+        '✗ FAILED: Scanned 1 file(s), found 13 reference(s): 7 valid, 6 broken (1 warning)',
       ),
       stderr: '',
     });

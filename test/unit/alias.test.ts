@@ -98,21 +98,22 @@ describe('alias sources (docs/reference.md#aliases)', () => {
 });
 
 describe('unknown aliases', () => {
-  it('lists the known aliases, sorted, in the docs/reference.md#aliases message', () => {
+  it('lists the known aliases by where they come from, sorted, in the docs/reference.md#aliases message', () => {
     const { ctx } = setup(
       { 'workspace.lock.json': lock([{ alias: 'trio', name: 'trio' }]) },
       { '.sdqctl/aliases.yaml': 'aliases:\n  loop: /x\n  aaps: /y\n' },
     );
     let err: unknown;
     try {
-      new AliasResolver(ctx).resolve('foo', 'foo:path/file.py#L10');
+      const explicit = [{ name: 'mine', path: '/m', base: ctx.cwd, origin: '--alias' }];
+      new AliasResolver(ctx, { explicit }).resolve('foo', 'foo:path/file.py#L10');
     } catch (e) {
       err = e;
     }
     expect(err).toBeInstanceOf(RefError);
     expect((err as RefError).message).toBe("Unknown REFCAT alias: 'foo' in foo:path/file.py#L10");
     expect((err as RefError).details).toEqual([
-      'Known aliases: aaps, loop, trio',
+      'Known aliases: mine (--alias); trio (workspace.lock.json); aaps, loop (~/.sdqctl/aliases.yaml)',
       'Define in ~/.sdqctl/aliases.yaml or use ALIAS directive',
     ]);
   });

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type DocRef, findDocRefs, PLACEHOLDER_ALIASES, refsInLine, type ScanOptions } from '../../src/core/verify-refs/find-doc-refs.js';
@@ -71,6 +73,28 @@ describe('findDocRefs: the single-pass scanner finds what the per-line regex sca
       const actual = findDocRefs(text, options);
       expect(show(actual.filter((r) => !addedBySelector(r, isKnownAlias)))).toEqual(show(expected));
     }
+  });
+
+  it("on this repository's own docs and fixtures", () => {
+    const root = path.resolve(import.meta.dirname, '../..');
+    const docs = (dir: string): string[] =>
+      fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) return e.name === 'node_modules' ? [] : docs(p);
+        return /\.(md|txt|ya?ml)$/.test(e.name) ? [p] : [];
+      });
+    const files = [...docs(path.join(root, 'docs')), ...docs(path.join(root, 'fixtures')), path.join(root, 'README.md'), path.join(root, 'CONTRIBUTING.md')];
+    let refs = 0;
+    for (const file of files) {
+      const text = fs.readFileSync(file, 'utf8');
+      const isKnownAlias = (n: string) => known.has(n);
+      const options: ScanOptions = { markdown: !/\.ya?ml$/.test(file), isKnownAlias };
+      const expected = findDocRefsBefore(text, options).filter((r) => !placeholder(r, isKnownAlias));
+      const actual = findDocRefs(text, options).filter((r) => !addedBySelector(r, isKnownAlias));
+      expect(show(actual), file).toEqual(show(expected));
+      refs += actual.length;
+    }
+    expect(refs).toBeGreaterThan(20);
   });
 
   it('on generated docs (property)', () => {

@@ -98,3 +98,31 @@ describe('findDocRefs: markdown structure', () => {
     expect(refs).toEqual([{ line: 3, text: '@a.md', ref: '@a.md' }]);
   });
 });
+
+describe('findDocRefs: unknown aliases and placeholder aliases', () => {
+  // [line, refs when unknown aliases are prose, refs when reportUnknownAlias says they may be typos]
+  it.each<[string, string[], string[]]>([
+    ['tiro:README.md', [], ['tiro:README.md']],
+    ['note:setup.txt#L3 (a selector)', ['note:setup.txt#L3'], ['note:setup.txt#L3']],
+    ['note:setup.txt#/main/', ['note:setup.txt#/main/'], ['note:setup.txt#/main/']],
+    ['note:setup.md#usage (an anchor, not a selector)', [], ['note:setup.md#usage -> note:setup.md']],
+    ['old:lib/server.js (a folder)', ['old:lib/server.js'], ['old:lib/server.js']],
+    ['`alias:example/path.md`', [], []],
+    ['project:docs/x.md#L2 and extract:src/app.py', [], []],
+    ['@alias:example/path.md and @project:a/b.md', [], []],
+    ['loop:README.md (known)', ['loop:README.md'], ['loop:README.md']],
+    ['key:value.txt (prose unless aliases are set up)', [], ['key:value.txt']],
+  ])('%s', (line, prose, typos) => {
+    const run = (reportUnknownAlias: boolean) =>
+      findDocRefs(line, { markdown: true, isKnownAlias: (n) => known.has(n), reportUnknownAlias: () => reportUnknownAlias }).map((r) =>
+        r.text === r.ref ? r.ref : `${r.text} -> ${r.ref}`,
+      );
+    expect(run(false)).toEqual(prose);
+    expect(run(true)).toEqual(typos);
+  });
+
+  it('a placeholder word that is a defined alias is an alias', () => {
+    const refs = findDocRefs('alias:src/a.py and @project:b.md', { markdown: true, isKnownAlias: (n) => n === 'alias' || n === 'project' });
+    expect(refs.map((r) => r.ref)).toEqual(['alias:src/a.py', '@project:b.md']);
+  });
+});

@@ -5,7 +5,7 @@ import { closest } from '../../shared/did-you-mean.js';
 import { ConfigError, RefError, UsageError } from '../../shared/errors.js';
 import { lazyRequire } from '../../shared/lazy.js';
 import { readTextFile, TextFileError } from '../safe-read/read-text-file.js';
-import { findUp, resolveFrom, sdqctlDir, tildify } from '../../shared/paths.js';
+import { findUp, resolveFrom, sdqctlDir, shownPath, tildify } from '../../shared/paths.js';
 
 /** Where an alias was defined, in resolution order (docs/reference.md#aliases). */
 export type AliasSource = 'explicit' | 'workspace' | 'global';
@@ -49,6 +49,7 @@ export class AliasResolver {
   private readonly explicit: Map<string, AliasEntry>;
   private readonly searchFrom: string;
   private workspace: Map<string, AliasEntry> | undefined;
+  private lockfile: string | null | undefined;
   private global: Map<string, AliasEntry> | undefined;
   /** For a fork: the resolver whose config files it shares and whose explicit names it keeps. */
   private parent: AliasResolver | undefined;
@@ -101,13 +102,37 @@ export class AliasResolver {
   resolve(name: string, ref: string): string {
     const entry = this.lookup(name);
     if (entry) return entry.target;
-    const known = [...new Set(this.list().map((e) => e.name))].sort();
+    const entries = this.list();
+    const known = [...new Set(entries.map((e) => e.name))].sort();
     const typo = closest(name, known);
     const hint = typo ? ` (did you mean ${typo}?)` : '';
     throw new RefError('unknown_alias', `Unknown REFCAT alias: '${name}' in ${ref}${hint}`, ref, [
-      `Known aliases: ${known.length > 0 ? known.join(', ') : '(none)'}`,
+      `Known aliases: ${known.length > 0 ? this.bySource(entries) : '(none)'}`,
       'Define in ~/.sdqctl/aliases.yaml or use ALIAS directive',
     ]);
+  }
+
+  /**
+   * Whether an undefined `name` written as `name:file.ext` in a doc is a mistyped alias rather than
+   * prose (docs/reference.md#what-verify-refs-counts-as-a-ref): the workspace sets up aliases (a
+   * workspace.lock.json, or an explicit alias), or the name is a near miss of a defined one.
+   */
+  mayBeAlias(name: string): boolean {
+    if (this.explicit.size > 0 || this.workspaceFile() !== null) return true;
+    return closest(name, new Set(this.list().map((e) => e.name))) !== null;
+  }
+
+  /** `trio (workspace.lock.json); aaps, loop (~/.sdqctl/aliases.yaml)`: names by where they come from. */
+  private bySource(entries: AliasEntry[]): string {
+    const groups = new Map<string, string[]>();
+    const seen = new Set<string>();
+    for (const e of entries) {
+      if (seen.has(e.name)) continue; // shadowed
+      seen.add(e.name);
+      const from = e.source === 'explicit' ? e.origin : e.source === 'workspace' ? shownPath(this.ctx.cwd, e.origin) : tildify(e.origin, this.ctx.home);
+      groups.set(from, [...(groups.get(from) ?? []), e.name]);
+    }
+    return [...groups].map(([from, names]) => `${names.sort().join(', ')} (${from})`).join('; ');
   }
 
   /** Every alias from every source, in precedence order; shadowed entries are included. */
@@ -138,7 +163,9 @@ export class AliasResolver {
 
   /** The lockfile in use, if any (for `refcat aliases`). */
   workspaceFile(): string | null {
-    return findUp(this.searchFrom, LOCKFILE);
+    if (this.parent) return this.parent.workspaceFile();
+    if (this.lockfile === undefined) this.lockfile = findUp(this.searchFrom, LOCKFILE);
+    return this.lockfile;
   }
 
   globalFile(): string {

@@ -289,8 +289,8 @@ function toSlashes(p: string): string {
 
 function exists(p: string): boolean {
   try {
-    fs.statSync(p);
-    return true;
+    // No exception for the usual miss: a doc's ref is looked up in several folders.
+    return fs.statSync(p, { throwIfNoEntry: false }) !== undefined;
   } catch (err) {
     // Anything but "no such file" (a permission problem, say) is reported when the file is read.
     const code = (err as NodeJS.ErrnoException).code;

@@ -5,6 +5,9 @@ import type { DriftEntry } from '../drift/detect-drift.js';
 import type { SnippetEntry } from '../snippets/judge-snippets.js';
 import { type CheckFormat, type CheckRenderOptions, findingJson, findingPlace, githubAnnotation, type OutputChunk, plural, skippedJson, skippedLines } from './render-findings.js';
 
+/** An unknown alias names the aliases there are, and where each comes from: a typo is fixed from the report. */
+const knownAliases = (f: RefFinding): string[] => (f.code === 'unknown_alias' ? f.details.filter((d) => d.startsWith('Known aliases:')) : []);
+
 type Renderer = (report: VerifyRefsReport, opts: CheckRenderOptions & { strict?: boolean }) => OutputChunk[];
 
 /**
@@ -19,6 +22,7 @@ export const verifyRenderers: Record<CheckFormat, Renderer> = {
       out += `  ERROR ${findingPlace(f, opts.cwd)}: ${visible(f.ref ? `Broken reference: ${f.ref}` : f.message)}\n`;
       for (const d of f.refs ? f.details : []) out += `    ${visible(d)}\n`;
       if (f.ref && f.code !== 'not_found') out += `    ${visible(f.message)}\n`;
+      for (const d of knownAliases(f)) out += `    ${visible(d)}\n`;
       for (const s of f.suggestions ?? []) out += `    Suggestion: Found: ${visible(s)}\n`;
     }
     for (const f of report.warnings) {
@@ -34,7 +38,7 @@ export const verifyRenderers: Record<CheckFormat, Renderer> = {
   github: (report, opts) => {
     let out = '';
     for (const f of report.errors) {
-      const extra = [...(f.code !== 'not_found' ? [f.message] : []), ...(f.suggestions ?? []).map((s) => `Suggestion: Found: ${s}`)];
+      const extra = [...(f.code !== 'not_found' ? [f.message] : []), ...knownAliases(f), ...(f.suggestions ?? []).map((s) => `Suggestion: Found: ${s}`)];
       out += f.ref ? githubAnnotation(f, opts.cwd, `Broken reference: ${f.ref}`, extra) : githubAnnotation(f, opts.cwd);
     }
     for (const f of report.warnings) out += githubAnnotation(f, opts.cwd);

@@ -45,23 +45,40 @@ export function readTextFile(abs: string, maxBytes = MAX_TEXT_FILE_BYTES): strin
   }
 }
 
+/** Reused for every file that fits, so reading a thousand docs allocates no buffer per doc. */
+const SCRATCH_BYTES = 1 << 20;
+let scratch: Buffer | undefined;
+
 /**
- * Up to maxBytes; one byte more is an error (a /proc file reports size 0 and may be endless). The
- * first chunk is sized by `size` (the file's stat size, plus one to see the end), so reading many
- * small docs allocates what they hold, not a megabyte each.
+ * Up to maxBytes; one byte more is an error (a /proc file reports size 0 and may be endless). A
+ * file whose stat size fits in the scratch buffer is read into it (the caller decodes it before the
+ * next read); new buffers were a garbage collection every few docs (their memory is outside the
+ * heap, and each one counts towards the next collection).
  */
 function readBounded(fd: number, maxBytes: number, size: number): Buffer {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  let want = Math.min(size + 1, 1 << 20);
+  if (size < SCRATCH_BYTES && maxBytes >= SCRATCH_BYTES) {
+    scratch ??= Buffer.allocUnsafe(SCRATCH_BYTES);
+    let total = 0;
+    for (;;) {
+      const n = fs.readSync(fd, scratch, total, SCRATCH_BYTES - total, null);
+      if (n === 0) return scratch.subarray(0, total);
+      total += n;
+      if (total === SCRATCH_BYTES) break; // grew while being read: read the rest in chunks
+    }
+    return readChunks(fd, maxBytes, [Buffer.from(scratch)], SCRATCH_BYTES);
+  }
+  return readChunks(fd, maxBytes, [], 0);
+}
+
+function readChunks(fd: number, maxBytes: number, chunks: Buffer[], total: number): Buffer {
+  if (total > maxBytes) throw tooLarge(maxBytes);
   for (;;) {
-    const chunk = Buffer.allocUnsafe(Math.min(want, maxBytes + 1 - total));
+    const chunk = Buffer.allocUnsafe(Math.min(1 << 20, maxBytes + 1 - total));
     const n = fs.readSync(fd, chunk, 0, chunk.length, null);
     if (n === 0) break;
     chunks.push(chunk.subarray(0, n));
     total += n;
     if (total > maxBytes) throw tooLarge(maxBytes);
-    want = 1 << 20;
   }
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
 }

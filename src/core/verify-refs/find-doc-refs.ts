@@ -3,7 +3,7 @@ import { findPatternEnd } from '../ref-spec/parse-ref-spec.js';
 /**
  * Finding refs in documentation text (docs/reference.md#verify-refs): `@path.ext[#selector]` and `alias:path.ext`,
  * without the look-alikes that fill real docs. Pure: text in, refs out. The rules (also in the
- * README, "What verify refs counts as a ref"):
+ * docs/reference.md#what-verify-refs-counts-as-a-ref):
  *
  * - A ref starts at the beginning of a line or after whitespace or one of ( [ { < " ' ` * _ ~ > | , ; =
  *   so `user@example.com`, `pkg@1.2.3`, `actions/checkout@v4`, `a.md:12` and `x.y:z` never start one.
@@ -12,7 +12,9 @@ import { findPatternEnd } from '../ref-spec/parse-ref-spec.js';
  *   `@returns`, `@dataclass`, `@pytest.fixture`, `@app.route`, `@types/node`, `@1.2.3` are not refs.
  * - `alias:path`: the path must not start with `/` or `\` (URL-like, Windows drive), nor be a port
  *   (`localhost:8080/x.html`); the alias must not be a URL scheme or a git revision (`HEAD:`); and
- *   unless the alias is known, the path must hold a `/` (`key:value.txt` is YAML, not a ref).
+ *   unless the alias is known, the path must hold a `/`, or the ref a selector, or
+ *   `reportUnknownAlias` say the name may be a typo (`key:value.txt` is YAML, not a ref); `alias:`,
+ *   `project:` and `extract:` are placeholders unless defined.
  * - Placeholders are skipped: a `path/to/` or leading `path/` folder, `...` or `…` anywhere, and a
  *   bare `file.*`, `filename.*`, `foo.*`, `bar.*`, `baz.*`, `xxx.*`, `example.*`.
  * - Markdown: fenced code blocks (``` or ~~~) are examples and are skipped; inline code is not

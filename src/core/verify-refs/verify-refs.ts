@@ -232,7 +232,12 @@ function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolv
   // Bare paths (embedme's citations) are resolved from the root first, then the doc's folder.
   const bareDirs = [...new Set([root, dir, ctx.cwd])];
   const cited = /\.(md|markdown)$/i.test(file) ? docCitations(text, bareDirs, isKnownAlias) : null;
-  const refs = findDocRefs(text, { markdown: /\.(md|markdown|txt)$/i.test(file), isKnownAlias, ...(cited ? { fenced: cited.fenced } : {}) });
+  const refs = findDocRefs(text, {
+    markdown: /\.(md|markdown|txt)$/i.test(file),
+    isKnownAlias,
+    reportUnknownAlias: (name) => aliases.mayBeAlias(name),
+    ...(cited ? { fenced: cited.fenced } : {}),
+  });
   // A caption's ref is found by the scan too (it is outside the fence): it is checked once, as a citation.
   const captions = new Map<string, Citation>();
   const own: Citation[] = [];
