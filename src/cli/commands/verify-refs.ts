@@ -17,7 +17,7 @@ export interface VerifyRefsCliOptions extends CheckCliOptions {
 export async function runVerifyRefs(paths: string[], opts: VerifyRefsCliOptions, io: IO): Promise<ExitCode> {
   const format = checkFormat(opts);
   const progress = io.progress ? progressLine(io) : undefined;
-  const report = verifyRefs(paths, io.ctx, {
+  const report = await verifyRefs(paths, io.ctx, {
     exclude: opts.exclude,
     aliases: resolverFromFlags(opts.alias, io.ctx),
     suggestFixes: opts.suggestFixes ?? false,

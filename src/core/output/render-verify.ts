@@ -25,6 +25,7 @@ export const verifyRenderers: Record<CheckFormat, Renderer> = {
       for (const d of f.details) out += `    ${visible(d)}\n`;
     }
     for (const line of driftLines(report, opts.cwd)) out += `  ${line.label} ${line.place}: ${visible(line.text)}\n`;
+    for (const n of report.drift?.notFixed ?? []) out += `  NOT FIXED ${visible(shownPath(opts.cwd, n.file))}: ${visible(notFixedText(n))}\n`;
     const notes = skippedLines(report.skipped, opts.cwd).map((line): OutputChunk => ({ stream: 'stderr', text: line + '\n' }));
     return [{ stream: 'stdout', text: out }, ...notes];
   },
@@ -39,6 +40,10 @@ export const verifyRenderers: Record<CheckFormat, Renderer> = {
       const level = line.entry.status === 'changed' || line.entry.status === 'deleted' ? 'error' : line.entry.status === 'fixed' ? 'notice' : 'warning';
       const finding = { severity: level as 'error', code: line.entry.status, message: '', details: [], file: line.entry.file, line: line.entry.line };
       out += githubAnnotation(finding, opts.cwd, `${line.label[0]}${line.label.slice(1).toLowerCase()} reference: ${line.text}`, []).replace(/^::error /, `::${level} `);
+    }
+    for (const n of report.drift?.notFixed ?? []) {
+      const severity = n.kind === 'unwritable' || n.kind === 'outside' ? 'error' : 'warning';
+      out += githubAnnotation({ severity, code: 'not_fixed', message: `Not fixed: ${notFixedText(n)}`, details: [], file: n.file, line: null }, opts.cwd);
     }
     for (const line of skippedLines(report.skipped, opts.cwd)) out += `::notice::${line}\n`;
     return [{ stream: 'stdout', text: out + headline(report, opts.strict ?? false) }];
@@ -128,6 +133,10 @@ function driftLines(r: VerifyRefsReport, cwd: string): DriftLine[] {
   return lines;
 }
 
+function notFixedText(n: { refs: number; reason: string }): string {
+  return `${n.reason} (${n.refs} moved ref${n.refs === 1 ? '' : 's'} left as written)`;
+}
+
 /** The `drift` object of --json: counts and one entry for every ref found. */
 function driftJson(r: VerifyRefsReport, cwd: string): Record<string, unknown> {
   const d = r.drift!;
@@ -140,6 +149,7 @@ function driftJson(r: VerifyRefsReport, cwd: string): Record<string, unknown> {
     anchored: d.counts.anchored,
     fixed: d.counts.fixed,
     dry_run: d.dryRun,
+    ...(d.notFixed && d.notFixed.length > 0 ? { not_fixed: d.notFixed.map((n) => ({ file: shownPath(cwd, n.file), refs: n.refs, kind: n.kind, reason: n.reason })) } : {}),
     refs: d.entries.map((e) => ({
       file: shownPath(cwd, e.file),
       line: e.line,

@@ -16,7 +16,7 @@ import { type GroupedRef, groupNotCloned } from './group-not-cloned.js';
 import { convRefs } from '../workflow/conv-refs.js';
 import type { RefSpec } from '../ref-spec/ref-spec.js';
 import { detectDrift, type DriftRefInput, type DriftReport } from '../drift/detect-drift.js';
-import { type DriftFix, fixDrift } from '../drift/fix-drift.js';
+import { type DriftFix, fileStamp, fixDrift } from '../drift/fix-drift.js';
 
 /** The file types `verify refs` scans in folders (docs/reference.md#verify-refs). */
 export const VERIFY_EXTENSIONS: readonly string[] = ['.md', '.conv', '.txt', '.yaml', '.yml'];
@@ -77,7 +77,7 @@ const MAX_DOC_BYTES = MAX_TEXT_FILE_BYTES;
  * folder, then in the folder being scanned, then in cwd. Throws UsageError for a path that does
  * not exist.
  */
-export function verifyRefs(paths: readonly string[], ctx: Context, options: VerifyRefsOptions = {}): VerifyRefsReport {
+export async function verifyRefs(paths: readonly string[], ctx: Context, options: VerifyRefsOptions = {}): Promise<VerifyRefsReport> {
   const { files, skipped } = collectFiles(paths.length > 0 ? paths : ['.'], ctx, { extensions: VERIFY_EXTENSIONS, exclude: options.exclude });
   const base = options.aliases ?? new AliasResolver(ctx);
   const findings: RefFinding[] = [];
@@ -93,9 +93,10 @@ export function verifyRefs(paths: readonly string[], ctx: Context, options: Veri
   }
   let drift: VerifyRefsReport['drift'];
   if (options.drift && driftRefs) {
-    const found = detectDrift(driftRefs, ctx, { since: options.drift.since });
+    const found = await detectDrift(driftRefs, ctx, { since: options.drift.since });
     const dryRun = options.drift.dryRun ?? false;
-    drift = { ...found, dryRun, fixes: options.drift.fix ? fixDrift(found, ctx, { dryRun }) : [] };
+    const fixes = options.drift.fix ? await fixDrift(found, ctx, { dryRun }) : [];
+    drift = { ...found, dryRun, fixes };
   }
   if (options.suggestFixes) addSuggestions(findings, base, files.map((f) => f.root), ctx);
 
@@ -121,7 +122,9 @@ export function verifyRefs(paths: readonly string[], ctx: Context, options: Veri
 function driftPasses(drift: DriftReport | undefined, strict: boolean): boolean {
   if (!drift) return true;
   const { changed, deleted, moved, unknown } = drift.counts;
-  return changed + deleted === 0 && !(strict && moved + unknown > 0);
+  // A file --fix could not write (or would not, a link leading out) fails the run.
+  const unwritten = (drift.notFixed ?? []).some((n) => n.kind === 'unwritable' || n.kind === 'outside');
+  return changed + deleted === 0 && !unwritten && !(strict && moved + unknown > 0);
 }
 
 /** A ref as detectDrift needs it; an unparseable ref or an unknown alias is already broken. */
@@ -131,7 +134,7 @@ function driftInput(file: string, line: number, text: string, ref: string, alias
     spec = parseRef(ref);
     const alias = spec.alias ? aliases.lookup(spec.alias) : null;
     if (spec.alias && !alias) return null;
-    return { file, line, ref: text, spec, alias: alias ?? null, searchDirs: alias ? [alias.target] : searchDirs };
+    return { file, line, ref: text, spec, alias: alias ?? null, searchDirs: alias ? [alias.target] : searchDirs, stamp: fileStamp(file) };
   } catch (err) {
     if (err instanceof RefError || (err as { exitCode?: number }).exitCode !== undefined) return null;
     throw err;
