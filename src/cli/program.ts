@@ -101,7 +101,7 @@ Examples:
   $ refcat verify refs --drift --since main    compare with main instead of each ref's commit
 
 --drift needs git and the history (in CI: actions/checkout with fetch-depth: 0). --fix implies
---drift; --dry-run implies --fix and writes nothing; --since implies --drift.
+--drift; --dry-run implies --fix and writes nothing; --since and --accept imply --drift.
 
 Exit codes: 0 no broken reference, 1 a reference is broken (or changed or deleted with
 --drift; moved or unknown too with --strict), 2 usage error.`,
@@ -110,7 +110,8 @@ Exit codes: 0 no broken reference, 1 a reference is broken (or changed or delete
     .option('--drift', 'say which line refs moved, changed or lost their file since they were written (needs git)')
     .option('--fix', 'rewrite moved line refs in place (implies --drift)')
     .option('--dry-run', 'with --fix: print what would be rewritten, write nothing (implies --fix)')
-    .option('--since <rev>', 'compare every ref with this revision, not the commit of its line (implies --drift)');
+    .option('--since <rev>', 'compare every ref with this revision, not the commit of its line (implies --drift)')
+    .option('--accept', 'record every changed line ref as reviewed, in refcat-accepted.json (implies --drift)');
 
   addFdCommands(program, io, setExit);
   addRefCommands(program, io, setExit);

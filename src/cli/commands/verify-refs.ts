@@ -11,6 +11,7 @@ export interface VerifyRefsCliOptions extends CheckCliOptions {
   fix?: boolean;
   dryRun?: boolean;
   since?: string;
+  accept?: boolean;
 }
 
 /** `refcat verify refs [PATHS...]`: check every ref found, render the report, exit 1 if any is broken. */
@@ -30,11 +31,12 @@ export async function runVerifyRefs(paths: string[], opts: VerifyRefsCliOptions,
   return report.passed ? 0 : 1;
 }
 
-/** --fix, --dry-run and --since each imply --drift (docs/reference.md#drift-verdicts). */
-function driftOptions(opts: VerifyRefsCliOptions): { since?: string; fix: boolean; dryRun: boolean } | undefined {
+/** --fix, --dry-run, --since and --accept each imply --drift (docs/reference.md#drift-verdicts). */
+function driftOptions(opts: VerifyRefsCliOptions): { since?: string; fix: boolean; dryRun: boolean; accept: boolean } | undefined {
   const fix = (opts.fix ?? false) || (opts.dryRun ?? false);
-  if (!opts.drift && !fix && opts.since === undefined) return undefined;
-  return { since: opts.since, fix, dryRun: opts.dryRun ?? false };
+  const accept = opts.accept ?? false;
+  if (!opts.drift && !fix && !accept && opts.since === undefined) return undefined;
+  return { since: opts.since, fix, dryRun: opts.dryRun ?? false, accept };
 }
 
 /**

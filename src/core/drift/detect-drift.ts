@@ -7,11 +7,15 @@ import type { AliasEntry } from '../alias/resolve-aliases.js';
 import { escapePath, formatSelector, formatSpan } from '../ref-spec/format-ref-spec.js';
 import type { LineSpan, RangeSelector, RefSpec } from '../ref-spec/ref-spec.js';
 import { type FileChange, type Hunk, mapLine, parseDiff, type RepoChanges } from './diff-hunks.js';
+import { type AcceptKey, applyAccepted, linesHash } from './accept-drift.js';
 import type { DriftNotFixed } from './fix-drift.js';
 import { GitError, GitRunner } from './git-runner.js';
 
-/** Verdicts of docs/reference.md#drift-verdicts; `fixed` is a `moved` ref that --fix rewrote. */
-export type DriftStatus = 'unchanged' | 'moved' | 'changed' | 'deleted' | 'unknown' | 'anchored' | 'fixed';
+/**
+ * Verdicts of docs/reference.md#drift-verdicts; `fixed` is a `moved` ref that --fix rewrote,
+ * `accepted` a `changed` ref a reviewer accepted as it is now (docs/drift.md#accepting-a-change).
+ */
+export type DriftStatus = 'unchanged' | 'moved' | 'changed' | 'deleted' | 'unknown' | 'anchored' | 'fixed' | 'accepted';
 
 /** A ref found in a scanned file, as detectDrift needs it. */
 export interface DriftRefInput {
@@ -55,6 +59,8 @@ export interface DriftEntry {
   notCloned?: string;
   /** The scanned file's stamp when scanned (from the input), for --fix. */
   stamp?: string | null;
+  /** changed: what acceptance records (docs/drift.md#accepting-a-change). */
+  acceptKey?: AcceptKey;
 }
 
 export interface DriftReport {
@@ -129,7 +135,8 @@ export async function detectDrift(refs: readonly DriftRefInput[], ctx: Context, 
   await findTargets(live, ctx, git, repoOf);
   await judge(live.filter((p) => p.entry.status !== 'unknown'), git);
 
-  const counts: Record<DriftStatus, number> = { unchanged: 0, moved: 0, changed: 0, deleted: 0, unknown: 0, anchored: 0, fixed: 0 };
+  applyAccepted(entries);
+  const counts: Record<DriftStatus, number> = { unchanged: 0, moved: 0, changed: 0, deleted: 0, unknown: 0, anchored: 0, fixed: 0, accepted: 0 };
   for (const e of entries) counts[e.status]++;
   return { entries, counts, gitProcesses: git.spawned - before };
 }
@@ -725,6 +732,8 @@ function judgeOne(p: Pending, oldLines: string[], change: FileChange | null, cur
     return;
   }
   entry.status = 'changed';
+  const now = resolveSpan(p.selector, lines.length);
+  entry.acceptKey = { repo: p.scanRepo, doc: toPosix(path.relative(p.scanRepo, p.input.file)), lines: linesHash(lines.slice(now.start - 1, Math.max(now.end, now.start - 1))) };
   let edited = 0;
   for (let n = span.start; n <= span.end; n++) if (mapLine(hunks, n).edited) edited++;
   // A rename git paired with enough edits can leave no hunk on these lines and still differ.

@@ -37,7 +37,7 @@ export const verifyRenderers: Record<CheckFormat, Renderer> = {
     }
     for (const f of report.warnings) out += githubAnnotation(f, opts.cwd);
     for (const line of driftLines(report, opts.cwd)) {
-      const level = line.entry.status === 'changed' || line.entry.status === 'deleted' ? 'error' : line.entry.status === 'fixed' ? 'notice' : 'warning';
+      const level = line.entry.status === 'changed' || line.entry.status === 'deleted' ? 'error' : line.entry.status === 'fixed' || line.entry.status === 'accepted' ? 'notice' : 'warning';
       const finding = { severity: level as 'error', code: line.entry.status, message: '', details: [], file: line.entry.file, line: line.entry.line };
       out += githubAnnotation(finding, opts.cwd, `${line.label[0]}${line.label.slice(1).toLowerCase()} reference: ${line.text}`, []).replace(/^::error /, `::${level} `);
     }
@@ -80,6 +80,7 @@ function headline(r: VerifyRefsReport, strict: boolean): string {
     const c = r.drift.counts;
     line += `; drift: ${c.unchanged} unchanged, ${c.moved} moved, ${c.changed} changed, ${c.deleted} deleted, ${c.unknown} unknown, ${c.anchored} anchored`;
     if (c.fixed > 0) line += `, ${c.fixed} fixed`;
+    if (c.accepted > 0) line += `, ${c.accepted} accepted`;
     if (r.drift.dryRun && r.drift.fixes.length > 0) line += ` (${r.drift.fixes.length} to fix, --dry-run)`;
   }
   return line + '\n';
@@ -98,6 +99,7 @@ function driftLines(r: VerifyRefsReport, cwd: string): DriftLine[] {
   const lines: DriftLine[] = [];
   const since = (e: DriftEntry) => (e.base ? `since ${e.base.slice(0, 7)}` : '');
   const dryFixed = new Set(r.drift.dryRun ? r.drift.fixes.map((f) => `${f.file}\0${f.line}\0${f.oldRef}`) : []);
+  const justAccepted = new Map((r.drift.acceptances ?? []).map((a) => [`${a.file}\0${a.line}\0${a.ref}`, a.acceptFile]));
   // Refs into a folder not cloned are one line per folder, where its first ref was.
   const notCloned = new Map<string, number>();
   for (const e of r.drift.entries) if (e.notCloned) notCloned.set(e.notCloned, (notCloned.get(e.notCloned) ?? 0) + 1);
@@ -116,6 +118,12 @@ function driftLines(r: VerifyRefsReport, cwd: string): DriftLine[] {
         break;
       case 'fixed':
         add('FIXED', `${e.ref} → ${e.newRef}`);
+        break;
+      case 'accepted':
+        {
+          const file = justAccepted.get(`${e.file}\0${e.line}\0${e.ref}`);
+          if (file) add('ACCEPTED', `${e.ref}: recorded in ${shownPath(cwd, file)}`);
+        }
         break;
       case 'changed':
         add('CHANGED', `${e.ref}: ${e.editedLines} of ${e.oldLines} lines edited ${since(e)}${e.newRef ? ` (now about ${e.newRef})` : ''}`);
@@ -148,6 +156,7 @@ function driftJson(r: VerifyRefsReport, cwd: string): Record<string, unknown> {
     unknown: d.counts.unknown,
     anchored: d.counts.anchored,
     fixed: d.counts.fixed,
+    accepted: d.counts.accepted,
     dry_run: d.dryRun,
     ...(d.notFixed && d.notFixed.length > 0 ? { not_fixed: d.notFixed.map((n) => ({ file: shownPath(cwd, n.file), refs: n.refs, kind: n.kind, reason: n.reason })) } : {}),
     refs: d.entries.map((e) => ({

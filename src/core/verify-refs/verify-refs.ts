@@ -17,6 +17,7 @@ import { convRefs } from '../workflow/conv-refs.js';
 import type { RefSpec } from '../ref-spec/ref-spec.js';
 import { detectDrift, type DriftRefInput, type DriftReport } from '../drift/detect-drift.js';
 import { type DriftFix, fileStamp, fixDrift } from '../drift/fix-drift.js';
+import { acceptDrift, type DriftAcceptance } from '../drift/accept-drift.js';
 
 /** The file types `verify refs` scans in folders (docs/reference.md#verify-refs). */
 export const VERIFY_EXTENSIONS: readonly string[] = ['.md', '.conv', '.txt', '.yaml', '.yml'];
@@ -41,6 +42,8 @@ export interface VerifyRefsOptions {
     fix?: boolean;
     /** With fix: report what would be rewritten, write nothing. */
     dryRun?: boolean;
+    /** Record every changed ref as reviewed (docs/drift.md#accepting-a-change). */
+    accept?: boolean;
   };
 }
 
@@ -63,7 +66,7 @@ export interface VerifyRefsReport {
   warnings: RefFinding[];
   passed: boolean;
   /** With the `drift` option: a verdict for every ref found, and what --fix rewrote (or would). */
-  drift?: DriftReport & { fixes: DriftFix[]; dryRun: boolean };
+  drift?: DriftReport & { fixes: DriftFix[]; dryRun: boolean; acceptances?: DriftAcceptance[] };
 }
 
 const MAX_SUGGESTIONS = 5;
@@ -96,7 +99,8 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
     const found = await detectDrift(driftRefs, ctx, { since: options.drift.since });
     const dryRun = options.drift.dryRun ?? false;
     const fixes = options.drift.fix ? await fixDrift(found, ctx, { dryRun }) : [];
-    drift = { ...found, dryRun, fixes };
+    const acceptances = options.drift.accept ? acceptDrift(found, ctx, { dryRun }) : undefined;
+    drift = { ...found, dryRun, fixes, ...(acceptances ? { acceptances } : {}) };
   }
   if (options.suggestFixes) addSuggestions(findings, base, files.map((f) => f.root), ctx);
 
