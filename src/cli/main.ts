@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import os from 'node:os';
-import { undoAll, watchInterrupts } from '../shared/interrupt.js';
+import { interruptedBy, requestStop, undoAll, watchInterrupts } from '../shared/interrupt.js';
 import type { IO } from './io.js';
 import { runCli } from './run.js';
 
@@ -30,6 +30,9 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   };
   try {
     process.exitCode = await runCli(argv, io);
+    // A task stopped by a signal between its steps has reported; the status still says why it ended.
+    const signal = interruptedBy();
+    if (signal) process.exitCode = 128 + SIGNAL_NUMBERS[signal];
   } catch (err) {
     // A bug, not a user's mistake: one line unless REFCAT_DEBUG=1 asks for the stack.
     if (process.env.REFCAT_DEBUG === '1') process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
@@ -39,6 +42,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
 }
 
 const INTERRUPTS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const SIGNAL_NUMBERS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
 
 /**
  * While a write is in flight, a Ctrl-C (or SIGTERM, SIGHUP) first removes its temp file and lock,
@@ -53,6 +57,7 @@ function listenForInterrupts(active: boolean): void {
 }
 
 function onInterrupt(signal: NodeJS.Signals): void {
+  if (requestStop(signal)) return; // a task stops between its steps and reports
   undoAll();
   listenForInterrupts(false);
   process.kill(process.pid, signal);

@@ -106,8 +106,8 @@ Examples:
   $ refcat verify refs --no-snippets           check cited snippets' refs, not their lines
 
 --drift needs git and the history (in CI: actions/checkout with fetch-depth: 0). --fix implies
---drift; --fix-snippets implies --fix; --dry-run implies --fix and writes nothing; --since
-implies --drift.
+--drift; --fix-snippets implies --fix; --dry-run implies --fix and writes nothing; --since and
+--accept imply --drift.
 
 Exit codes: 0 no broken reference, 1 a reference is broken or a snippet stale (or changed or deleted with
 --drift; moved or unknown too with --strict), 2 usage error.`,
@@ -117,6 +117,7 @@ Exit codes: 0 no broken reference, 1 a reference is broken or a snippet stale (o
     .option('--fix', 'rewrite moved line refs in place (implies --drift)')
     .option('--dry-run', 'with --fix: print what would be rewritten, write nothing (implies --fix)')
     .option('--since <rev>', 'compare every ref with this revision, not the commit of its line (implies --drift)')
+    .option('--accept', 'record every changed line ref as reviewed, in refcat-accepted.json (implies --drift)')
     .option('--fix-snippets', 'rewrite stale snippets that were exact copies when written with the current code (implies --fix)')
     .option('--no-snippets', 'do not compare cited snippets with the code (their refs are still checked)');
 

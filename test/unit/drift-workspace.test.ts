@@ -138,18 +138,18 @@ describe('--drift reads only the referenced paths\' content', () => {
     const file = path.join(repo.dir, 'docs/a.md');
     return { repo, refs: [{ file, line: 1, ref: '@lib/a.js#L4-L5', spec: parseRef('@lib/a.js#L4-L5'), alias: null, searchDirs: [repo.dir] }] };
   }
-  const run = (x: { repo: GitRepo; refs: DriftRefInput[] }) => {
+  const run = async (x: { repo: GitRepo; refs: DriftRefInput[] }) => {
     const git = new GitRunner(testCtx(x.repo.dir, { PATH: process.env.PATH ?? '' }));
-    const report = detectDrift(x.refs, testCtx(x.repo.dir, { PATH: process.env.PATH ?? '' }), { git });
+    const report = await detectDrift(x.refs, testCtx(x.repo.dir, { PATH: process.env.PATH ?? '' }), { git });
     return { entry: report.entries[0]!, bytes: git.bytesRead };
   };
 
-  it('500 unrelated changed files add no byte to what git outputs; a rename among them costs their names only', () => {
-    const alone = run(repoWith(0, false));
-    const crowded = run(repoWith(500, false));
+  it('500 unrelated changed files add no byte to what git outputs; a rename among them costs their names only', async () => {
+    const alone = await run(repoWith(0, false));
+    const crowded = await run(repoWith(500, false));
     expect([alone.entry.status, crowded.entry.status]).toEqual(['moved', 'moved']);
     expect(crowded.bytes).toBe(alone.bytes);
-    const renamed = run(repoWith(500, true));
+    const renamed = await run(repoWith(500, true));
     expect([renamed.entry.status, renamed.entry.newRef]).toEqual(['moved', '@lib/b.js#L5-L6']);
     // Their content diff would be 500 x 80 changed lines (over 500 KB); their names are 20 KB at most.
     expect(renamed.bytes - alone.bytes).toBeLessThan(500 * 40);

@@ -174,7 +174,7 @@ describe('verify refs reports progress to whoever asks', () => {
     const { verifyRefs } = await import('../../src/core/verify-refs/verify-refs.js');
     const dir = tmpDir({ 'a.md': 'see @b.md\n', 'b.md': 'x\n', 'c.md': 'y\n' });
     const calls: [number, number][] = [];
-    verifyRefs(['.'], testCtx(dir), { onProgress: (i, n) => calls.push([i, n]) });
+    await verifyRefs(['.'], testCtx(dir), { onProgress: (i, n) => calls.push([i, n]) });
     expect(calls).toEqual([
       [0, 3],
       [1, 3],

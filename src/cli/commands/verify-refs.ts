@@ -15,13 +15,14 @@ export interface VerifyRefsCliOptions extends CheckCliOptions {
   fixSnippets?: boolean;
   /** `--no-snippets` sets it false. */
   snippets?: boolean;
+  accept?: boolean;
 }
 
 /** `refcat verify refs [PATHS...]`: check every ref found, render the report, exit 1 if any is broken. */
 export async function runVerifyRefs(paths: string[], opts: VerifyRefsCliOptions, io: IO): Promise<ExitCode> {
   const format = checkFormat(opts);
   const progress = io.progress ? progressLine(io) : undefined;
-  const report = verifyRefs(paths, io.ctx, {
+  const report = await verifyRefs(paths, io.ctx, {
     exclude: opts.exclude,
     aliases: resolverFromFlags(opts.alias, io.ctx),
     suggestFixes: opts.suggestFixes ?? false,
@@ -35,12 +36,13 @@ export async function runVerifyRefs(paths: string[], opts: VerifyRefsCliOptions,
   return report.passed ? 0 : 1;
 }
 
-/** --fix, --fix-snippets, --dry-run and --since each imply --drift (docs/reference.md#drift-verdicts). */
-function driftOptions(opts: VerifyRefsCliOptions): { since?: string; fix: boolean; dryRun: boolean; fixSnippets: boolean } | undefined {
+/** --fix, --fix-snippets, --dry-run, --since and --accept each imply --drift (docs/reference.md#drift-verdicts). */
+function driftOptions(opts: VerifyRefsCliOptions): { since?: string; fix: boolean; dryRun: boolean; fixSnippets: boolean; accept: boolean } | undefined {
   const fixSnippets = opts.fixSnippets ?? false;
   const fix = (opts.fix ?? false) || (opts.dryRun ?? false) || fixSnippets;
-  if (!opts.drift && !fix && opts.since === undefined) return undefined;
-  return { since: opts.since, fix, dryRun: opts.dryRun ?? false, fixSnippets };
+  const accept = opts.accept ?? false;
+  if (!opts.drift && !fix && !accept && opts.since === undefined) return undefined;
+  return { since: opts.since, fix, dryRun: opts.dryRun ?? false, fixSnippets, accept };
 }
 
 /**

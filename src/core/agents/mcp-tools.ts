@@ -162,7 +162,7 @@ export const TOOLS: readonly ToolSpec[] = [
       for (const p of paths) checkPathText(p, confinement);
       // The files verify refs would scan, judged before any is read (a symlink leading out refuses the call).
       for (const f of collectFiles(paths, ctx, { extensions: VERIFY_EXTENSIONS }).files) if (!confinement.allows(f.path)) throw outside(f.path, ctx.cwd);
-      const report = verifyRefs(paths, ctx, { aliases, drift: args.drift ? { fix: false } : undefined, readFile: confinedReader(confinement), confine: confinement });
+      const report = await verifyRefs(paths, ctx, { aliases, drift: args.drift ? { fix: false } : undefined, readFile: confinedReader(confinement), confine: confinement });
       return { text: chunksText(verifyRenderers.json(report, { cwd: ctx.cwd, strict: false })), isError: !report.passed };
     },
   },

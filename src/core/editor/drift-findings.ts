@@ -22,7 +22,7 @@ export interface DriftNote {
  * Nothing when the document's folder is not in a git repository. Git runs a bounded number of
  * times per call, as for `verify refs --drift`; a missing git is an empty answer, not a failure.
  */
-export function driftNotes(doc: CheckedDocument, session: EditorSession): DriftNote[] {
+export async function driftNotes(doc: CheckedDocument, session: EditorSession): Promise<DriftNote[]> {
   if (!findUp(path.dirname(doc.path), '.git')) return [];
   const inputs: DriftRefInput[] = [];
   const byInput = new Map<DriftRefInput, (typeof doc.refs)[number]>();
@@ -43,7 +43,7 @@ export function driftNotes(doc: CheckedDocument, session: EditorSession): DriftN
   if (inputs.length === 0) return [];
   let entries: DriftEntry[];
   try {
-    entries = detectDrift(inputs, session.ctx).entries;
+    entries = (await detectDrift(inputs, session.ctx)).entries;
   } catch (err) {
     if (!isRefcatError(err)) throw err;
     return [];

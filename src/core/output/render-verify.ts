@@ -32,6 +32,7 @@ export const verifyRenderers: Record<CheckFormat, Renderer> = {
     for (const e of staleSnippets(report)) out += `  STALE ${shownPath(opts.cwd, e.file)}:${e.line}: ${visible(staleText(e))}\n`;
     for (const line of refreshLines(report)) out += `  ${line.label} ${shownPath(opts.cwd, line.file)}:${line.line}: ${visible(line.text)}\n`;
     for (const line of driftLines(report, opts.cwd)) out += `  ${line.label} ${line.place}: ${visible(line.text)}\n`;
+    for (const n of report.drift?.notFixed ?? []) out += `  NOT FIXED ${visible(shownPath(opts.cwd, n.file))}: ${visible(notFixedText(n))}\n`;
     const notes = skippedLines(report.skipped, opts.cwd).map((line): OutputChunk => ({ stream: 'stderr', text: line + '\n' }));
     return [{ stream: 'stdout', text: out }, ...notes];
   },
@@ -47,9 +48,13 @@ export const verifyRenderers: Record<CheckFormat, Renderer> = {
       out += githubAnnotation(finding, opts.cwd, `Stale snippet: ${staleText(e)}`, []);
     }
     for (const line of driftLines(report, opts.cwd)) {
-      const level = line.entry.status === 'changed' || line.entry.status === 'deleted' ? 'error' : line.entry.status === 'fixed' ? 'notice' : 'warning';
+      const level = line.entry.status === 'changed' || line.entry.status === 'deleted' ? 'error' : line.entry.status === 'fixed' || line.entry.status === 'accepted' ? 'notice' : 'warning';
       const finding = { severity: level as 'error', code: line.entry.status, message: '', details: [], file: line.entry.file, line: line.entry.line };
       out += githubAnnotation(finding, opts.cwd, `${line.label[0]}${line.label.slice(1).toLowerCase()} reference: ${line.text}`, []).replace(/^::error /, `::${level} `);
+    }
+    for (const n of report.drift?.notFixed ?? []) {
+      const severity = n.kind === 'unwritable' || n.kind === 'outside' ? 'error' : 'warning';
+      out += githubAnnotation({ severity, code: 'not_fixed', message: `Not fixed: ${notFixedText(n)}`, details: [], file: n.file, line: null }, opts.cwd);
     }
     for (const line of skippedLines(report.skipped, opts.cwd)) out += `::notice::${line}\n`;
     return [{ stream: 'stdout', text: out + headline(report, opts.strict ?? false) }];
@@ -92,6 +97,7 @@ function headline(r: VerifyRefsReport, strict: boolean): string {
     const c = r.drift.counts;
     line += `; drift: ${c.unchanged} unchanged, ${c.moved} moved, ${c.changed} changed, ${c.deleted} deleted, ${c.unknown} unknown, ${c.anchored} anchored`;
     if (c.fixed > 0) line += `, ${c.fixed} fixed`;
+    if (c.accepted > 0) line += `, ${c.accepted} accepted`;
     if (r.drift.dryRun && r.drift.fixes.length > 0) line += ` (${r.drift.fixes.length} to fix, --dry-run)`;
   }
   return line + '\n';
@@ -112,6 +118,7 @@ function driftLines(r: VerifyRefsReport, cwd: string): DriftLine[] {
   const dryFixed = new Set(r.drift.dryRun ? r.drift.fixes.map((f) => `${f.file}\0${f.line}\0${f.oldRef}`) : []);
   // A changed ref whose snippet --fix-snippets refreshed has its own REFRESHED line.
   const refreshed = new Set((r.snippets?.refresh?.refreshed ?? []).map((x) => `${x.file}\0${x.line}\0${x.oldRef}`));
+  const justAccepted = new Map((r.drift.acceptances ?? []).map((a) => [`${a.file}\0${a.line}\0${a.ref}`, a.acceptFile]));
   // Refs into a folder not cloned are one line per folder, where its first ref was.
   const notCloned = new Map<string, number>();
   for (const e of r.drift.entries) if (e.notCloned) notCloned.set(e.notCloned, (notCloned.get(e.notCloned) ?? 0) + 1);
@@ -131,6 +138,12 @@ function driftLines(r: VerifyRefsReport, cwd: string): DriftLine[] {
       case 'fixed':
         if (!refreshed.has(`${e.file}\0${e.line}\0${e.ref}`)) add('FIXED', `${e.ref} → ${e.newRef}`);
         break;
+      case 'accepted':
+        {
+          const file = justAccepted.get(`${e.file}\0${e.line}\0${e.ref}`);
+          if (file) add('ACCEPTED', `${e.ref}: recorded in ${shownPath(cwd, file)}`);
+        }
+        break;
       case 'changed':
         add('CHANGED', `${e.ref}: ${e.editedLines} of ${e.oldLines} lines edited ${since(e)}${e.newRef ? ` (now about ${e.newRef})` : ''}`);
         break;
@@ -147,6 +160,10 @@ function driftLines(r: VerifyRefsReport, cwd: string): DriftLine[] {
   return lines;
 }
 
+function notFixedText(n: { refs: number; reason: string }): string {
+  return `${n.reason} (${n.refs} moved ref${n.refs === 1 ? '' : 's'} left as written)`;
+}
+
 /** The `drift` object of --json: counts and one entry for every ref found. */
 function driftJson(r: VerifyRefsReport, cwd: string): Record<string, unknown> {
   const d = r.drift!;
@@ -158,7 +175,9 @@ function driftJson(r: VerifyRefsReport, cwd: string): Record<string, unknown> {
     unknown: d.counts.unknown,
     anchored: d.counts.anchored,
     fixed: d.counts.fixed,
+    accepted: d.counts.accepted,
     dry_run: d.dryRun,
+    ...(d.notFixed && d.notFixed.length > 0 ? { not_fixed: d.notFixed.map((n) => ({ file: shownPath(cwd, n.file), refs: n.refs, kind: n.kind, reason: n.reason })) } : {}),
     refs: d.entries.map((e) => ({
       file: shownPath(cwd, e.file),
       line: e.line,

@@ -17,7 +17,8 @@ import { type GroupedRef, groupNotCloned } from './group-not-cloned.js';
 import { convRefs } from '../workflow/conv-refs.js';
 import type { RefSpec } from '../ref-spec/ref-spec.js';
 import { detectDrift, type DriftRefInput, type DriftReport } from '../drift/detect-drift.js';
-import { type DriftFix, fixDrift } from '../drift/fix-drift.js';
+import { type DriftFix, fileStamp, fixDrift } from '../drift/fix-drift.js';
+import { acceptDrift, type DriftAcceptance } from '../drift/accept-drift.js';
 import type { Citation } from '../snippets/find-citations.js';
 import { addSnippetEntry, docCitations, emptySnippetReport, judgeSnippet, type SnippetEntry, type SnippetReport } from '../snippets/judge-snippets.js';
 import { judgeAtBase, judgeFixedAgain, keepBareRefs, refreshSnippets } from '../snippets/snippet-drift.js';
@@ -54,6 +55,8 @@ export interface VerifyRefsOptions {
     dryRun?: boolean;
     /** Also refresh stale snippets that were verbatim copies at their base (docs/snippets.md#--fix-snippets). */
     fixSnippets?: boolean;
+    /** Record every changed ref as reviewed (docs/drift.md#accepting-a-change). */
+    accept?: boolean;
   };
 }
 
@@ -78,7 +81,7 @@ export interface VerifyRefsReport {
   /** Every cited snippet's verdict (absent with `snippets: false`). */
   snippets?: SnippetReport;
   /** With the `drift` option: a verdict for every ref found, and what --fix rewrote (or would). */
-  drift?: DriftReport & { fixes: DriftFix[]; dryRun: boolean };
+  drift?: DriftReport & { fixes: DriftFix[]; dryRun: boolean; acceptances?: DriftAcceptance[] };
 }
 
 const MAX_SUGGESTIONS = 5;
@@ -92,7 +95,7 @@ const MAX_DOC_BYTES = MAX_TEXT_FILE_BYTES;
  * folder, then in the folder being scanned, then in cwd. Throws UsageError for a path that does
  * not exist.
  */
-export function verifyRefs(paths: readonly string[], ctx: Context, options: VerifyRefsOptions = {}): VerifyRefsReport {
+export async function verifyRefs(paths: readonly string[], ctx: Context, options: VerifyRefsOptions = {}): Promise<VerifyRefsReport> {
   const { files, skipped } = collectFiles(paths.length > 0 ? paths : ['.'], ctx, { extensions: VERIFY_EXTENSIONS, exclude: options.exclude });
   const base = options.aliases ?? new AliasResolver(ctx);
   const findings: RefFinding[] = [];
@@ -110,10 +113,12 @@ export function verifyRefs(paths: readonly string[], ctx: Context, options: Veri
   }
   let drift: VerifyRefsReport['drift'];
   if (options.drift && driftRefs) {
-    const found = detectDrift(driftRefs, ctx, { since: options.drift.since });
+    const found = await detectDrift(driftRefs, ctx, { since: options.drift.since });
     keepBareRefs(found, bareRefs);
     const dryRun = options.drift.dryRun ?? false;
-    drift = { ...found, dryRun, fixes: options.drift.fix ? fixDrift(found, ctx, { dryRun }) : [] };
+    const fixes = options.drift.fix ? await fixDrift(found, ctx, { dryRun }) : [];
+    const acceptances = options.drift.accept ? acceptDrift(found, ctx, { dryRun }) : undefined;
+    drift = { ...found, dryRun, fixes, ...(acceptances ? { acceptances } : {}) };
     if (snippets) {
       // A snippet's lines as its (new) ref selects them now, looked up as the doc's refs are.
       const select = (s: SnippetEntry, ref: string) => {
@@ -154,7 +159,9 @@ export function verifyRefs(paths: readonly string[], ctx: Context, options: Veri
 function driftPasses(drift: DriftReport | undefined, strict: boolean): boolean {
   if (!drift) return true;
   const { changed, deleted, moved, unknown } = drift.counts;
-  return changed + deleted === 0 && !(strict && moved + unknown > 0);
+  // A file --fix could not write (or would not, a link leading out) fails the run.
+  const unwritten = (drift.notFixed ?? []).some((n) => n.kind === 'unwritable' || n.kind === 'outside');
+  return changed + deleted === 0 && !unwritten && !(strict && moved + unknown > 0);
 }
 
 /** A ref as detectDrift needs it; an unparseable ref or an unknown alias is already broken. */
@@ -164,7 +171,7 @@ function driftInput(file: string, line: number, text: string, ref: string, alias
     spec = parseRef(ref);
     const alias = spec.alias ? aliases.lookup(spec.alias) : null;
     if (spec.alias && !alias) return null;
-    return { file, line, ref: text, spec, alias: alias ?? null, searchDirs: alias ? [alias.target] : searchDirs };
+    return { file, line, ref: text, spec, alias: alias ?? null, searchDirs: alias ? [alias.target] : searchDirs, stamp: fileStamp(file) };
   } catch (err) {
     if (err instanceof RefError || (err as { exitCode?: number }).exitCode !== undefined) return null;
     throw err;
