@@ -23,6 +23,7 @@ import { hasGlobChars } from '../walk/glob.js';
 import { validateConv } from '../workflow/validate-conv.js';
 import { Confinement, confinementOf, outside } from '../safe-read/confinement.js';
 import { runExtraction, type StoredOutput, TextSink } from '../pipeline/run-extraction.js';
+import { CounterPool } from '../tokens/counter-pool.js';
 import { ENCODINGS } from '../tokens/tokenizer.js';
 import { HeavyCalls } from './heavy-calls.js';
 
@@ -90,7 +91,7 @@ export const TOOLS: readonly ToolSpec[] = [
           extract: { base: ctx.cwd, aliases, context: args.context ?? 0, patternBudget: new PatternBudget(), confine: confinement },
           format,
           render: DEFAULT_RENDER_OPTIONS,
-          tokens: { encoding: ENCODINGS[0], count: true, maxTokens: args.max_tokens, budgetName: 'max_tokens' },
+          tokens: { encoding: ENCODINGS[0], count: true, maxTokens: args.max_tokens, budgetName: 'max_tokens', counters },
           admit: (r) => {
             if (!confinement.allows(r.path)) throw outside(r.ref, ctx.cwd);
           },
@@ -318,6 +319,9 @@ function storedNote(s: StoredOutput): string {
 
 /** Heavy calls of this server: two at a time, eight more waiting, then refused. */
 const heavyCalls = new HeavyCalls(2, 8);
+
+/** extract's counting worker, kept between calls: its tokenizer loads once per server. */
+const counters = new CounterPool(1);
 
 /** Run a tool: every failure becomes an isError answer with the CLI's message; nothing escapes. */
 export async function runTool(tool: ToolSpec, args: unknown, agent: AgentContext): Promise<ToolAnswer> {

@@ -79,7 +79,7 @@ export class CappedOutput {
     // counting worker (its rank tables are most of a server's memory) is let go once it answers.
     if (this.counter) {
       const counter = this.counter;
-      this.shownTotal = counter.total().finally(() => counter.close());
+      this.shownTotal = counter.total().finally(() => (counter.discard ?? counter.close)());
       // Its memory and the store's streaming do not add up: the rest waits for the count.
       await this.shownTotal.catch(() => undefined);
     }

@@ -1,9 +1,11 @@
 import type { Context } from '../../shared/context.js';
+import { AliasResolver } from '../alias/resolve-aliases.js';
 import type { Diagnostic, ExitCode } from '../../shared/errors.js';
 import { BatchRun, extractBatches, type Logged, type RefBatch } from '../extract/extract-batches.js';
 import type { Extraction, ExtractOptions, ExtractReport } from '../extract/extract.js';
 import { diagnosticJson, ExtractionWriter, type OutputFormat, renderCheck, renderers, type RenderOptions } from '../output/render-extraction.js';
 import type { Counter } from '../tokens/counter.js';
+import type { CounterPool } from '../tokens/counter-pool.js';
 import type { Encoding } from '../tokens/tokenizer.js';
 import type { Store } from '../paging/fd-store.js';
 import { CappedOutput, type ExtractionSink, type StoredOutput } from './capped-output.js';
@@ -29,8 +31,11 @@ export interface ExtractionRequest {
    * `files` the files they expand to (`--list-files`).
    */
   mode?: 'content' | 'check' | 'files';
-  /** `--tokens` (`count`), `--max-tokens`; `budgetName` is how messages name the budget. */
-  tokens?: { encoding: Encoding; count: boolean; maxTokens?: number; budgetName?: string };
+  /**
+   * `--tokens` (`count`), `--max-tokens`; `budgetName` is how messages name the budget; a server
+   * passes `counters` to keep its counting workers between calls.
+   */
+  tokens?: { encoding: Encoding; count: boolean; maxTokens?: number; budgetName?: string; counters?: CounterPool };
   /** Called with each result before any of its text is written; throws to refuse the call. */
   admit?: (r: Extraction) => void;
   /**
@@ -62,7 +67,8 @@ export async function runExtraction(req: ExtractionRequest, sink: ExtractionSink
   const tokens = req.tokens;
   const inMemory = tokens !== undefined && (tokens.maxTokens !== undefined || (tokens.count && req.format === 'json'));
   // A worker loads its tokenizer while the refs are extracted (a budget counts in this thread).
-  const counter = tokens?.count && tokens.maxTokens === undefined ? (await import('../tokens/counter.js')).startCounter(tokens.encoding) : undefined;
+  const counting = tokens?.count && tokens.maxTokens === undefined;
+  const counter = !counting ? undefined : tokens.counters ? tokens.counters.take(tokens.encoding) : (await import('../tokens/counter.js')).startCounter(tokens.encoding);
   try {
     const out = new CappedOutput(sink, req.cap, inMemory ? undefined : counter);
     let done: Done;
@@ -93,7 +99,7 @@ async function allBatches(req: ExtractionRequest, ctx: Context): Promise<{ batch
   const problems = [...(req.problems ?? [])];
   if (req.workflow === undefined) return { batches: req.batches, problems };
   const { workflowRefs } = await import('../workflow/workflow-refs.js');
-  const workflow = workflowRefs(req.workflow, ctx, req.extract.aliases!);
+  const workflow = workflowRefs(req.workflow, ctx, req.extract.aliases ?? new AliasResolver(ctx));
   return { batches: [...req.batches, ...workflow.batches], problems: [...problems, ...workflow.errors] };
 }
 

@@ -13,6 +13,8 @@ export interface Counter {
   add(piece: string | Uint8Array): void;
   total(): Promise<number>;
   close(): void;
+  /** Stop the worker now, even one a pool would keep (its memory is wanted): counter-pool.ts. */
+  discard?(): void;
 }
 
 /** What the worker is sent: a batch to count (answered with the counts), or a piece of the streamed text, or the end of it (answered with its total). */
