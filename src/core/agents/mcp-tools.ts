@@ -112,7 +112,7 @@ export const TOOLS: readonly ToolSpec[] = [
       const aliases = new AliasResolver(ctx);
       const confinement = confinementOf(ctx, aliases);
       for (const p of args.paths) checkPathText(p, confinement);
-      const { files, skipped } = collectFiles(args.paths, ctx, { extensions: ['.conv'] });
+      const { files, skipped } = collectFiles(args.paths, ctx, { extensions: ['.conv'], namedNeedExtension: true });
       for (const f of files) if (!confinement.allows(f.path)) throw outside(f.path, ctx.cwd);
       if (files.length === 0) {
         const why = skipped.length > 0 ? ` (${skipped.length} skipped by ignore rules)` : '';
