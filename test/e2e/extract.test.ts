@@ -257,7 +257,7 @@ describe('errors and exit codes', () => {
     [
       ['foo:path/file.py#L10'],
       1,
-      "Error: Unknown REFCAT alias: 'foo' in foo:path/file.py#L10\n  Known aliases: (none)\n  Define in ~/.sdqctl/aliases.yaml or use ALIAS directive\n",
+      "Error: Unknown REFCAT alias: 'foo' in foo:path/file.py#L10\n  Known aliases: (none)\n  Define in ~/.sdqctl/aliases.yaml or use ALIAS directive\n  Or: --alias NAME=PATH, or a workspace.lock.json in this folder or above (see: refcat aliases)\n",
     ],
     [[], 2, "Error: No refs given (try 'refcat @path/to/file#L1-L20', or 'refcat --help')\n"],
     [['--jsn', '@x'], 2, "Error: unknown option '--jsn' (did you mean --json?)\n"],

@@ -44,6 +44,7 @@ describe('refcat validate: text output', () => {
       "Error: Unknown REFCAT alias: 'nope' in nope:file.py",
       '  Known aliases: (none)',
       '  Define in ~/.sdqctl/aliases.yaml or use ALIAS directive',
+      '  Or: --alias NAME=PATH, or a workspace.lock.json in this folder or above (see: refcat aliases)',
       '  at bad/refs.conv:3',
       'Error: Pattern /def nowhere/ not found in @src/app.py#/def nowhere/',
       '  at bad/refs.conv:4',

@@ -114,6 +114,7 @@ describe('unknown aliases', () => {
     expect((err as RefError).details).toEqual([
       'Known aliases: aaps, loop, trio',
       'Define in ~/.sdqctl/aliases.yaml or use ALIAS directive',
+      'Or: --alias NAME=PATH, or a workspace.lock.json in this folder or above (see: refcat aliases)',
     ]);
   });
 
@@ -133,7 +134,7 @@ describe('unknown aliases', () => {
     const { ctx } = setup({});
     expect(() => new AliasResolver(ctx).resolve('x', 'x:a.py')).toThrow(RefError);
     const report = extract(['x:a.py'], ctx);
-    expect(report.errors[0]).toMatchObject({ code: 'unknown_alias', details: ['Known aliases: (none)', expect.any(String)] });
+    expect(report.errors[0]).toMatchObject({ code: 'unknown_alias', details: ['Known aliases: (none)', expect.any(String), expect.stringContaining('--alias NAME=PATH')] });
   });
 });
 
