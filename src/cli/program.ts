@@ -9,6 +9,12 @@ import { EXTRACT_FLAGS, type FlagSpec } from './extract-flags.js';
 import type { IO } from './io.js';
 import { aliasPair, collect, FlagValueError, lineRange, pageNumber, positiveInt, slashRegex } from './options.js';
 
+/** The extraction flags, one line each, for the top-level help: extracting is the main job. */
+function extractFlagsHelp(): string {
+  const width = Math.max(...EXTRACT_FLAGS.map((f) => f.flags.length)) + 2;
+  return EXTRACT_FLAGS.map((f) => `  ${f.flags.padEnd(width)}${f.description}${f.choices ? ` (${f.choices.join(', ')})` : ''}`).join('\n');
+}
+
 /**
  * Build the commander program (STYLE 6). Commands are declared here, with their flags and help;
  * their implementations live in src/cli/commands/ and are imported only when run, so start-up
@@ -16,6 +22,7 @@ import { aliasPair, collect, FlagValueError, lineRange, pageNumber, positiveInt,
  */
 export function createProgram(io: IO, setExit: (code: ExitCode) => void): Command {
   const program = new Command('refcat')
+    .usage('[options] <refs...>    extract refs (the main job)\n       refcat <command> [options]')
     .description('Exact, attributed context for LLM workflows.')
     .version(VERSION, '-V, --version')
     .showSuggestionAfterError(true)
@@ -29,13 +36,15 @@ export function createProgram(io: IO, setExit: (code: ExitCode) => void): Comman
     .addHelpText(
       'after',
       `
+Extracting refs (refcat [options] <refs...>):
+${extractFlagsHelp()}
+
 Examples:
   $ refcat @src/app.ts#L10-L50             lines 10-50 as attributed markdown
   $ refcat 'src/**/*.ts#/export function/'  the first match in every file that has one
   $ refcat loop:Sources/A.swift#L3-L9       a line range in an aliased repository
   $ refcat validate workflows/              check every .conv below a folder
 
-Extraction flags (--json, -q, --spec, -C, --alias, ...): refcat refcat --help
 Other commands' flags: refcat <command> --help
 
 Exit codes: 0 success (warnings allowed), 1 a check or ref failed, 2 usage error.`,

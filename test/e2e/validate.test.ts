@@ -44,6 +44,7 @@ describe('refcat validate: text output', () => {
       "Error: Unknown REFCAT alias: 'nope' in nope:file.py",
       '  Known aliases: (none)',
       '  Define in ~/.sdqctl/aliases.yaml or use ALIAS directive',
+      '  Or: --alias NAME=PATH, or a workspace.lock.json in this folder or above (see: refcat aliases)',
       '  at bad/refs.conv:3',
       'Error: Pattern /def nowhere/ not found in @src/app.py#/def nowhere/',
       '  at bad/refs.conv:4',
@@ -255,9 +256,10 @@ describe('refcat validate: flags', () => {
     expect(r.stderr).toContain('Error: REFCAT ref not found: shared:util.js\n');
   });
 
-  it('a file given by name is validated whatever its extension; a file twice is validated once', () => {
-    const dir = tmpDir({ 'flow.txt': 'MODEL m\nPROMPT p\n' });
-    expect(refcat(['validate', 'flow.txt', 'flow.txt', '.'], { cwd: dir })).toEqual({ code: 0, stdout: '✓ flow.txt: valid\n', stderr: '' });
+  it('a file given by name must be a .conv file; a file twice is validated once', () => {
+    const dir = tmpDir({ 'flow.conv': 'MODEL m\nPROMPT p\n', 'src/app.py': 'print(1)\n' });
+    expect(refcat(['validate', 'flow.conv', 'flow.conv', '.'], { cwd: dir })).toEqual({ code: 0, stdout: '✓ flow.conv: valid\n', stderr: '' });
+    expect(refcat(['validate', 'src/app.py'], { cwd: dir })).toEqual({ code: 2, stdout: '', stderr: 'Error: Not a .conv file: src/app.py\n' });
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
 import { type AgentContext, runTool, TOOLS } from './mcp-tools.js';
 import { McpStdioTransport } from './mcp-transport.js';
 
@@ -21,10 +22,11 @@ export async function serveMcp(opts: McpServerOptions): Promise<void> {
   for (const tool of TOOLS) {
     server.registerTool(
       tool.name,
-      { title: tool.name, description: tool.description, inputSchema: tool.input, annotations: tool.annotations },
+      // Strict: an argument the tool does not have is refused, as a misspelt one should be.
+      { title: tool.name, description: tool.description, inputSchema: z.object(tool.input).strict(), annotations: tool.annotations },
       async (args: unknown) => {
         const answer = await runTool(tool, args, agent);
-        if (answer.isError) opts.log(`refcat mcp: ${tool.name}: ${answer.text.split('\n', 1)[0]}`);
+        if (answer.isError) opts.log(`refcat mcp: ${tool.name}: ${answer.log ?? answer.text.split('\n', 1)[0]}`);
         return { content: [{ type: 'text' as const, text: answer.text }], isError: answer.isError };
       },
     );

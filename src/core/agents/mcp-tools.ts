@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Context } from '../../shared/context.js';
-import { FdError, isRefcatError, toDiagnostic, UsageError } from '../../shared/errors.js';
+import { type Diagnostic, FdError, isRefcatError, RefcatError, toDiagnostic, UsageError } from '../../shared/errors.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
 import { PatternBudget } from '../extract/pattern-search.js';
 import { DEFAULT_RENDER_OPTIONS, renderDiagnostic } from '../output/render-extraction.js';
-import { fdErrorRenderers, fdRenderers, renderClose, renderList, renderWrite } from '../output/render-fd.js';
+import { escapeAttr, fdErrorRenderers, fdRenderers, renderClose, renderList, renderWrite } from '../output/render-fd.js';
 import { refListRenderers } from '../output/render-response-refs.js';
 import { validateRenderers } from '../output/render-validate.js';
 import { verifyRenderers } from '../output/render-verify.js';
@@ -37,6 +37,8 @@ export interface AgentContext {
 export interface ToolAnswer {
   text: string;
   isError: boolean;
+  /** For a failed call: one line for the server's log, when the text does not start with one (a JSON report). */
+  log?: string;
 }
 
 export interface ToolSpec {
@@ -126,7 +128,7 @@ export const TOOLS: readonly ToolSpec[] = [
       const aliases = new AliasResolver(ctx);
       const confinement = confinementOf(ctx, aliases);
       for (const p of args.paths) checkPathText(p, confinement);
-      const { files, skipped } = collectFiles(args.paths, ctx, { extensions: ['.conv'] });
+      const { files, skipped } = collectFiles(args.paths, ctx, { extensions: ['.conv'], namedNeedExtension: true });
       for (const f of files) if (!confinement.allows(f.path)) throw outside(f.path, ctx.cwd);
       if (files.length === 0) {
         const why = skipped.length > 0 ? ` (${skipped.length} skipped by ignore rules)` : '';
@@ -137,7 +139,12 @@ export const TOOLS: readonly ToolSpec[] = [
       const results = files.map((f) =>
         validateConv(f.path, ctx, { allowMissing: args.allow_missing ?? false, strict: args.strict ?? false, aliases, patternBudget, readFile, confine: confinement }),
       );
-      return { text: chunksText(validateRenderers.json(results, { cwd: ctx.cwd }, skipped)), isError: !results.every((r) => r.valid) };
+      const invalid = results.filter((r) => !r.valid).length;
+      return {
+        text: chunksText(validateRenderers.json(results, { cwd: ctx.cwd }, skipped)),
+        isError: invalid > 0,
+        log: `${invalid} of ${results.length} ${results.length === 1 ? 'workflow' : 'workflows'} invalid`,
+      };
     },
   },
   {
@@ -149,22 +156,44 @@ export const TOOLS: readonly ToolSpec[] = [
       'unchanged, moved (with `new_ref`, where the same lines are now), changed, deleted or unknown. Nothing is rewritten.',
     input: {
       paths: z.array(z.string()).optional().describe('Files and folders to scan, relative to the root (default: the whole root).'),
+      exclude: z.array(z.string()).optional().describe('Globs to leave out of a folder scan (gitignore syntax, like -e/--exclude), e.g. ["vendor/**"].'),
       drift: z
         .boolean()
         .optional()
         .describe('Also compare each line ref with the version of its file it was written against (needs git history); default false.'),
     },
     annotations: READ_ONLY,
-    run: async (args: { paths?: string[]; drift?: boolean }, agent) => {
+    run: async (args: { paths?: string[]; exclude?: string[]; drift?: boolean }, agent) => {
       const { ctx } = agent;
       const aliases = new AliasResolver(ctx);
       const confinement = confinementOf(ctx, aliases);
       const paths = args.paths && args.paths.length > 0 ? args.paths : ['.'];
       for (const p of paths) checkPathText(p, confinement);
-      // The files verify refs would scan, judged before any is read (a symlink leading out refuses the call).
-      for (const f of collectFiles(paths, ctx, { extensions: VERIFY_EXTENSIONS }).files) if (!confinement.allows(f.path)) throw outside(f.path, ctx.cwd);
-      const report = await verifyRefs(paths, ctx, { aliases, drift: args.drift ? { fix: false } : undefined, readFile: confinedReader(confinement), confine: confinement });
-      return { text: chunksText(verifyRenderers.json(report, { cwd: ctx.cwd, strict: false })), isError: !report.passed };
+      // The files verify refs would scan, judged before any is read. A symlink leading out is
+      // skipped with a warning, as the CLI skips what it cannot scan; a path named outright that
+      // leads out was refused above.
+      const collected = collectFiles(paths, ctx, { extensions: VERIFY_EXTENSIONS, exclude: args.exclude });
+      const leading = collected.files.filter((f) => !confinement.allows(f.path));
+      // Left out as an anchored, escaped exclude rule, so the scan is otherwise the same.
+      const exclude = [...(args.exclude ?? []), ...leading.map((f) => '/' + escapeRule(path.relative(ctx.cwd, f.path)))];
+      const report = await verifyRefs(paths, ctx, { aliases, exclude, drift: args.drift ? { fix: false } : undefined, readFile: confinedReader(confinement), confine: confinement });
+      const left = new Set(leading.map((f) => f.path));
+      report.skipped = report.skipped.filter((f) => !left.has(f.path));
+      for (const f of leading) {
+        report.warnings.push({
+          severity: 'warning',
+          code: 'outside_root',
+          message: `Skipped: a symlink leading outside the root ${ctx.cwd} (not read)`,
+          details: ['Leave it out with exclude, or point it inside the root'],
+          file: f.path,
+          line: null,
+        });
+      }
+      return {
+        text: chunksText(verifyRenderers.json(report, { cwd: ctx.cwd, strict: false })),
+        isError: !report.passed,
+        log: `${report.broken} broken ${report.broken === 1 ? 'ref' : 'refs'}`,
+      };
     },
   },
   {
@@ -202,7 +231,11 @@ export const TOOLS: readonly ToolSpec[] = [
       } finally {
         view.close();
       }
-      const warnings = view.warnings.map((d) => renderDiagnostic('Warning', d)).join('');
+      // A file read in place is named by the `path` it was given: its absolute path is no fd.
+      if (given === 'path') text = text.replace(/^<(fd_result|fd_content) fd="[^"]*"/, (_m, tag: string) => `<${tag} path="${escapeAttr(args.path!)}"`);
+      // The way to ask for lines here is the `lines` argument, not the CLI's --lines.
+      const shown = (d: Diagnostic) => ({ ...d, message: d.message.replace(/ --lines (\d+-\d+)$/, ' lines "$1"') });
+      const warnings = view.warnings.map((d) => renderDiagnostic('Warning', shown(d))).join('');
       return { text: text + warnings, isError: false };
     },
   },
@@ -278,6 +311,10 @@ export const TOOLS: readonly ToolSpec[] = [
             code: 'outside_root',
           });
         }
+        // The CLI's --force is the `force` argument here.
+        if (isRefcatError(err) && err.code === 'exists') {
+          throw new RefcatError(err.message.replace(/ \(use --force to overwrite\)$/, ' (pass force: true to overwrite)'), { code: 'exists', exitCode: err.exitCode, details: err.details, ref: err.ref });
+        }
         throw err;
       });
       const notes = [...set.warnings, ...warnings].map((d) => renderDiagnostic('Warning', d)).join('');
@@ -298,7 +335,7 @@ export const TOOLS: readonly ToolSpec[] = [
         return { name: e.name, target: e.target, source: e.source, origin: e.origin, shadowed };
       });
       const json = { version: 1, aliases, errors: errors.map((e) => ({ ref: null, code: e.code, message: e.message })) };
-      return { text: JSON.stringify(json, null, 2) + '\n', isError: errors.length > 0 };
+      return { text: JSON.stringify(json, null, 2) + '\n', isError: errors.length > 0, log: errors[0]?.message };
     },
   },
 ];
@@ -379,6 +416,11 @@ function regularOrFolder(abs: string, given: string): string {
   if (st.isFile() || st.isDirectory()) return abs;
   const what = st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : 'a device';
   throw new FdError('not_regular', given, `Not a regular file: ${given} (${what}; fd_read pages files, and takes other content as text)`);
+}
+
+/** A path as a literal gitignore-style rule: every character that would be a pattern is escaped. */
+function escapeRule(rel: string): string {
+  return rel.split(path.sep).join('/').replace(/[\\*?[\]!# ]/g, (c) => `\\${c}`);
 }
 
 function checkHandle(id: string): string {

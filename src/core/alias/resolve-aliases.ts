@@ -109,6 +109,7 @@ export class AliasResolver {
     throw new RefError('unknown_alias', `Unknown REFCAT alias: '${name}' in ${ref}${hint}`, ref, [
       `Known aliases: ${known.length > 0 ? this.bySource(entries) : '(none)'}`,
       'Define in ~/.sdqctl/aliases.yaml or use ALIAS directive',
+      'Or: --alias NAME=PATH, or a workspace.lock.json in this folder or above (see: refcat aliases)',
     ]);
   }
 
