@@ -44,8 +44,9 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
   if (opts.fromWorkflow) {
     const { workflowRefs } = await import('../../core/workflow/workflow-refs.js');
     const workflow = workflowRefs(path.resolve(ctx.cwd, opts.fromWorkflow), ctx, aliases);
-    batches.push(...workflow.batches);
-    problems.push(...workflow.errors);
+    // One batch per REFCAT line: a workflow may hold hundreds of thousands, too many to spread as arguments.
+    for (const b of workflow.batches) batches.push(b);
+    for (const e of workflow.errors) problems.push(e);
   } else if (refs.length === 0) {
     throw new UsageError("No refs given (try 'refcat @path/to/file#L1-L20', or 'refcat --help')");
   }
