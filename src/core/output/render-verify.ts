@@ -70,6 +70,7 @@ export const verifyRenderers: Record<CheckFormat, Renderer> = {
       version: 1,
       passed: report.passed,
       files_scanned: report.filesScanned,
+      not_scanned: notScanned(report),
       refs_found: report.refsFound,
       valid: report.valid,
       broken: report.broken,
@@ -83,10 +84,17 @@ export const verifyRenderers: Record<CheckFormat, Renderer> = {
   },
 };
 
+/** Docs found but not scanned (binary, not UTF-8, too large): each is a warning without a ref. */
+function notScanned(r: VerifyRefsReport): number {
+  return r.warnings.filter((w) => !w.ref && (w.code === 'binary' || w.code === 'too_large')).length;
+}
+
 /** `✓ PASSED: Scanned N file(s), found M reference(s): V valid, B broken` or `✗ FAILED: ...`. */
 function headline(r: VerifyRefsReport, strict: boolean): string {
   const head = r.passed ? '✓ PASSED' : '✗ FAILED';
-  let line = `${head}: Scanned ${r.filesScanned} file(s), found ${r.refsFound} reference(s): ${r.valid} valid, ${r.broken} broken`;
+  const skipped = notScanned(r);
+  const scanned = skipped > 0 ? `${r.filesScanned - skipped} file(s) (${skipped} skipped: binary, not UTF-8 or too large)` : `${r.filesScanned} file(s)`;
+  let line = `${head}: Scanned ${scanned}, found ${r.refsFound} reference(s): ${r.valid} valid, ${r.broken} broken`;
   if (r.warnings.length > 0) line += ` (${plural(r.warnings.length, 'warning')}${strict ? ', --strict' : ''})`;
   if (r.snippets && r.snippets.entries.length > 0) {
     line += `; snippets: ${r.snippets.verbatim} verbatim, ${r.snippets.excerpt} excerpt, ${r.snippets.stale} stale`;

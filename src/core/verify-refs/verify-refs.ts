@@ -226,10 +226,11 @@ function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolv
     text = readTextFile(file, MAX_DOC_BYTES);
   } catch (err) {
     if (!(err instanceof TextFileError)) throw err;
-    if (err.code === 'binary') return 0; // nothing to scan
-    // Too large: a data file or a log, not scanned, with a warning; anything else fails the run.
-    const skip = err.code === 'too_large';
-    const message = `${skip ? 'Not scanned' : 'Cannot read'}: ${shownPath(ctx.cwd, file)} ${err.problem}`;
+    // Binary, not UTF-8 or too large: not a doc, not scanned, with a warning (so --strict fails);
+    // anything else fails the run.
+    const skip = err.code === 'too_large' || err.code === 'binary';
+    const problem = err.code === 'binary' ? 'is binary or not UTF-8' : err.problem;
+    const message = `${skip ? 'Not scanned' : 'Cannot read'}: ${shownPath(ctx.cwd, file)} ${problem}`;
     findings.push({ severity: skip ? 'warning' : 'error', code: skip ? err.code : 'unreadable', message, details: [], file, line: null });
     return 0;
   }
