@@ -91,6 +91,9 @@ Exit codes: 0 every workflow valid (warnings allowed), 1 a workflow has errors, 
 Scans .md .conv .txt .yaml .yml files, skipping .git node_modules .venv venv dist build
 __pycache__ and what <folder>/.sdqctlignore and -e list. Finds @path.ext[#selector] and
 alias:path.ext refs (not e-mails, URLs, @param words, version pins, host:port, path/to/...).
+In markdown, a fenced code block whose first line is a comment holding a ref (\`// @src/a.ts#L3-L9\`),
+or that follows a one-ref caption, is a cited snippet: its lines are compared with the code it
+cites (verbatim, excerpt or stale).
 
 Examples:
   $ refcat verify refs                         every doc below the current folder
@@ -99,18 +102,23 @@ Examples:
   $ refcat verify refs --drift                 do line refs still point at the code they cite?
   $ refcat verify refs --fix                   rewrite the refs whose lines moved
   $ refcat verify refs --drift --since main    compare with main instead of each ref's commit
+  $ refcat verify refs --fix-snippets          refresh snippets that were exact copies of changed code
+  $ refcat verify refs --no-snippets           check cited snippets' refs, not their lines
 
 --drift needs git and the history (in CI: actions/checkout with fetch-depth: 0). --fix implies
---drift; --dry-run implies --fix and writes nothing; --since implies --drift.
+--drift; --fix-snippets implies --fix; --dry-run implies --fix and writes nothing; --since
+implies --drift.
 
-Exit codes: 0 no broken reference, 1 a reference is broken (or changed or deleted with
+Exit codes: 0 no broken reference, 1 a reference is broken or a snippet stale (or changed or deleted with
 --drift; moved or unknown too with --strict), 2 usage error.`,
     setExit,
   })
     .option('--drift', 'say which line refs moved, changed or lost their file since they were written (needs git)')
     .option('--fix', 'rewrite moved line refs in place (implies --drift)')
     .option('--dry-run', 'with --fix: print what would be rewritten, write nothing (implies --fix)')
-    .option('--since <rev>', 'compare every ref with this revision, not the commit of its line (implies --drift)');
+    .option('--since <rev>', 'compare every ref with this revision, not the commit of its line (implies --drift)')
+    .option('--fix-snippets', 'rewrite stale snippets that were exact copies when written with the current code (implies --fix)')
+    .option('--no-snippets', 'do not compare cited snippets with the code (their refs are still checked)');
 
   addFdCommands(program, io, setExit);
   addRefCommands(program, io, setExit);

@@ -11,6 +11,10 @@ export interface VerifyRefsCliOptions extends CheckCliOptions {
   fix?: boolean;
   dryRun?: boolean;
   since?: string;
+  /** `--fix-snippets`: refresh stale snippets that were verbatim at base (implies --fix). */
+  fixSnippets?: boolean;
+  /** `--no-snippets` sets it false. */
+  snippets?: boolean;
 }
 
 /** `refcat verify refs [PATHS...]`: check every ref found, render the report, exit 1 if any is broken. */
@@ -22,6 +26,7 @@ export async function runVerifyRefs(paths: string[], opts: VerifyRefsCliOptions,
     aliases: resolverFromFlags(opts.alias, io.ctx),
     suggestFixes: opts.suggestFixes ?? false,
     strict: opts.strict ?? false,
+    snippets: opts.snippets ?? true,
     onProgress: progress?.update,
     drift: driftOptions(opts),
   });
@@ -30,11 +35,12 @@ export async function runVerifyRefs(paths: string[], opts: VerifyRefsCliOptions,
   return report.passed ? 0 : 1;
 }
 
-/** --fix, --dry-run and --since each imply --drift (docs/reference.md#drift-verdicts). */
-function driftOptions(opts: VerifyRefsCliOptions): { since?: string; fix: boolean; dryRun: boolean } | undefined {
-  const fix = (opts.fix ?? false) || (opts.dryRun ?? false);
+/** --fix, --fix-snippets, --dry-run and --since each imply --drift (docs/reference.md#drift-verdicts). */
+function driftOptions(opts: VerifyRefsCliOptions): { since?: string; fix: boolean; dryRun: boolean; fixSnippets: boolean } | undefined {
+  const fixSnippets = opts.fixSnippets ?? false;
+  const fix = (opts.fix ?? false) || (opts.dryRun ?? false) || fixSnippets;
   if (!opts.drift && !fix && opts.since === undefined) return undefined;
-  return { since: opts.since, fix, dryRun: opts.dryRun ?? false };
+  return { since: opts.since, fix, dryRun: opts.dryRun ?? false, fixSnippets };
 }
 
 /**

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import type { Context } from '../../shared/context.js';
 import { FdError, isRefcatError, toDiagnostic, UsageError } from '../../shared/errors.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
-import { extractBatches } from '../extract/extract-batches.js';
 import { PatternBudget } from '../extract/pattern-search.js';
 import { DEFAULT_RENDER_OPTIONS, renderDiagnostic } from '../output/render-extraction.js';
 import { fdErrorRenderers, fdRenderers, renderClose, renderList, renderWrite } from '../output/render-fd.js';
@@ -22,8 +21,9 @@ import { collectFiles } from '../walk/collect-files.js';
 import { hasGlobChars } from '../walk/glob.js';
 import { validateConv } from '../workflow/validate-conv.js';
 import { Confinement, outside } from './confinement.js';
-import { budgetMarkdown, tokensJson } from '../tokens/token-budget.js';
-import { type Encoding, ENCODINGS } from '../tokens/tokenizer.js';
+import { runExtraction, type StoredOutput, TextSink } from '../pipeline/run-extraction.js';
+import { ENCODINGS } from '../tokens/tokenizer.js';
+import { HeavyCalls } from './heavy-calls.js';
 
 /** What the server knows: the root (also the working directory of every tool) and the store. */
 export interface AgentContext {
@@ -42,6 +42,8 @@ export interface ToolSpec {
   description: string;
   input: z.ZodRawShape;
   annotations: { readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint: boolean };
+  /** Calls that may read and write a lot wait their turn (see HeavyCalls). */
+  heavy?: boolean;
   run: (args: any, agent: AgentContext) => Promise<ToolAnswer>; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
@@ -64,34 +66,43 @@ export const TOOLS: readonly ToolSpec[] = [
       '"@src/**/*.ts#L1-L5" (a glob) or "alias:path#L3". Paths are relative to the root. The answer ends with its token count (o200k_base).',
     input: {
       refs: z.array(z.string()).min(1).describe('Refs to extract, in the order they should appear, e.g. ["@src/a.ts#L1-L20"].'),
-      format: z.enum(['markdown', 'json']).optional().describe('markdown (default) or the JSON report with one entry per ref.'),
+      format: z
+        .enum(['markdown', 'json', 'cite'])
+        .optional()
+        .describe('markdown (default); the JSON report with one entry per ref; or cite: each ref as a fenced block whose first line is the ref in a comment, then the lines verbatim (to paste into docs).'),
       max_tokens: z.number().int().positive().optional().describe('Keep the markdown within this many tokens (o200k_base): refs after the budget are left out and the crossing one is cut at a line.'),
       context: z.number().int().min(0).optional().describe('Extra lines shown around every selection (like grep -C).'),
     },
     annotations: READ_ONLY,
-    run: async (args: { refs: string[]; format?: 'markdown' | 'json'; max_tokens?: number; context?: number }, agent) => {
+    heavy: true,
+    run: async (args: { refs: string[]; format?: 'markdown' | 'json' | 'cite'; max_tokens?: number; context?: number }, agent) => {
       const { ctx } = agent;
-      if (args.format === 'json' && args.max_tokens !== undefined) throw new UsageError('max_tokens budgets the markdown output: it does not combine with format json');
+      const format = args.format ?? 'markdown';
+      if (format !== 'markdown' && args.max_tokens !== undefined) throw new UsageError(`max_tokens budgets the markdown output: it does not combine with format ${format}`);
       const aliases = new AliasResolver(ctx);
       const confinement = confinementOf(ctx, aliases);
       for (const ref of args.refs) checkRefText(ref, confinement);
-      const { report, log, code } = extractBatches([{ inputs: args.refs }], [], ctx, {
-        base: ctx.cwd,
-        aliases,
-        context: args.context ?? 0,
-        patternBudget: new PatternBudget(),
-      });
-      for (const r of report.results) if (!confinement.allows(r.path)) throw outside(r.ref, ctx.cwd);
-      const errors = log.map((l) => renderDiagnostic(l.level === 'error' ? 'Error' : 'Warning', l.diagnostic)).join('');
-      const encoding: Encoding = ENCODINGS[0];
-      if (args.format === 'json') {
-        const json = await tokensJson(report, DEFAULT_RENDER_OPTIONS, encoding);
-        return { text: json + errors, isError: code !== 0 };
-      }
-      const budgeted = await budgetMarkdown(report, DEFAULT_RENDER_OPTIONS, { encoding, maxTokens: args.max_tokens, budgetName: 'max_tokens' });
-      const left = budgeted.leftOut.map((ref) => `Warning: left out (token budget): ${ref}\n`).join('');
-      const summary = `refcat: ${budgeted.refs} ${budgeted.refs === 1 ? 'ref' : 'refs'}, ${budgeted.tokens.toLocaleString('en-US')} tokens (${encoding})\n`;
-      return { text: budgeted.text + (budgeted.text ? '\n' : '') + left + errors + summary, isError: code !== 0 };
+      const answer = new TextSink();
+      const outcome = await runExtraction(
+        {
+          batches: [{ inputs: args.refs }],
+          extract: { base: ctx.cwd, aliases, context: args.context ?? 0, patternBudget: new PatternBudget() },
+          format,
+          render: DEFAULT_RENDER_OPTIONS,
+          tokens: { encoding: ENCODINGS[0], count: true, maxTokens: args.max_tokens, budgetName: 'max_tokens' },
+          admit: (r) => {
+            if (!confinement.allows(r.path)) throw outside(r.ref, ctx.cwd);
+          },
+          cap: { chars: ANSWER_CAP_CHARS, store: () => Store.at(ctx, agent.store) },
+        },
+        answer,
+        ctx,
+      );
+      const shown = answer.text + (outcome.stored ? storedNote(outcome.stored) : '');
+      const log = outcome.log.map((l) => renderDiagnostic(l.level === 'error' ? 'Error' : 'Warning', l.diagnostic)).join('');
+      // The JSON report carries its token counts; markdown ends with the CLI's --tokens line.
+      const text = format === 'json' ? shown + log : shown + (shown ? '\n' : '') + log + (outcome.summary ?? '');
+      return { text, isError: outcome.code !== 0 };
     },
   },
   {
@@ -287,9 +298,27 @@ export const TOOLS: readonly ToolSpec[] = [
   },
 ];
 
+/** The most characters of one extract answer; past it the whole answer is stored, to page with fd_read. */
+export const ANSWER_CAP_CHARS = 400_000;
+
+/** The end of an answer past the cap: where the rest is and the fd_read call that reads on. */
+function storedNote(s: StoredOutput): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const call = `fd_read ${JSON.stringify({ fd: s.fd, page: s.nextPage })}`;
+  return (
+    `\n… cut: this answer stops at the cap of ${n(s.cap)} characters, after line ${n(s.shownLines)} of ${n(s.totalLines)}. ` +
+    `The whole answer (${n(s.chars)} characters) is stored as ${s.fd}: ${call} reads on from line ${n(s.shownLines + 1)} ` +
+    `(page ${n(s.nextPage)} of ${n(s.pages)}, ${n(s.pageSize)} characters a page).\n`
+  );
+}
+
+/** Heavy calls of this server: two at a time, eight more waiting, then refused. */
+const heavyCalls = new HeavyCalls(2, 8);
+
 /** Run a tool: every failure becomes an isError answer with the CLI's message; nothing escapes. */
 export async function runTool(tool: ToolSpec, args: unknown, agent: AgentContext): Promise<ToolAnswer> {
   try {
+    if (tool.heavy) return await heavyCalls.run(tool.name, () => tool.run(args ?? {}, agent));
     return await tool.run(args ?? {}, agent);
   } catch (err) {
     if (err instanceof FdError) return { text: fdErrorRenderers.xml(err), isError: true };

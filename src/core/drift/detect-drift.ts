@@ -7,7 +7,7 @@ import type { AliasEntry } from '../alias/resolve-aliases.js';
 import { escapePath, formatSelector, formatSpan } from '../ref-spec/format-ref-spec.js';
 import type { LineSpan, RangeSelector, RefSpec } from '../ref-spec/ref-spec.js';
 import { type FileChange, type Hunk, mapLine, parseDiff, type RepoChanges } from './diff-hunks.js';
-import { GitRunner } from './git-runner.js';
+import { GitError, GitRunner } from './git-runner.js';
 
 /** Verdicts of docs/reference.md#drift-verdicts; `fixed` is a `moved` ref that --fix rewrote. */
 export type DriftStatus = 'unchanged' | 'moved' | 'changed' | 'deleted' | 'unknown' | 'anchored' | 'fixed';
@@ -43,6 +43,13 @@ export interface DriftEntry {
   oldLines: number;
   /** unknown: why. */
   reason: string | null;
+  /**
+   * The lines the ref selected at its base, as compared (no line ending); undefined when there is
+   * no base text (anchored, unknown, a line not committed yet).
+   */
+  baseLines?: string[];
+  /** unknown: the alias folder that does not exist, for reports that group such refs. */
+  notCloned?: string;
 }
 
 export interface DriftReport {
@@ -182,7 +189,7 @@ function findBases(pending: Pending[], ctx: Context, git: GitRunner, since: stri
     }
     const repo = group[0]!.scanRepo;
     const lines = [...new Set(group.map((p) => p.input.line))].sort((a, b) => a - b);
-    const args = ['blame', '--porcelain', ...lines.flatMap((n) => ['-L', `${n},${n}`]), '--', path.relative(repo, file)];
+    const args = ['blame', '--porcelain', '--no-textconv', ...lines.flatMap((n) => ['-L', `${n},${n}`]), '--', path.relative(repo, file)];
     // A file git does not track yet (or a repository without a commit) was written against the
     // working tree; any other failure (a corrupt repository, a missing blame.ignoreRevsFile) is
     // an error naming the repository, never a silent `unchanged`.
@@ -387,7 +394,8 @@ function findTargets(pending: Pending[], ctx: Context, git: GitRunner, repoOf: (
   }
   for (const [repo, group] of missingByRepo) {
     const name = (p: Pending, c: string) => `${p.scanBase}:${toPosix(path.relative(repo, c))}`;
-    const objects = catFiles(git, repo, group.flatMap(({ p, candidates }) => candidates.filter((c) => inside(repo, c)).map((c) => name(p, c))));
+    const found = isolated(() => catFiles(git, repo, group.flatMap(({ p, candidates }) => candidates.filter((c) => inside(repo, c)).map((c) => name(p, c)))));
+    const objects = found instanceof GitError ? new Map<string, GitObject | null>() : found;
     for (const { p, candidates } of group) {
       const i = candidates.findIndex((c) => inside(repo, c) && objects.get(name(p, c)));
       p.target = candidates[i === -1 ? 0 : i];
@@ -399,7 +407,12 @@ function findTargets(pending: Pending[], ctx: Context, git: GitRunner, repoOf: (
   const byDate: { p: Pending; targetRepo: string }[] = [];
   for (const p of pending) {
     const targetRepo = repoOf(path.dirname(p.target!)) ?? (p.input.alias ? repoOf(p.input.alias.target) : null);
-    if (!targetRepo || (p.input.alias && !fs.existsSync(p.input.alias.target))) {
+    if (p.input.alias && !fs.existsSync(p.input.alias.target)) {
+      unknown(p.entry, `${shown(ctx, p.input.alias.target)} is not cloned (the folder does not exist)`);
+      p.entry.notCloned = p.input.alias.target;
+      continue;
+    }
+    if (!targetRepo) {
       unknown(p.entry, `${shown(ctx, p.input.alias?.target ?? path.dirname(p.target!))} is not a git repository`);
       continue;
     }
@@ -411,24 +424,30 @@ function findTargets(pending: Pending[], ctx: Context, git: GitRunner, repoOf: (
 
   // The lockfile as it was at each base: one batch per scanned repository.
   const lockName = (l: { p: Pending; lockfile: string }) => `${l.p.scanBase}:${toPosix(path.relative(l.p.scanRepo, l.lockfile))}`;
-  const lockTexts = new Map<string, Map<string, GitObject | null>>();
+  const lockTexts = new Map<string, Map<string, GitObject | null> | GitError>();
   for (const repo of new Set(pinLookups.map((l) => l.p.scanRepo))) {
-    lockTexts.set(repo, catFiles(git, repo, pinLookups.filter((l) => l.p.scanRepo === repo).map(lockName)));
+    lockTexts.set(repo, isolated(() => catFiles(git, repo, pinLookups.filter((l) => l.p.scanRepo === repo).map(lockName))));
   }
-  const pinned: { p: Pending; pin: string; targetRepo: string }[] = [];
+  const pinned: PinLookup[] = [];
   for (const l of pinLookups) {
-    const pin = pinIn(lockTexts.get(l.p.scanRepo)!.get(lockName(l))?.data ?? null, l.p.input.alias!);
+    const texts = lockTexts.get(l.p.scanRepo)!;
+    if (texts instanceof GitError) {
+      unknown(l.p.entry, texts.message);
+      continue;
+    }
+    const pin = pinIn(texts.get(lockName(l))?.data ?? null, l.p.input.alias!);
     if (pin) pinned.push({ p: l.p, pin, targetRepo: l.targetRepo });
     else byDate.push(l);
   }
-  // Pins to commits: one batch per target repository.
+  // Pins to commits or names: a few batch lookups per target repository; a failing repository
+  // makes only its own refs unknown.
   for (const repo of new Set(pinned.map((x) => x.targetRepo))) {
     const group = pinned.filter((x) => x.targetRepo === repo);
-    const objects = catFiles(git, repo, group.map((x) => `${x.pin}^{commit}`));
-    for (const x of group) {
-      const commit = objects.get(`${x.pin}^{commit}`);
-      if (commit) x.p.targetBase = commit.oid;
-      else unknown(x.p.entry, `${shown(ctx, repo)} has no commit ${x.pin} (pinned in ${shown(ctx, x.p.input.alias!.origin)} at ${x.p.scanBase!.slice(0, 7)})`);
+    try {
+      resolvePins(git, ctx, repo, group);
+    } catch (err) {
+      if (!(err instanceof GitError)) throw err;
+      for (const x of group) unknown(x.p.entry, err.message);
     }
   }
   // Unpinned: the last commit at or before the base's date, one rev-list per (repository, date).
@@ -441,7 +460,75 @@ function findTargets(pending: Pending[], ctx: Context, git: GitRunner, repoOf: (
     }
     const sha = dated.get(key);
     if (sha) p.targetBase = sha;
-    else unknown(p.entry, `${shown(ctx, targetRepo)} has no commit at or before ${new Date(p.scanTime * 1000).toISOString().slice(0, 10)}`);
+    else unknown(p.entry, `${shown(ctx, targetRepo)} has no commit at or before ${day(p.scanTime)}`);
+  }
+}
+
+interface PinLookup {
+  p: Pending;
+  pin: string;
+  targetRepo: string;
+}
+
+/** A pin that looks like an abbreviated or full commit name. */
+const COMMIT_NAME = /^[0-9a-f]{4,64}$/i;
+
+/**
+ * The commit each pin names (docs/drift.md#branch-and-tag-pins): a commit name is that commit; any
+ * other pin (or a commit name the repository lacks) names a branch or tag, taken as it was at the
+ * base commit's date, its last commit at or before then. Of the refs bearing that name, the first
+ * of `refs/remotes/origin/NAME`, `refs/heads/NAME`, any other remote's `NAME`, `refs/tags/NAME`.
+ */
+function resolvePins(git: GitRunner, ctx: Context, repo: string, group: PinLookup[]): void {
+  const where = (x: PinLookup) => `(pinned in ${shown(ctx, x.p.input.alias!.origin)} at ${x.p.scanBase!.slice(0, 7)})`;
+  const objects = catFiles(git, repo, group.filter((x) => COMMIT_NAME.test(x.pin)).map((x) => `${x.pin}^{commit}`));
+  const byName: PinLookup[] = [];
+  for (const x of group) {
+    const commit = COMMIT_NAME.test(x.pin) ? objects.get(`${x.pin}^{commit}`) : null;
+    if (commit) x.p.targetBase = commit.oid;
+    else byName.push(x);
+  }
+  if (byName.length === 0) return;
+  const names = [...new Set(byName.map((x) => x.pin))];
+  const patterns = names.flatMap((n) => [`refs/heads/${n}`, `refs/remotes/*/${n}`, `refs/tags/${n}`]);
+  const listed = git.run(repo, ['for-each-ref', '--format=%(refname)', '--', ...patterns]).toString('utf8').split('\n').filter(Boolean);
+  const refFor = new Map<string, string>();
+  for (const name of names) {
+    const rank = (r: string) =>
+      r === `refs/remotes/origin/${name}` ? 0 : r === `refs/heads/${name}` ? 1 : r.startsWith('refs/remotes/') && r.endsWith(`/${name}`) && r.split('/').length === 4 ? 2 : r === `refs/tags/${name}` ? 3 : 9;
+    const best = listed.filter((r) => rank(r) < 9).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : 1))[0];
+    if (best) refFor.set(name, best);
+  }
+  const dated = new Map<string, string | null>();
+  for (const x of byName) {
+    const ref = refFor.get(x.pin);
+    if (!ref) {
+      const what = COMMIT_NAME.test(x.pin) ? 'commit, branch or tag' : 'branch or tag';
+      unknown(x.p.entry, `${shown(ctx, repo)} has no ${what} ${x.pin} ${where(x)}`);
+      continue;
+    }
+    const key = `${ref}\0${x.p.scanTime}`;
+    if (!dated.has(key)) {
+      const out = git.run(repo, ['rev-list', '-1', `--before=${x.p.scanTime}`, ref, '--']);
+      dated.set(key, out.toString('utf8').trim() || null);
+    }
+    const sha = dated.get(key);
+    if (sha) x.p.targetBase = sha;
+    else unknown(x.p.entry, `${shown(ctx, repo)} has no commit of ${ref.replace(/^refs\/(heads|remotes|tags)\//, '')} at or before ${day(x.p.scanTime)} ${where(x)}`);
+  }
+}
+
+function day(time: number): string {
+  return new Date(time * 1000).toISOString().slice(0, 10);
+}
+
+/** The result of a git step, or the GitError that ended it: one repository's failure is its refs' reason. */
+function isolated<T>(step: () => T): T | GitError {
+  try {
+    return step();
+  } catch (err) {
+    if (err instanceof GitError) return err;
+    throw err;
   }
 }
 
@@ -493,16 +580,15 @@ export function resolveSpan(sel: RangeSelector, count: number): LineSpan {
 
 function judge(pending: Pending[], git: GitRunner): void {
   const byPair = new Map<string, Pending[]>();
-  for (const p of pending) {
-    const key = `${p.targetRepo}\0${p.targetBase}`;
-    groupInto(byPair, key, p);
-  }
+  for (const p of pending) groupInto(byPair, `${p.targetRepo}\0${p.targetBase}`, p);
   // Old contents: one batch per target repository.
   const oldName = (p: Pending) => `${p.targetBase}:${toPosix(path.relative(p.targetRepo!, p.target!))}`;
   const oldTexts = new Map<string, GitObject | null>();
+  const failed = new Map<string, GitError>();
   for (const repo of new Set(pending.map((p) => p.targetRepo!))) {
-    const objects = catFiles(git, repo, pending.filter((p) => p.targetRepo === repo).map(oldName));
-    for (const [k, v] of objects) oldTexts.set(`${repo}\0${k}`, v);
+    const objects = isolated(() => catFiles(git, repo, pending.filter((p) => p.targetRepo === repo).map(oldName)));
+    if (objects instanceof GitError) failed.set(repo, objects);
+    else for (const [k, v] of objects) oldTexts.set(`${repo}\0${k}`, v);
   }
   const currentLines = new Map<string, string[] | null>();
   const current = (file: string) => {
@@ -520,20 +606,68 @@ function judge(pending: Pending[], git: GitRunner): void {
 
   for (const [, group] of byPair) {
     const { targetRepo, targetBase } = group[0]!;
-    // The base is a commit git just named, so a failing diff is a broken repository: GitError.
-    const diff = git.run(targetRepo!, ['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--src-prefix=a/', '--dst-prefix=b/', '-M', '-U0', targetBase!, '--']);
-    const changes: RepoChanges = parseDiff(diff.toString('utf8'));
+    const repo = targetRepo!;
+    const base = targetBase!;
+    const rels = [...new Set(group.map((p) => toPosix(path.relative(repo, p.target!))))];
+    const result = failed.get(repo) ?? isolated(() => changesSince(git, repo, base, rels));
+    if (result instanceof GitError) {
+      for (const p of group) unknown(p.entry, result.message);
+      continue;
+    }
+    const missing = group.filter((p) => !oldTexts.get(`${repo}\0${oldName(p)}`));
+    // A path the base has whose object git cannot read: a partial clone or a damaged repository.
+    const unreadable = missing.length > 0 ? isolated(() => pathsAt(git, repo, base, missing.map((p) => toPosix(path.relative(repo, p.target!))))) : new Set<string>();
     for (const p of group) {
-      p.entry.base = targetBase!;
-      const old = oldTexts.get(`${targetRepo}\0${oldName(p)}`);
-      const rel = toPosix(path.relative(targetRepo!, p.target!));
+      p.entry.base = base;
+      const old = oldTexts.get(`${repo}\0${oldName(p)}`);
+      const rel = toPosix(path.relative(repo, p.target!));
       if (!old) {
-        unknown(p.entry, `${p.input.spec.path} did not exist at ${targetBase!.slice(0, 7)}`);
+        if (unreadable instanceof GitError) unknown(p.entry, unreadable.message);
+        else if (unreadable.has(rel)) unknown(p.entry, `git cannot read ${p.input.spec.path} at ${base.slice(0, 7)} in ${repo}: its object is missing (a partial clone or a damaged repository)`);
+        else unknown(p.entry, `${p.input.spec.path} did not exist at ${base.slice(0, 7)}`);
         continue;
       }
-      judgeOne(p, linesOf(old.data), changes.get(rel) ?? null, current, targetRepo!);
+      judgeOne(p, linesOf(old.data), result.get(rel) ?? null, current, repo);
     }
   }
+}
+
+/**
+ * What became of `rels` between `base` and the working tree, reading no other file's content: a
+ * diff of the referenced paths only; when one of them is gone, renames are found over names only
+ * (`--name-status`, no content in the output) and just those pairs are content-diffed
+ * (docs/reference.md#drift-verdicts).
+ */
+function changesSince(git: GitRunner, repo: string, base: string, rels: readonly string[]): RepoChanges {
+  const changes = contentDiff(git, repo, base, rels);
+  const gone = new Set([...changes.values()].filter((c) => c.newPath === null).map((c) => c.oldPath));
+  if (gone.size === 0) return changes;
+  const names = git.run(repo, ['diff', '--no-ext-diff', '--no-textconv', '-M', '--name-status', '-z', base, '--']);
+  const pairs: string[] = [];
+  const fields = names.toString('utf8').split('\0');
+  for (let i = 0; i + 1 < fields.length; ) {
+    const status = fields[i]!;
+    const two = status.startsWith('R') || status.startsWith('C');
+    if (two && status.startsWith('R') && gone.has(fields[i + 1]!)) pairs.push(fields[i + 1]!, fields[i + 2]!);
+    i += two ? 3 : 2;
+  }
+  for (const [k, v] of contentDiff(git, repo, base, pairs)) changes.set(k, v);
+  return changes;
+}
+
+function contentDiff(git: GitRunner, repo: string, base: string, paths: readonly string[]): RepoChanges {
+  const changes: RepoChanges = new Map();
+  for (let i = 0; i < paths.length; i += PATHS_PER_CALL) {
+    const args = ['--literal-pathspecs', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', '--src-prefix=a/', '--dst-prefix=b/', '-M', '-U0', base, '--', ...paths.slice(i, i + PATHS_PER_CALL)];
+    for (const [k, v] of parseDiff(git.run(repo, args).toString('utf8'))) changes.set(k, v);
+  }
+  return changes;
+}
+
+/** Which of `rels` the tree of `base` holds (whether or not their objects can be read). */
+function pathsAt(git: GitRunner, repo: string, base: string, rels: readonly string[]): Set<string> {
+  const out = git.run(repo, ['--literal-pathspecs', 'ls-tree', '-z', '--full-tree', '--name-only', base, '--', ...rels]);
+  return new Set(out.toString('utf8').split('\0').filter(Boolean));
 }
 
 function judgeOne(p: Pending, oldLines: string[], change: FileChange | null, current: (file: string) => string[] | null, repo: string): void {
@@ -545,6 +679,7 @@ function judgeOne(p: Pending, oldLines: string[], change: FileChange | null, cur
   }
   const block = oldLines.slice(span.start - 1, span.end);
   entry.oldLines = block.length;
+  entry.baseLines = block;
   if (change && change.newPath === null) {
     entry.status = 'deleted';
     return;

@@ -1,5 +1,4 @@
-import type { Diagnostic, Finding } from '../../shared/errors.js';
-import { isRefcatError } from '../../shared/errors.js';
+import { type Diagnostic, type Finding, isRefcatError } from '../../shared/errors.js';
 import { PatternBudget } from '../extract/pattern-search.js';
 import { readTextFile } from '../safe-read/read-text-file.js';
 import { validateConv } from '../workflow/validate-conv.js';
@@ -54,7 +53,7 @@ export async function checkDocument(doc: EditorDocument, session: EditorSession,
   }
   session.startPass();
   const lines = textLines(doc.text);
-  const refs = documentRefs(doc.text, doc.kind, session.isKnownAlias);
+  const refs = documentRefs(doc.text, doc.kind, session.isKnownAlias, doc.path);
   const checked: CheckedDocument = { ...doc, lines, refs };
   const findings: EditorFinding[] = [];
   if (doc.kind === 'conv') {

@@ -97,7 +97,7 @@ export function replacementFixes(finding: EditorFinding, docPath: string, sessio
   if (finding.code !== 'not_found' || finding.ref === undefined) return [];
   const f: RefFinding = { severity: 'error', code: 'not_found', message: '', details: [], ref: finding.ref, file: docPath, line: finding.span.startLine + 1 };
   try {
-    addSuggestions([f], session.aliases, [session.root]);
+    addSuggestions([f], session.aliases, [session.root], session.ctx);
   } catch (err) {
     if (isRefcatError(err)) return [];
     throw err;

@@ -34,7 +34,7 @@ export function readTextFile(abs: string, maxBytes = MAX_TEXT_FILE_BYTES): strin
     if (stat.isDirectory()) throw new TextFileError('is_directory', 'is a directory');
     if (!stat.isFile()) throw new TextFileError('not_regular', `is not a regular file (${kindOf(stat)})`);
     if (stat.size > maxBytes) throw tooLarge(maxBytes);
-    const buf = readBounded(fd, maxBytes);
+    const buf = readBounded(fd, maxBytes, stat.size);
     if (buf.includes(0) || !isUtf8(buf)) throw new TextFileError('binary', 'is a binary file');
     const text = buf.toString('utf8');
     return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -45,19 +45,25 @@ export function readTextFile(abs: string, maxBytes = MAX_TEXT_FILE_BYTES): strin
   }
 }
 
-/** Up to maxBytes; one byte more is an error (a /proc file reports size 0 and may be endless). */
-function readBounded(fd: number, maxBytes: number): Buffer {
+/**
+ * Up to maxBytes; one byte more is an error (a /proc file reports size 0 and may be endless). The
+ * first chunk is sized by `size` (the file's stat size, plus one to see the end), so reading many
+ * small docs allocates what they hold, not a megabyte each.
+ */
+function readBounded(fd: number, maxBytes: number, size: number): Buffer {
   const chunks: Buffer[] = [];
   let total = 0;
+  let want = Math.min(size + 1, 1 << 20);
   for (;;) {
-    const chunk = Buffer.allocUnsafe(Math.min(1 << 20, maxBytes + 1 - total));
+    const chunk = Buffer.allocUnsafe(Math.min(want, maxBytes + 1 - total));
     const n = fs.readSync(fd, chunk, 0, chunk.length, null);
     if (n === 0) break;
     chunks.push(chunk.subarray(0, n));
     total += n;
     if (total > maxBytes) throw tooLarge(maxBytes);
+    want = 1 << 20;
   }
-  return Buffer.concat(chunks, total);
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
 }
 
 function tooLarge(maxBytes: number): TextFileError {

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { type Encoding, loadTokenizer, PieceCounter } from './tokenizer.js';
 
@@ -36,6 +38,8 @@ export function startCounter(encoding: Encoding): Counter {
   let worker: Worker | null = null;
   let failed = false;
   try {
+    // Known at once, not when the first pieces are already lost to a worker that never started.
+    if (!fs.existsSync(fileURLToPath(workerFile()))) throw new Error('no worker file');
     worker = new Worker(workerFile(), { workerData: { encoding } });
     worker.on('error', () => (failed = true));
     worker.unref();

@@ -37,6 +37,16 @@ export interface ScanOptions {
   markdown: boolean;
   /** Whether an alias name is defined (explicit, workspace or global). */
   isKnownAlias: (name: string) => boolean;
+  /**
+   * With markdown: the fenced blocks as a CommonMark parser found them (0-based lines, end
+   * exclusive), used instead of the line rule for fences.
+   */
+  fenced?: readonly { open: number; end: number }[];
+  /**
+   * Whether an undefined alias still makes `alias:file.ext` (no folder, no selector) a ref, to be
+   * reported: a near miss of a defined alias, or a workspace that sets up aliases. Default: no.
+   */
+  reportUnknownAlias?: (name: string) => boolean;
 }
 
 /** Extensions a ref's file may have (lower case). */
@@ -50,69 +60,232 @@ export const KNOWN_EXTENSIONS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
-/** Characters a ref may directly follow. */
-const BEFORE = `\\s([{<"'\`*_~>|,;=`;
-/** Characters of a ref (stops at whitespace, quotes, brackets, `|`, `,`, `;`). */
-const BODY = `[^\\s\`'"<>()\\[\\]{}|,;]+`;
-const AT_RE = new RegExp(`(?<=^|[${BEFORE}])@(${BODY})`, 'g');
-const ALIAS_RE = new RegExp(`(?<=^|[${BEFORE}])([A-Za-z][A-Za-z0-9_-]*):(${BODY})`, 'g');
-
-const URL_RE = /\b[A-Za-z][A-Za-z0-9+.-]*:\/\/\S*|\bmailto:\S+|\b[A-Za-z0-9][\w.+-]*@[\w-]+(?:\.[\w-]+)+/g;
+/** Region markers, in any comment syntax: `<!-- verify-refs: off -->` ... `<!-- verify-refs: on -->`. */
+const MARKER_OFF = 'verify-refs: off';
+const MARKER_ON = 'verify-refs: on';
 const FENCE_RE = /^ {0,3}(`{3,}|~{3,})/;
+/** URLs, `mailto:` and e-mail addresses: blanked out (same length) before a line is scanned. */
+const URL_RE = /\b[A-Za-z][A-Za-z0-9+.-]*:\/\/\S*|\bmailto:\S+|\b[A-Za-z0-9][\w.+-]*@[\w-]+(?:\.[\w-]+)+/g;
 const NOT_ALIASES = new Set([
   'http', 'https', 'ftp', 'ftps', 'file', 'mailto', 'data', 'javascript', 'tel', 'urn', 'git', 'ssh',
   's3', 'gs', 'HEAD', 'FETCH_HEAD', 'ORIG_HEAD', 'MERGE_HEAD',
 ]); // prettier-ignore
-/** Region markers, in any comment syntax: `<!-- verify-refs: off -->` ... `<!-- verify-refs: on -->`. */
-const MARKER_OFF = 'verify-refs: off';
-const MARKER_ON = 'verify-refs: on';
+/** Words docs use as a stand-in alias (`alias:example/path.md`): not refs unless defined as aliases. */
+export const PLACEHOLDER_ALIASES: ReadonlySet<string> = new Set(['alias', 'project', 'extract']);
 const PLACEHOLDER_STEMS = new Set(['file', 'filename', 'foo', 'bar', 'baz', 'xxx', 'example']);
 
+// Character classes, as flags per UTF-16 code unit below 128 (above it only whitespace matters).
+const BODY = 1; // may be part of a ref: not whitespace, quotes, brackets, `|`, `,`, `;`
+const BEFORE = 2; // a ref may directly follow it: whitespace or ( [ { < " ' ` * _ ~ > | , ; =
+const NAME = 4; // may be part of an alias name: A-Z a-z 0-9 _ -
+const LETTER = 8; // may start an alias name
+const AFTER_COLON = 16; // may follow an alias's `:` in a ref: a body character but / \ :
+const CLASS = new Uint8Array(128);
+for (let c = 33; c < 127; c++) CLASS[c] = BODY | AFTER_COLON;
+for (const ch of '`\'"<>()[]{}|,;') CLASS[ch.charCodeAt(0)]! &= ~(BODY | AFTER_COLON);
+for (const ch of '/\\:') CLASS[ch.charCodeAt(0)]! &= ~AFTER_COLON;
+for (const ch of ' \t\n\v\f\r([{<"\'`*_~>|,;=') CLASS[ch.charCodeAt(0)]! |= BEFORE;
+for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz') CLASS[ch.charCodeAt(0)]! |= NAME | LETTER;
+for (const ch of '0123456789_-') CLASS[ch.charCodeAt(0)]! |= NAME;
+
+/** JavaScript's `\s` above ASCII. */
+function isWideSpace(c: number): boolean {
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+const classOf = (c: number): number => (c < 128 ? CLASS[c]! : isWideSpace(c) ? BEFORE : BODY | AFTER_COLON);
+/** Class of `s[i]`, 0 past either end. */
+const classAt = (s: string, i: number): number => (i < s.length ? classOf(s.charCodeAt(i)) : 0);
+
+/** A ref found in one line: `at` is the 0-based column (UTF-16 code units) of its `@` or alias. */
+export interface LineRef {
+  text: string;
+  ref: string;
+  at: number;
+}
+
+/**
+ * The refs in a text, line by line. Most lines hold no ref: a line is scanned only when an `@` or an
+ * `alias:` start lies in it, found for the whole text with `indexOf`, so a line without one costs a
+ * few character reads.
+ */
 export function findDocRefs(text: string, options: ScanOptions): DocRef[] {
   const refs: DocRef[] = [];
+  let at = text.indexOf('@');
+  let colon = text.indexOf(':');
+  if (at === -1 && colon === -1) return refs;
+  const markers = text.includes('verify-refs: o');
   let fence: string | null = null;
   let off = false;
-  text.split('\n').forEach((raw, i) => {
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (line.includes(MARKER_OFF)) off = true;
-    if (line.includes(MARKER_ON)) off = false;
-    if (off || line.includes(MARKER_OFF) || line.includes(MARKER_ON)) return;
-    if (options.markdown) {
+  const fenced = options.markdown ? options.fenced : undefined;
+  let nextBlock = 0;
+  let lineNo = 0;
+  for (let start = 0; start <= text.length; ) {
+    lineNo++;
+    if (at !== -1 && at < start) at = text.indexOf('@', start);
+    if (colon !== -1 && colon < start) colon = text.indexOf(':', start);
+    if (at === -1 && colon === -1) break;
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    const next = end + 1;
+    if (text.charCodeAt(end - 1) === 13 && end > start) end--;
+    if (markers) {
+      const line = text.slice(start, end);
+      if (line.includes(MARKER_OFF)) off = true;
+      if (line.includes(MARKER_ON)) off = false;
+      if (off || line.includes(MARKER_OFF) || line.includes(MARKER_ON)) {
+        start = next;
+        continue;
+      }
+    }
+    if (fenced) {
+      const i = lineNo - 1;
+      while (nextBlock < fenced.length && fenced[nextBlock]!.end <= i) nextBlock++;
+      if (nextBlock < fenced.length && fenced[nextBlock]!.open <= i) {
+        start = next;
+        continue;
+      }
+    } else if (options.markdown && mayBeFence(text, start, end)) {
+      const line = text.slice(start, end);
       const m = FENCE_RE.exec(line);
       if (fence !== null) {
         if (m && m[1]![0] === fence[0] && m[1]!.length >= fence.length && line.trim() === m[1]) fence = null;
-        return;
+        start = next;
+        continue;
       }
       if (m) {
         fence = m[1]!;
-        return;
+        start = next;
+        continue;
       }
     }
-    for (const { text, ref } of refsInLine(line.replace(URL_RE, (s) => ' '.repeat(s.length)), options)) {
-      refs.push({ line: i + 1, text, ref });
+    if (fence === null) {
+      // Is there an `@` followed by a ref character, or an alias name's last character, `:`, and a
+      // character a ref's path may start with?
+      while (at !== -1 && at < end && !(classAt(text, at + 1) & BODY)) at = text.indexOf('@', at + 1);
+      let candidate = at !== -1 && at < end;
+      if (!candidate) {
+        while (colon !== -1 && colon < end && !(colon > start && classOf(text.charCodeAt(colon - 1)) & NAME && classAt(text, colon + 1) & AFTER_COLON)) {
+          colon = text.indexOf(':', colon + 1);
+        }
+        candidate = colon !== -1 && colon < end;
+      }
+      if (candidate) for (const r of refsInLine(text.slice(start, end), options)) refs.push({ line: lineNo, text: r.text, ref: r.ref });
     }
-  });
+    start = next;
+  }
   return refs;
 }
 
-function refsInLine(line: string, options: ScanOptions): { text: string; ref: string; at: number }[] {
-  const found: { text: string; ref: string; at: number }[] = [];
-  for (const m of line.matchAll(AT_RE)) {
-    const body = trimTail(withPattern(line, m.index + 1, m[1]!));
-    const alias = /^([A-Za-z][A-Za-z0-9_-]*):(?![/\\])/.exec(body);
-    const ref = checked(body, alias ? alias[0].length : 0);
-    if (ref !== null) found.push({ text: '@' + body, ref: '@' + ref, at: m.index });
+/** Whether the line may open or close a fence: a backtick or tilde after at most 3 spaces. */
+function mayBeFence(text: string, start: number, end: number): boolean {
+  let i = start;
+  while (i < end && i - start < 3 && text.charCodeAt(i) === 32) i++;
+  const c = text.charCodeAt(i);
+  return i < end && (c === 96 || c === 126);
+}
+
+/**
+ * The refs in one line (no line break), in the order they start. For a caller that already has
+ * the line: a citation's comment, an editor's current line.
+ */
+export function refsInLine(line: string, options: ScanOptions): LineRef[] {
+  const mayHoldUrl = line.includes('@') || line.includes('://') || line.includes('mailto:');
+  const scanned = mayHoldUrl ? line.replace(URL_RE, (s) => ' '.repeat(s.length)) : line;
+  const atRefs = atRefsIn(scanned, options);
+  const aliasRefs = aliasRefsIn(scanned, options);
+  if (aliasRefs.length === 0) return atRefs;
+  if (atRefs.length === 0) return aliasRefs;
+  return [...atRefs, ...aliasRefs].sort((a, b) => a.at - b.at);
+}
+
+/** Where a ref's body ends: the first character that cannot be part of a ref. */
+function bodyEnd(line: string, from: number): number {
+  let i = from;
+  while (i < line.length && classOf(line.charCodeAt(i)) & BODY) i++;
+  return i;
+}
+
+/** `@path[#selector]` refs: an `@` at the start or after a BEFORE character, then the body. */
+function atRefsIn(line: string, options: ScanOptions): LineRef[] {
+  const found: LineRef[] = [];
+  for (let i = line.indexOf('@'); i !== -1; ) {
+    if (!(classAt(line, i + 1) & BODY) || (i > 0 && !(classOf(line.charCodeAt(i - 1)) & BEFORE))) {
+      i = line.indexOf('@', i + 1);
+      continue;
+    }
+    const end = bodyEnd(line, i + 1);
+    const body = trimTail(withPattern(line, i + 1, line.slice(i + 1, end)));
+    const alias = aliasPrefix(body);
+    const ref = checked(body, alias === null ? 0 : alias.length + 1);
+    if (ref !== null && !(alias !== null && isPlaceholderAlias(alias, options))) found.push({ text: '@' + body, ref: '@' + ref, at: i });
+    i = line.indexOf('@', end);
   }
-  for (const m of line.matchAll(ALIAS_RE)) {
-    const [, alias, rest] = m as unknown as [string, string, string];
-    if (NOT_ALIASES.has(alias) || /^[/\\:]/.test(rest) || /^\d+(?:\/|$)/.test(rest)) continue;
-    const body = trimTail(withPattern(line, m.index + alias.length + 1, rest));
-    const pathPart = body.split('#')[0]!;
-    if (!options.isKnownAlias(alias) && !pathPart.includes('/')) continue;
+  return found;
+}
+
+/** The alias of an `@alias:path` body, or null. */
+function aliasPrefix(body: string): string | null {
+  if (!(classAt(body, 0) & LETTER)) return null;
+  let i = 1;
+  while (i < body.length && classOf(body.charCodeAt(i)) & NAME) i++;
+  const after = body[i + 1];
+  return body[i] === ':' && after !== '/' && after !== '\\' ? body.slice(0, i) : null;
+}
+
+/**
+ * `alias:path` refs. The alias is the longest name ending at a `:` that starts with a letter at
+ * the start of the line or after a BEFORE character; matches do not overlap (a rejected one, like
+ * `localhost:8080/x`, is skipped whole).
+ */
+function aliasRefsIn(line: string, options: ScanOptions): LineRef[] {
+  const found: LineRef[] = [];
+  let from = 0;
+  for (let colon = line.indexOf(':'); colon !== -1; ) {
+    if (!(classAt(line, colon + 1) & BODY)) {
+      colon = line.indexOf(':', colon + 1);
+      continue;
+    }
+    let s = colon;
+    while (s > from && classOf(line.charCodeAt(s - 1)) & NAME) s--;
+    while (s < colon && !(classOf(line.charCodeAt(s)) & LETTER && (s === 0 || classOf(line.charCodeAt(s - 1)) & BEFORE))) s++;
+    if (s === colon) {
+      colon = line.indexOf(':', colon + 1);
+      continue;
+    }
+    const end = bodyEnd(line, colon + 1);
+    from = end;
+    const alias = line.slice(s, colon);
+    const rest = line.slice(colon + 1, end);
+    colon = line.indexOf(':', end);
+    if (NOT_ALIASES.has(alias) || !(classOf(rest.charCodeAt(0)) & AFTER_COLON) || isPort(rest)) continue;
+    const body = trimTail(withPattern(line, s + alias.length + 1, rest));
+    if (!options.isKnownAlias(alias)) {
+      if (PLACEHOLDER_ALIASES.has(alias)) continue;
+      // Unknown: a ref only where a reader would mean one (docs/reference.md#what-verify-refs-counts-as-a-ref).
+      const hash = body.indexOf('#');
+      const inFolder = (hash === -1 ? body : body.slice(0, hash)).includes('/');
+      if (!inFolder && !(hash !== -1 && isSelector(body.slice(hash + 1))) && !options.reportUnknownAlias?.(alias)) continue;
+    }
     const ref = checked(body, 0);
-    if (ref !== null) found.push({ text: `${alias}:${body}`, ref: `${alias}:${ref}`, at: m.index });
+    if (ref !== null) found.push({ text: `${alias}:${body}`, ref: `${alias}:${ref}`, at: s });
   }
-  return found.sort((a, b) => a.at - b.at);
+  return found;
+}
+
+function isPlaceholderAlias(alias: string, options: ScanOptions): boolean {
+  return PLACEHOLDER_ALIASES.has(alias) && !options.isKnownAlias(alias);
+}
+
+/** `8080/x.html`, `6379`: a port, not a path. */
+function isPort(rest: string): boolean {
+  let i = 0;
+  while (i < rest.length && rest.charCodeAt(i) >= 48 && rest.charCodeAt(i) <= 57) i++;
+  return i > 0 && (i === rest.length || rest.charCodeAt(i) === 47);
+}
+
+/** A line range (`L10`, `L-5`) or a pattern (`/re/`), not a heading anchor. */
+function isSelector(selector: string): boolean {
+  return selector[0] === '/' || (selector[0] === 'L' && (selector[1] === '-' || (selector[1]! >= '0' && selector[1]! <= '9')));
 }
 
 /**
@@ -153,8 +326,7 @@ function checked(body: string, pathStart: number): string | null {
   if (dot <= 0 || !KNOWN_EXTENSIONS.has(base.slice(dot + 1).toLowerCase())) return null;
   if (isPlaceholder(refPath, base.slice(0, dot))) return null;
   if (hash === -1) return body;
-  const selector = body.slice(hash + 1);
-  return /^(?:L\d|L-|\/)/.test(selector) ? body : body.slice(0, hash);
+  return isSelector(body.slice(hash + 1)) ? body : body.slice(0, hash);
 }
 
 function isPlaceholder(refPath: string, stem: string): boolean {

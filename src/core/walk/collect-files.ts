@@ -115,7 +115,13 @@ function ignoredPath(rules: readonly Rule[], rels: string[]): boolean {
  */
 export function walkFiles(root: string, cwd: string, rules: readonly Rule[], wanted: (name: string) => boolean): string[] {
   const files: string[] = [];
-  const visit = (dir: string) => {
+  // Paths relative to root are built on the way down, and only when there are rules to match:
+  // a path.relative per entry was most of the cost of walking a large tree.
+  const rootFromCwd = displayRelative(cwd, root);
+  const inCwd = rootFromCwd !== '..' && !rootFromCwd.startsWith('../') && !path.isAbsolute(rootFromCwd);
+  const relsOf = (abs: string, rel: string) =>
+    rules.length === 0 ? [] : [rel, inCwd ? (rootFromCwd === '.' ? rel : `${rootFromCwd}/${rel}`) : displayRelative(cwd, abs)];
+  const visit = (dir: string, dirRel: string) => {
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(dir, { withFileTypes: true });
@@ -124,16 +130,18 @@ export function walkFiles(root: string, cwd: string, rules: readonly Rule[], wan
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
+      const isDir = e.isDirectory();
+      if (!isDir && !wanted(e.name)) continue;
       const abs = path.join(dir, e.name);
-      const rels = [displayRelative(root, abs), displayRelative(cwd, abs)];
-      if (e.isDirectory()) {
-        if (!DEFAULT_SKIP_DIRS.includes(e.name) && !ignored(rules, rels, true)) visit(abs);
-      } else if ((e.isFile() || (e.isSymbolicLink() && statOrNull(abs)?.isFile())) && wanted(e.name)) {
-        if (!ignored(rules, rels, false)) files.push(abs);
+      const rel = dirRel === '' ? e.name : `${dirRel}/${e.name}`;
+      if (isDir) {
+        if (!DEFAULT_SKIP_DIRS.includes(e.name) && !ignored(rules, relsOf(abs, rel), true)) visit(abs, rel);
+      } else if (e.isFile() || (e.isSymbolicLink() && statOrNull(abs)?.isFile())) {
+        if (!ignored(rules, relsOf(abs, rel), false)) files.push(abs);
       }
     }
   };
-  visit(root);
+  visit(root, '');
   return files;
 }
 
