@@ -262,7 +262,7 @@ describe('errors and exit codes', () => {
     [[], 2, "Error: No refs given (try 'refcat @path/to/file#L1-L20', or 'refcat --help')\n"],
     [['--jsn', '@x'], 2, "Error: unknown option '--jsn' (did you mean --json?)\n"],
     [['-C', '-1', '@x'], 2, "Error: option '-C, --context <n>' argument '-1' is invalid. expected a whole number >= 0.\n"],
-    [['--format', 'html', '@x'], 2, "Error: option '--format <format>' argument 'html' is invalid. Allowed choices are markdown, json, spec, raw.\n"],
+    [['--format', 'html', '@x'], 2, "Error: option '--format <format>' argument 'html' is invalid. Allowed choices are markdown, json, spec, raw, cite.\n"],
     [['--json', '-q', '@x'], 2, 'Error: Conflicting output formats: json and raw (pick one)\n'],
     [['--alias', 'oops', '@x'], 2, "Error: option '--alias <name=path>' argument 'oops' is invalid. expected NAME=PATH.\n"],
   ])('%j exits %i', (args, code, stderr) => {
