@@ -53,7 +53,7 @@ export async function checkDocument(doc: EditorDocument, session: EditorSession,
   }
   session.startPass();
   const lines = textLines(doc.text);
-  const refs = documentRefs(doc.text, doc.kind, session.isKnownAlias);
+  const refs = documentRefs(doc.text, doc.kind, session.isKnownAlias, doc.path);
   const checked: CheckedDocument = { ...doc, lines, refs };
   const findings: EditorFinding[] = [];
   if (doc.kind === 'conv') {

@@ -1,4 +1,5 @@
-import { findDocRefs } from '../verify-refs/find-doc-refs.js';
+import { fencedBlocks } from '../snippets/fenced-blocks.js';
+import { findDocRefs, refsInLine } from '../verify-refs/find-doc-refs.js';
 import { splitRefs } from '../workflow/conv-refs.js';
 
 /** How a document's refs are found: as `verify refs` finds them in docs, or as `validate` in workflows. */
@@ -34,14 +35,31 @@ export function textLines(text: string): string[] {
 
 /**
  * Every ref of a document with its columns. Docs: the refs `verify refs` finds (fenced examples
- * skipped). Workflows: the refs of REFCAT lines and the `@pattern` of CONTEXT lines, as `validate`
- * reads them.
+ * skipped, the fences of a `.md` file as CommonMark reads them); workflows: the refs of REFCAT lines
+ * and the `@pattern` of CONTEXT lines, as `validate` reads them.
  */
-export function documentRefs(text: string, kind: DocumentKind, isKnownAlias: (name: string) => boolean): LocatedRef[] {
+export function documentRefs(text: string, kind: DocumentKind, isKnownAlias: (name: string) => boolean, file = ''): LocatedRef[] {
   const lines = textLines(text);
   if (kind === 'conv') return lines.flatMap((l, i) => workflowLineRefs(l, i));
-  const found = findDocRefs(text, { markdown: kind === 'markdown', isKnownAlias });
-  return locate(found, lines);
+  const options = { markdown: kind === 'markdown', isKnownAlias };
+  const commonmark = /\.(md|markdown)$/i.test(file);
+  const found = findDocRefs(text, commonmark ? { ...options, fenced: fencedBlocks(text) } : options);
+  // findDocRefs reads each line with refsInLine: the same call on the same line gives the columns.
+  const out: LocatedRef[] = [];
+  let lastLine = -1;
+  let inLine: ReturnType<typeof refsInLine> = [];
+  let k = 0;
+  for (const r of found) {
+    const i = r.line - 1;
+    if (i !== lastLine) {
+      lastLine = i;
+      inLine = refsInLine(lines[i] ?? '', options);
+      k = 0;
+    }
+    const at = inLine[k++]?.at ?? 0;
+    out.push({ line: i, start: at, end: at + r.text.length, text: r.text, ref: r.ref });
+  }
+  return out;
 }
 
 /**
@@ -53,7 +71,7 @@ export function lineRefs(lineText: string, line: number, kind: DocumentKind, isK
     const refs = workflowLineRefs(lineText, line);
     if (refs.length > 0 || /^\s*(REFCAT|CONTEXT|CONTEXT-OPTIONAL)(\s|$)/.test(lineText)) return refs;
   }
-  return locate(findDocRefs(lineText, { markdown: false, isKnownAlias }), [lineText]).map((r) => ({ ...r, line }));
+  return refsInLine(lineText, { markdown: false, isKnownAlias }).map((r) => ({ line, start: r.at, end: r.at + r.text.length, text: r.text, ref: r.ref }));
 }
 
 /** The ref under a column, if any. */
@@ -78,30 +96,6 @@ function workflowLineRefs(lineText: string, line: number): LocatedRef[] {
     const at = value.indexOf(ref, from);
     from = at + ref.length;
     out.push({ line, start: valueStart + at, end: valueStart + from, text: ref, ref, workflow: kind });
-  }
-  return out;
-}
-
-/**
- * Columns for refs found line by line: each is looked for in its line after the one before it
- * (a ref written twice on a line gets each place in turn), at a place where a ref may start.
- */
-function locate(found: readonly { line: number; text: string; ref: string }[], lines: readonly string[]): LocatedRef[] {
-  const out: LocatedRef[] = [];
-  let lastLine = -1;
-  let from = 0;
-  for (const r of found) {
-    const i = r.line - 1;
-    if (i !== lastLine) {
-      lastLine = i;
-      from = 0;
-    }
-    const text = lines[i] ?? '';
-    let at = text.indexOf(r.text, from);
-    while (at > 0 && !/[\s([{<"'`*_~>|,;=]/.test(text[at - 1]!)) at = text.indexOf(r.text, at + 1);
-    if (at === -1) at = Math.max(text.indexOf(r.text), 0);
-    from = at + r.text.length;
-    out.push({ line: i, start: at, end: at + r.text.length, text: r.text, ref: r.ref });
   }
   return out;
 }

@@ -135,7 +135,7 @@ export function serveLanguageServer(options: LanguageServerOptions): Promise<Exi
       st.wantDrift = false;
       st.drift = findings.some((f) => f.code === 'document_too_large')
         ? []
-        : await driftNotes({ path: file.path, kind: file.kind, text, version, lines, refs: documentRefs(text, file.kind, session.isKnownAlias) }, session);
+        : await driftNotes({ path: file.path, kind: file.kind, text, version, lines, refs: documentRefs(text, file.kind, session.isKnownAlias, file.path) }, session);
       if (!isCurrent()) return;
     }
     const all = [...findings, ...placeDriftNotes(st.drift, lines)].sort((x, y) => x.span.startLine - y.span.startLine || x.span.startColumn - y.span.startColumn);
