@@ -71,6 +71,8 @@ function installAndRun(root: string): void {
 
   const global = npm(['install', '-g', path.join(clone, pack.stdout.trim())], clone, env);
   expect(global.status, global.stderr).toBe(0);
+  // The docs that `refcat mcp --help` and the README point to come with the package.
+  expect(fs.existsSync(path.join(prefix, 'lib', 'node_modules', 'refcat', 'docs', 'reference.md'))).toBe(true);
 
   // What the hooks run (entry `refcat validate` / `refcat verify refs`, with the staged files).
   const work = tmpDir();
