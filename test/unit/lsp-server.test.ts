@@ -115,6 +115,24 @@ describe('drift (open and save, in a git repository)', () => {
     expect((await s.diagnostics(uri, (x) => x.version === 3)).diagnostics).toEqual([]);
   });
 
+  it('a stale cited snippet is an error at its ref with a "Refresh snippet from" action; a broken in-fence citation is reported', async () => {
+    const doc = ['# Cited', '', '```ts', '// @src/app.ts#L2-L3', 'app 2', 'app three', '```', '', '```ts', '// @src/gone.ts#L1', 'x', '```', ''].join('\n');
+    const { s } = await open({ 'src/app.ts': numbered('app', 5), 'docs/cited.md': doc });
+    const uri = s.open('docs/cited.md');
+    const p = await s.diagnostics(uri);
+    expect(brief(p)).toEqual(['3:3-20 1 stale_snippet snippet differs from @src/app.ts#L2-L3: 1 of 2 lines not in the code: app three', '9:3-18 1 not_found REFCAT ref not found: @src/gone.ts#L1']);
+    const actions = (await s.client.sendRequest('textDocument/codeAction', {
+      textDocument: { uri },
+      range: { start: { line: 3, character: 5 }, end: { line: 3, character: 5 } },
+      context: { diagnostics: [] },
+    })) as CodeAction[];
+    expect(actions.map((a) => a.title)).toEqual(['Refresh snippet from @src/app.ts#L2-L3']);
+    expect(actions[0]!.edit).toEqual({ changes: { [uri]: [{ range: { start: { line: 4, character: 0 }, end: { line: 6, character: 0 } }, newText: 'app 2\napp 3\n' }] } });
+    // The edit applied: the snippet is true again, and nothing is reported for it.
+    s.change(uri, 2, doc.replace('app three', 'app 3'));
+    expect(brief(await s.diagnostics(uri, (x) => x.version === 2))).toEqual(['9:3-18 1 not_found REFCAT ref not found: @src/gone.ts#L1']);
+  });
+
   it('outside a git repository there is no drift, only the live checks', async () => {
     const { s } = await open({ 'lib/x.js': numbered('x', 20), 'docs/notes.md': 'See @lib/x.js#L10-L12.\n' });
     expect((await s.diagnostics(s.open('docs/notes.md'))).diagnostics).toEqual([]);

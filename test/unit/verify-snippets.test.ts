@@ -190,3 +190,15 @@ describe('embedme compatibility', () => {
     expect(r.code).toBe(1);
   });
 });
+
+describe('snippets are compared only with files under the root or an alias target', () => {
+  it('a citation of a file elsewhere gets a warning, no verdict, and no now at', async () => {
+    const outside = tmpDir({ 'secret.txt': 'root:x:0:0\nuser:x:1000\n' });
+    const doc = fence('txt', `// @${outside}/secret.txt#L2`, 'root:x:0:0');
+    const r = await refcatInProcess(['verify', 'refs', 'docs', '--json'], { cwd: project(doc) });
+    const json = JSON.parse(r.stdout);
+    expect(json.snippets.refs).toEqual([]);
+    expect(json.warnings).toEqual([expect.objectContaining({ code: 'snippet_outside', line: 2 })]);
+    expect(r.stdout).not.toContain('now_at":"');
+  });
+});

@@ -5,6 +5,7 @@ import { validateConv } from '../workflow/validate-conv.js';
 import { type DocumentKind, documentRefs, type LocatedRef, textLines } from './document-refs.js';
 import { docSearchDirs, type EditorSession } from './editor-session.js';
 import { type EditorFinding, type FindingSeverity, lineSpan } from './editor-findings.js';
+import { snippetCheck } from './snippet-findings.js';
 
 /** A document as the editor holds it: unsaved text counts. */
 export interface EditorDocument {
@@ -22,13 +23,11 @@ export interface CheckedDocument extends EditorDocument {
 }
 
 /**
- * A check beyond refs and workflows, run on every change with the same inputs. Stale cited
- * snippets (docs/reference.md#verify-refs) plug in here: add a DocumentCheck to EXTRA_CHECKS that
- * returns `source: 'snippets'` findings at the citation's ref, each with a "Refresh snippet from
- * <ref>" fix whose edits replace the snippet's lines (and the ref, when it moved).
+ * A check beyond refs and workflows, run on every change with the same inputs: stale cited
+ * snippets (docs/snippets.md), with their "Refresh snippet from <ref>" fix.
  */
 export type DocumentCheck = (doc: CheckedDocument, session: EditorSession) => EditorFinding[];
-export const EXTRA_CHECKS: DocumentCheck[] = [];
+export const EXTRA_CHECKS: DocumentCheck[] = [snippetCheck];
 
 /**
  * Larger documents are not checked as the user types (a log or a data file opened by mistake):

@@ -2,7 +2,7 @@ import { visible } from '../../shared/visible.js';
 import type { RefFinding, VerifyRefsReport } from '../verify-refs/verify-refs.js';
 import { shownPath } from '../../shared/paths.js';
 import type { DriftEntry } from '../drift/detect-drift.js';
-import type { SnippetEntry } from '../snippets/judge-snippets.js';
+import { type SnippetEntry, staleText } from '../snippets/judge-snippets.js';
 import { type CheckFormat, type CheckRenderOptions, findingJson, findingPlace, githubAnnotation, type OutputChunk, plural, skippedJson, skippedLines } from './render-findings.js';
 
 /** An unknown alias names the aliases there are, and where each comes from: a typo is fixed from the report. */
@@ -201,25 +201,6 @@ function driftJson(r: VerifyRefsReport, cwd: string): Record<string, unknown> {
 
 function staleSnippets(r: VerifyRefsReport): SnippetEntry[] {
   return r.snippets?.entries.filter((e) => e.status === 'stale') ?? [];
-}
-
-/**
- * `snippet differs from <ref> (stale since 1a2b3c4: the code changed): 1 of 6 lines not in the
- * code: <line> | <line>; now at <ref>` (docs/snippets.md#output).
- */
-function staleText(e: SnippetEntry): string {
-  let text = `snippet differs from ${e.ref}`;
-  if (e.matchedAtBase !== undefined && e.matchedAtBase !== null && e.base) {
-    const short = e.base.slice(0, 7);
-    text += e.matchedAtBase ? ` (stale since ${short}: the code changed)` : ` (never matched the code at ${short})`;
-  }
-  if (e.missing > 0) {
-    text += `: ${e.missing} of ${e.snippetLines} lines not in the code: ${e.missingLines.join(' | ')}`;
-  } else {
-    text += ': its lines are in the code, but not in this order';
-  }
-  if (e.nowAt) text += `; now at ${e.nowAt}`;
-  return text;
 }
 
 /** `REFRESHED`, `WOULD REFRESH` and `LEFT` lines of --fix-snippets (docs/snippets.md#--fix-snippets). */

@@ -148,3 +148,23 @@ function offLines(lines: readonly string[]): Set<number> {
   });
   return off;
 }
+
+/**
+ * `snippet differs from <ref> (stale since 1a2b3c4: the code changed): 1 of 6 lines not in the
+ * code: <line> | <line>; now at <ref>` (docs/snippets.md#output).
+ */
+export function staleText(e: SnippetEntry): string {
+  let text = `snippet differs from ${e.ref}`;
+  if (e.matchedAtBase !== undefined && e.matchedAtBase !== null && e.base) {
+    const short = e.base.slice(0, 7);
+    text += e.matchedAtBase ? ` (stale since ${short}: the code changed)` : ` (never matched the code at ${short})`;
+  }
+  if (e.missing > 0) {
+    text += `: ${e.missing} of ${e.snippetLines} lines not in the code: ${e.missingLines.join(' | ')}`;
+  } else {
+    text += ': its lines are in the code, but not in this order';
+  }
+  if (e.nowAt) text += `; now at ${e.nowAt}`;
+  return text;
+}
+

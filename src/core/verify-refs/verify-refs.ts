@@ -4,7 +4,7 @@ import { type Finding, RefError } from '../../shared/errors.js';
 import { displayRelative, findUp, shownPath } from '../../shared/paths.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
 import { type ConvReader, loadConv } from '../workflow/load-conv.js';
-import type { Confinement } from '../safe-read/confinement.js';
+import { Confinement } from '../safe-read/confinement.js';
 import { checkConvRefs, workflowAliases } from '../workflow/validate-conv.js';
 import { extract } from '../extract/extract.js';
 import { PatternBudget } from '../extract/pattern-search.js';
@@ -104,12 +104,13 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
   const budget = new PatternBudget();
   const driftRefs: DriftRefInput[] | undefined = options.drift ? [] : undefined;
   const snippets = options.snippets === false ? undefined : emptySnippetReport();
+  const comparable = snippets ? snippetTargets(ctx, base) : undefined;
   const bareRefs = new Set<string>();
   for (const [i, file] of files.entries()) {
     options.onProgress?.(i, files.length);
     refsFound += file.path.toLowerCase().endsWith('.conv')
       ? checkWorkflow(file.path, ctx, base, options.readFile, findings, budget, driftRefs, options.confine)
-      : checkDoc(file.path, file.root, ctx, base, { findings, budget, driftRefs, snippets, bareRefs, confine: options.confine });
+      : checkDoc(file.path, file.root, ctx, base, { findings, budget, driftRefs, snippets, comparable, bareRefs, confine: options.confine });
   }
   let drift: VerifyRefsReport['drift'];
   if (options.drift && driftRefs) {
@@ -153,6 +154,18 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
     ...(snippets ? { snippets } : {}),
     ...(drift ? { drift } : {}),
   };
+}
+
+/**
+ * A snippet is compared only with files under the root or an alias target (docs/snippets.md#comparing):
+ * a doc written by someone else (a pull request) must not learn, through a verdict or a `now at`
+ * line, what a file elsewhere on the machine holds. Every alias counts here, `--alias` included:
+ * the command line is the user's own.
+ */
+function snippetTargets(ctx: Context, aliases: AliasResolver): Confinement {
+  const root = new Confinement(ctx.cwd);
+  const targets = aliases.listReadable().entries.filter((e) => e.source === 'explicit' || !root.allows(e.origin)).map((e) => e.target);
+  return new Confinement(ctx.cwd, targets);
 }
 
 /** Changed and deleted refs fail the check; moved and unknown ones only with --strict. */
@@ -217,10 +230,12 @@ interface DocSinks {
   bareRefs: Set<string>;
   /** Refs may read only under these roots (refcat mcp). */
   confine?: Confinement;
+  /** Files a snippet may be compared with (docs/snippets.md#comparing). */
+  comparable?: Confinement;
 }
 
 function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolver, sinks: DocSinks): number {
-  const { findings, budget, driftRefs, snippets, bareRefs, confine } = sinks;
+  const { findings, budget, driftRefs, snippets, comparable, bareRefs, confine } = sinks;
   let text: string;
   try {
     text = readTextFile(file, MAX_DOC_BYTES);
@@ -261,7 +276,13 @@ function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolv
     report.errors.forEach(at('error'));
     report.warnings.forEach(at('warning'));
     // A broken ref has no snippet verdict: its error says what is wrong.
-    if (judging && report.errors.length === 0) addSnippetEntry(snippets!, judgeSnippet(file, citation!, report.results, dirs));
+    if (judging && report.errors.length === 0) {
+      const away = report.results.find((r) => !comparable!.allows(r.path));
+      if (away) {
+        const message = `Snippet not compared: ${shownPath(ctx.cwd, away.path)} is outside the root ${ctx.cwd} and every alias target`;
+        findings.push({ severity: 'warning', code: 'snippet_outside', message, details: [], ref: text, file, line });
+      } else addSnippetEntry(snippets!, judgeSnippet(file, citation!, report.results, dirs));
+    }
     if (citation?.bare) bareRefs.add(`${file}\0${line}\0${text}`);
     const input = driftRefs && !report.errors.some((e) => e.code === 'outside_root') && driftInput(file, line, text, ref, aliases, dirs);
     if (input) driftRefs!.push(input);

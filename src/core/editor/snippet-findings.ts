@@ -1,0 +1,59 @@
+import path from 'node:path';
+import { extract } from '../extract/extract.js';
+import { docCitations, judgeSnippet, staleText } from '../snippets/judge-snippets.js';
+import { applyLineEdits, refreshEdits } from '../snippets/refresh-snippet.js';
+import type { CheckedDocument, DocumentCheck } from './check-document.js';
+import { docSearchDirs, type EditorSession } from './editor-session.js';
+import type { EditorFinding } from './editor-findings.js';
+
+/**
+ * Cited snippets in the editor (docs/editor.md#what-you-get): a stale snippet is an error at its
+ * ref, with the CLI's STALE message, and an in-fence citation whose ref is broken is reported like
+ * any broken ref (the fence hides it from the ref check). A stale snippet that is an exact copy of
+ * other lines (no `...`) gets "Refresh snippet from <ref>": an edit that replaces the snippet's
+ * lines with the lines its ref selects now, keeping the fence, markers and indentation. In the
+ * editor the user sees and undoes the edit, so it is offered without drift's proof that the
+ * snippet was a verbatim copy; `verify refs --fix-snippets` in CI demands that proof.
+ */
+export const snippetCheck: DocumentCheck = (doc: CheckedDocument, session: EditorSession): EditorFinding[] => {
+  if (doc.kind !== 'markdown') return [];
+  const dir = path.dirname(doc.path);
+  const { citations } = docCitations(doc.text, [session.root, dir], session.isKnownAlias);
+  const findings: EditorFinding[] = [];
+  for (const c of citations) {
+    const line = c.line - 1;
+    const column = Math.max(0, (doc.lines[line] ?? '').indexOf(c.text));
+    const span = { startLine: line, startColumn: column, endLine: line, endColumn: column + c.text.length };
+    const dirs = c.bare ? [session.root, dir] : docSearchDirs(doc.path, session.root);
+    const report = extract([c.ref], session.ctx, { searchDirs: dirs, aliases: session.aliases });
+    if (report.errors.length > 0) {
+      // A caption's ref is outside the fence: the ref check already reported it.
+      if (c.form === 'in-fence') {
+        for (const d of report.errors) findings.push({ span, severity: 'error', source: 'snippets', code: d.code, message: [d.message, ...d.details].join('\n'), ref: c.text, fixes: [] });
+      }
+      continue;
+    }
+    const entry = judgeSnippet(doc.path, c, report.results, dirs);
+    if (entry.status !== 'stale') continue;
+    const code = report.results.flatMap((r) => r.lines);
+    const refreshable = !/\.\.\.|…/.test(c.snippet.join('\n')) && report.results.length === 1;
+    findings.push({
+      span,
+      severity: 'error',
+      source: 'snippets',
+      code: 'stale_snippet',
+      message: staleText(entry),
+      ref: c.text,
+      fixes: refreshable ? [{ title: `Refresh snippet from ${c.text}`, edits: [snippetEdit(doc, c.from, c.to, refreshEdits(doc.lines, c, c.text, code))] }] : [],
+    });
+  }
+  return findings;
+};
+
+/** The refresh as one replacement of the snippet's lines (the ref is unchanged here). */
+function snippetEdit(doc: CheckedDocument, from: number, to: number, edits: ReturnType<typeof refreshEdits>) {
+  const lines = applyLineEdits(doc.lines, edits);
+  const added = lines.length - doc.lines.length;
+  const newText = lines.slice(from, to + added).map((l) => l + '\n').join('');
+  return { span: { startLine: from, startColumn: 0, endLine: to, endColumn: 0 }, newText };
+}
