@@ -46,15 +46,15 @@ describe('the library resolves relative paths against ctx.cwd, never process.cwd
     ['loadConv with options.cwd', () => lib.loadConv('flow.conv', { cwd: work }).path, '<work>/flow.conv'],
     ['validateConv', () => { const v = lib.validateConv('flow.conv', ctx()); return [v.path, v.valid]; }, ['<work>/flow.conv', true]],
     // docs/guide.md names a.txt (in both folders) and b.txt (only in the decoy): one valid, one broken.
-    ['verifyRefs', () => { const r = lib.verifyRefs(['docs'], ctx()); return [r.filesScanned, r.valid, r.broken]; }, [1, 1, 1]],
+    ['verifyRefs', async () => { const r = await lib.verifyRefs(['docs'], ctx()); return [r.filesScanned, r.valid, r.broken]; }, [1, 1, 1]],
     ['resolveAliases: the workspace.lock.json of ctx.cwd', () => {
       fs.writeFileSync(path.join(work, 'workspace.lock.json'), lock);
       fs.mkdirSync(path.join(work, 'externals', 'lib-repo'), { recursive: true });
       fs.writeFileSync(path.join(decoy, 'workspace.lock.json'), lock.replace('"lib"', '"decoy"'));
       return lib.resolveAliases(ctx()).lookup('lib')?.target;
     }, '<work>/externals/lib-repo'],
-  ])('%s', (_name, call, expected) => {
-    const result = JSON.parse(JSON.stringify(call() ?? null).split(work).join('<work>'));
+  ])('%s', async (_name, call, expected) => {
+    const result = JSON.parse(JSON.stringify((await call()) ?? null).split(work).join('<work>'));
     expect(result).toEqual(expected);
     expect(cwdCalls).not.toHaveBeenCalled();
   }); // prettier-ignore
