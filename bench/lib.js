@@ -34,15 +34,21 @@ export function median(xs) {
  * hits all of them alike. Returns one median per command.
  */
 export function compare(commands, runs = 21, opts = {}) {
+  return compareStats(commands, runs, opts).map((s) => s.median);
+}
+
+/** compare(), with the fastest run of each command besides its median: { min, median } each. */
+export function compareStats(commands, runs = 21, opts = {}) {
   const times = commands.map(() => []);
   for (const cmd of commands) timeOnce(cmd, opts); // warm the file cache
   for (let i = 0; i < runs; i++) commands.forEach((cmd, j) => times[j].push(timeOnce(cmd, opts)));
-  return times.map(median);
+  return times.map((t) => ({ min: Math.min(...t), median: median(t) }));
 }
 
 /** Peak resident memory (MiB) of `refcat args`, measured inside the process at exit. */
 export function peakMiB(args, opts = {}) {
   const r = spawnSync(process.execPath, [PEAK, ...args], { encoding: 'utf8', maxBuffer: 1 << 30, ...opts });
+  if (r.status !== 0) throw new Error(`refcat ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
   const m = /refcat-peak-rss=(\d+)/.exec(r.stderr);
   if (!m) throw new Error(`no peak figure: ${r.stderr}`);
   return Number(m[1]) / 1024;

@@ -87,5 +87,6 @@ export {
   type DriftReport,
   type DriftStatus,
 } from './core/drift/detect-drift.js';
-export { fixDrift, type DriftFix } from './core/drift/fix-drift.js';
+export { fixDrift, fileStamp, type DriftFix, type DriftNotFixed } from './core/drift/fix-drift.js';
+export { acceptDrift, ACCEPT_FILE, type DriftAcceptance } from './core/drift/accept-drift.js';
 export { GitRunner, GitError } from './core/drift/git-runner.js';

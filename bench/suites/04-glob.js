@@ -1,16 +1,182 @@
-// Globs over a tree like a real repository: 10,000 source files, a tenth hidden by .gitignore, and
-// an ignored dist/ of 20,000 files that a pruning walk never enters. refcat -q prints the files'
-// lines, as `rg --files | sort | xargs cat` does (the baseline: raw lines, not markdown; skipped with a note if rg is
-// absent). Then the same at 25,000 and 50,000 files, to show time growing linearly. On the 10,000
-// file tree, refcat's markdown is also timed against repomix (markdown to stdout, same files;
-// target: refcat at least 4x faster). repomix 1.13.1 (the last for Node 20) is installed into
-// .bench-tmp/ on first use; without the registry that comparison is skipped with a note.
-import { spawnSync } from 'node:child_process';
+// Globs over trees like real repositories.
+//
+// 1. The realistic tree: 10,000 TypeScript files of 60-120 lines (5-8 KB, about 66 MB) in 50 × 7
+//    folders, with a .gitignore that hides dist/ (20,000 small files, never entered) and a fifth of
+//    src/. `refcat '**/*.ts'` writes markdown to a file, against `rg --files -t ts . | sort | xargs
+//    cat` writing to a file (target: at most 2x, aim 1.5x; peak memory at most 150 MiB); and
+//    `refcat '**/*.ts' --list-files` against `node -e 0` plus `rg --files | sort` (target: at most
+//    2x the sum). ripgrep is the baseline: without `rg` on PATH these ratios are skipped, with a
+//    note saying so (Debian/Ubuntu: `apt-get install ripgrep`).
+// 2. Linearity: `refcat '**/*.ts' -q` on 10,000 / 25,000 / 50,000 files of 20 lines (plus twice as
+//    many in an ignored dist/) against `rg --files | sort | xargs cat`.
+// 3. refcat's markdown against repomix 1.13.1 (the last for Node 20, installed into .bench-tmp/ on
+//    first use; skipped with a note without the registry; target: refcat at least 4x faster).
+//
+// Every pair is timed interleaved in the same run (min and median of the runs). Environment:
+//   REFCAT_BENCH_PROFILE=N   also profile one markdown run of the realistic tree (node --cpu-prof)
+//                            and print its N heaviest functions by self time (N=1: 20);
+//   REFCAT_BENCH_BUSY=1      keep one busy process (`yes > /dev/null`) running while timing;
+//   REFCAT_BENCH_GLOB=real   run part 1 only.
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { compare, ensureTmp, fmt, peakMiB, refcatCmd, TMP } from '../lib.js';
+import { BIN, compare, compareStats, ensureTmp, fmt, peakMiB, refcatCmd, TMP } from '../lib.js';
 
 const tmp = ensureTmp();
+const hasRg = spawnSync('rg', ['--version']).status === 0;
+const RG_MISSING = 'rg (ripgrep) not installed: no baseline; install it (Debian/Ubuntu: apt-get install ripgrep) for the ratios';
+const quote = (s) => `'${s.replaceAll("'", "'\\''")}'`;
+const sh = (cmd) => ['bash', '-c', cmd];
+const stats = (s) => `min ${fmt(s.min)}, median ${fmt(s.median)}`;
+
+let busy = null;
+if (process.env.REFCAT_BENCH_BUSY === '1') {
+  busy = spawn('bash', ['-c', 'exec yes > /dev/null'], { stdio: 'ignore' });
+  process.on('exit', () => busy.kill());
+  console.log(`(one busy process running: yes > /dev/null, pid ${busy.pid})`);
+}
+console.log(`load average ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+
+/** A small deterministic random source (mulberry32). */
+function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = ['value', 'result', 'options', 'context', 'handler', 'request', 'response', 'items', 'index', 'config', 'state', 'error', 'buffer', 'token', 'path'];
+const TEMPLATES = [
+  (w, r) => `import { ${w()}, ${w()}Of } from './${w()}-${Math.floor(r() * 90)}.js';`,
+  (w) => `export function ${w()}${w().toUpperCase()}(${w()}: string, ${w()}: number): Promise<void> {`,
+  (w) => `  const ${w()} = await this.${w()}.get(${w()}, { ${w()}: true });`,
+  (w) => `  if (${w()} === undefined || ${w()}.length === 0) return null;`,
+  (w) => `  // Keep the ${w()} before the ${w()}: the order matters for callers.`,
+  (w) => `  for (const ${w()} of ${w()}s) ${w()}.push(${w()});`,
+  (w) => `  return \`\${${w()}}/\${${w()}}\`; // a template literal`,
+  (w) => `/** The ${w()} of a ${w()} — café, naïve, 東京: text that is not ASCII. */`,
+  () => '}',
+  () => '',
+];
+
+/** TypeScript-like text of `lines` lines and about `size` bytes. */
+function sourceText(r, lines, size) {
+  const w = () => WORDS[Math.floor(r() * WORDS.length)];
+  const width = Math.floor(size / lines) - 1;
+  const out = [];
+  for (let i = 0; i < lines; i++) {
+    let line = TEMPLATES[Math.floor(r() * TEMPLATES.length)](w, r);
+    while (line.length < width) line += ` // ${w()} ${w()}`;
+    out.push(line.slice(0, Math.max(width, 1)).trimEnd());
+  }
+  return out.join('\n') + '\n';
+}
+
+/**
+ * The tree of issue 19: src/m0..m49/d0..d6 (350 folders) holding 10,000 files; the root
+ * .gitignore hides dist/ (20,000 small files), every file named *.gen.ts (a tenth) and the
+ * modules m9, m19 ... m49 (another tenth, pruned); each module has a .gitignore of its own.
+ */
+function makeRealTree() {
+  const root = path.join(tmp, 'real-tree-10000');
+  if (fs.existsSync(path.join(root, '.done'))) return root;
+  fs.rmSync(root, { recursive: true, force: true });
+  const r = random(19);
+  for (let m = 0; m < 50; m++) {
+    fs.mkdirSync(path.join(root, 'src', `m${m}`), { recursive: true });
+    fs.writeFileSync(path.join(root, 'src', `m${m}`, '.gitignore'), '*.local.ts\ncoverage/\n');
+    for (let d = 0; d < 7; d++) fs.mkdirSync(path.join(root, 'src', `m${m}`, `d${d}`));
+  }
+  for (let i = 0; i < 10_000; i++) {
+    const folder = i % 350;
+    const dir = path.join(root, 'src', `m${Math.floor(folder / 7)}`, `d${folder % 7}`);
+    const name = i % 10 === 3 ? `f${i}.gen.ts` : `f${i}.ts`;
+    fs.writeFileSync(path.join(dir, name), sourceText(r, 60 + Math.floor(r() * 61), 5000 + Math.floor(r() * 3001)));
+  }
+  const small = 'export const x = 1;\n'.repeat(10);
+  for (let i = 0; i < 20_000; i++) {
+    const dir = path.join(root, 'dist', `b${Math.floor(i / 200)}`);
+    if (i % 200 === 0) fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `out${i}.d.ts`), small);
+  }
+  fs.writeFileSync(path.join(root, '.gitignore'), 'dist/\n*.gen.ts\n/src/m*9/\n');
+  spawnSync('git', ['init', '-q'], { cwd: root });
+  fs.writeFileSync(path.join(root, '.done'), '');
+  return root;
+}
+
+/** The `limit` functions of a .cpuprofile with the most self time: [{ name, ms }]. */
+function topOfProfile(file, limit) {
+  const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const ms = (profile.timeDeltas[i] ?? 0) / 1000;
+    const f = byId.get(id).callFrame;
+    const where = f.url ? ` ${path.basename(f.url)}:${f.lineNumber + 1}` : '';
+    const name = `${f.functionName || '(anonymous)'}${where}`;
+    self.set(name, (self.get(name) ?? 0) + ms);
+    total += ms;
+  });
+  const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, limit);
+  return { total, top: top.map(([name, ms]) => ({ name, ms })) };
+}
+
+function realTree() {
+  process.stdout.write('preparing the realistic tree: 10,000 files of 5-8 KB in 50 x 7 folders + 20,000 ignored (once) ... ');
+  const root = makeRealTree();
+  console.log('done');
+  const out = path.join(tmp, 'real-tree-out');
+  fs.mkdirSync(out, { recursive: true });
+  const md = path.join(out, 'refcat.md');
+  const refcat = `${quote(process.execPath)} ${quote(BIN)}`;
+  const opts = { cwd: root };
+  const runs = 11;
+
+  const mdCmds = [sh(`${refcat} '**/*.ts' > ${quote(md)}`)];
+  if (hasRg) mdCmds.push(sh(`rg --files -t ts . | LC_ALL=C sort | xargs cat > ${quote(path.join(out, 'rg.txt'))}`));
+  const [ours, rg] = compareStats(mdCmds, runs, opts);
+  const files = fs.readFileSync(md, 'utf8').split('\n## From: ').length;
+  console.log(`refcat '**/*.ts' > file (markdown, ${files} files, ${(fs.statSync(md).size / 1e6).toFixed(1)} MB): ${stats(ours)}`);
+  if (hasRg) {
+    console.log(`rg --files -t ts . | sort | xargs cat > file: ${stats(rg)}`);
+    console.log(`  ratio ${(ours.min / rg.min).toFixed(2)}x (min) / ${(ours.median / rg.median).toFixed(2)}x (median)   target <= 2x (aim 1.5x)`);
+  } else {
+    console.log(`  ${RG_MISSING}`);
+  }
+  const peak = peakMiB(['**/*.ts'], { ...opts, stdio: ['ignore', fs.openSync(md, 'w'), 'pipe'] });
+  console.log(`  peak memory ${peak.toFixed(1)} MiB (target <= 150 MiB)`);
+
+  const listCmds = [sh(`${refcat} '**/*.ts' --list-files > ${quote(path.join(out, 'list.txt'))}`), [process.execPath, '-e', '0']];
+  if (hasRg) listCmds.push(sh(`rg --files | LC_ALL=C sort > ${quote(path.join(out, 'rg-list.txt'))}`));
+  const [list, node0, rgList] = compareStats(listCmds, runs, opts);
+  console.log(`refcat '**/*.ts' --list-files > file: ${stats(list)};  node -e 0: ${stats(node0)}`);
+  if (hasRg) {
+    console.log(`rg --files | sort > file: ${stats(rgList)}`);
+    const ratio = (k) => (list[k] / (node0[k] + rgList[k])).toFixed(2);
+    console.log(`  ratio to node -e 0 + rg: ${ratio('min')}x (min) / ${ratio('median')}x (median)   target <= 2x`);
+  } else {
+    console.log(`  ${RG_MISSING}`);
+  }
+
+  const wanted = process.env.REFCAT_BENCH_PROFILE;
+  if (wanted) {
+    const limit = wanted === '1' ? 20 : Number(wanted) || 20;
+    const dir = path.join(out, 'profile');
+    fs.rmSync(dir, { recursive: true, force: true });
+    const r = spawnSync('bash', ['-c', `${quote(process.execPath)} --cpu-prof --cpu-prof-dir=${quote(dir)} ${quote(BIN)} '**/*.ts' > ${quote(md)}`], { ...opts, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`profiled run failed: ${r.stderr}`);
+    const file = path.join(dir, fs.readdirSync(dir)[0]);
+    const { total, top } = topOfProfile(file, limit);
+    console.log(`profile of one markdown run (${fmt(total)} sampled; ${file}), top ${limit} by self time:`);
+    for (const t of top) console.log(`  ${fmt(t.ms).padStart(10)} ${((t.ms / total) * 100).toFixed(1).padStart(5)}%  ${t.name}`);
+  }
+}
 
 function makeTree(files) {
   const root = path.join(tmp, `tree-${files}`);
@@ -33,18 +199,20 @@ function makeTree(files) {
   return root;
 }
 
-const hasRg = spawnSync('rg', ['--version']).status === 0;
-for (const files of [10_000, 25_000, 50_000]) {
-  process.stdout.write(`preparing ${files} files + ${2 * files} ignored ... `);
-  const root = makeTree(files);
-  console.log('done');
-  const opts = { cwd: root };
-  const cmds = [refcatCmd('**/*.ts', '-q')];
-  if (hasRg) cmds.push(['bash', '-c', "rg --files -g '*.ts' | LC_ALL=C sort | xargs cat"]);
-  const [ours, rg] = compare(cmds, files === 10_000 ? 5 : 3, opts);
-  const vsRg = hasRg ? `   rg+sort+cat ${fmt(rg)}   ratio ${(ours / rg).toFixed(2)}x (target <= 2x)` : '   (rg not installed: no baseline)';
-  console.log(`${String(files).padStart(6)} files: refcat '**/*.ts' -q ${fmt(ours)} (${((ours / files) * 1000).toFixed(1)} µs/file)${vsRg}`);
-  if (files === 10_000) console.log(`        peak memory ${peakMiB(['**/*.ts', '-q'], opts).toFixed(1)} MiB (target <= 150 MiB)`);
+function linearity() {
+  console.log('\nlinearity: 20-line files, -q');
+  for (const files of [10_000, 25_000, 50_000]) {
+    process.stdout.write(`preparing ${files} files + ${2 * files} ignored ... `);
+    const root = makeTree(files);
+    console.log('done');
+    const opts = { cwd: root };
+    const cmds = [refcatCmd('**/*.ts', '-q')];
+    if (hasRg) cmds.push(['bash', '-c', "rg --files -g '*.ts' | LC_ALL=C sort | xargs cat"]);
+    const [ours, rg] = compare(cmds, files === 10_000 ? 5 : 3, opts);
+    const vsRg = hasRg ? `   rg+sort+cat ${fmt(rg)}   ratio ${(ours / rg).toFixed(2)}x (target <= 2x)` : `   (${RG_MISSING})`;
+    console.log(`${String(files).padStart(6)} files: refcat '**/*.ts' -q ${fmt(ours)} (${((ours / files) * 1000).toFixed(1)} µs/file)${vsRg}`);
+    if (files === 10_000) console.log(`        peak memory ${peakMiB(['**/*.ts', '-q'], opts).toFixed(1)} MiB (target <= 150 MiB)`);
+  }
 }
 
 // repomix on the same 10,000 files: its markdown on stdout, .gitignore respected as refcat does.
@@ -59,12 +227,21 @@ function repomixBin() {
   }
   return fs.existsSync(bin) ? bin : null;
 }
-const repomix = repomixBin();
-if (repomix) {
+
+function repomix() {
+  const bin = repomixBin();
+  if (!bin) {
+    console.log('repomix vs refcat: skipped (repomix could not be installed: no registry?)');
+    return;
+  }
   const root = makeTree(10_000);
   const args = ['--stdout', '--style', 'markdown', '--include', '**/*.ts', '--no-file-summary', '--no-security-check'];
-  const [ours, theirs] = compare([refcatCmd('**/*.ts'), [process.execPath, repomix, ...args]], 3, { cwd: root });
+  const [ours, theirs] = compare([refcatCmd('**/*.ts'), [process.execPath, bin, ...args]], 3, { cwd: root });
   console.log(`repomix vs refcat, 10,000 files (markdown): refcat ${fmt(ours)}   repomix ${fmt(theirs)}   refcat ${(theirs / ours).toFixed(1)}x faster (target >= 4x)`);
-} else {
-  console.log('repomix vs refcat: skipped (repomix could not be installed: no registry?)');
+}
+
+realTree();
+if (process.env.REFCAT_BENCH_GLOB !== 'real') {
+  linearity();
+  repomix();
 }

@@ -37,3 +37,21 @@ console.log(`refcat --max-tokens 1e8 ${fmt(tBudget)}   bare count ${fmt(tBare)} 
 const one = path.join(tmp, 'copy0', 'index.ts');
 const [node0, plain] = compare([[process.execPath, '-e', '0'], refcatCmd(`@${one}#L1`)], 21);
 console.log(`one-line ref (no tokenizer) ${fmt(plain)}   node -e 0 ${fmt(node0)}   ratio ${(plain / node0).toFixed(2)}x (target <= 1.4x)`);
+
+// Degenerate text: one pre-token hundreds of KB long (docs/reference.md#token-counts-and-budgets),
+// against ordinary source of the same size, both through `refcat --tokens`. Exact counts in
+// O(n log n): the ratio stays small (it was minutes, quadratic, for the first two).
+const degenerate = [
+  ['400 KB line of a', 'a'.repeat(400_000) + '\n'],
+  ['200 KB line of =', '='.repeat(200_000) + '\n'],
+  ['10 MB of blank lines', '\n'.repeat(10_000_000)],
+];
+const ordinary = fs.readFileSync(files[0], 'utf8');
+for (const [name, text] of degenerate) {
+  const odd = path.join(tmp, 'degenerate.txt');
+  const plainFile = path.join(tmp, 'ordinary.txt');
+  fs.writeFileSync(odd, text);
+  fs.writeFileSync(plainFile, ordinary.repeat(Math.ceil(text.length / ordinary.length)).slice(0, text.length));
+  const [tOdd, tPlain] = compare([refcatCmd('@degenerate.txt', '--tokens'), refcatCmd('@ordinary.txt', '--tokens')], 3, opts);
+  console.log(`--tokens, ${name.padEnd(20)} ${fmt(tOdd)}   same size of source ${fmt(tPlain)}   ratio ${(tOdd / tPlain).toFixed(2)}x`);
+}

@@ -92,16 +92,16 @@ if (!fs.existsSync(path.join(big, '.done'))) {
   write(path.join(big, '.done'), '');
 }
 const { verifyRefs } = await import(path.join(ROOT, 'dist', 'index.js'));
-function large(dir, label) {
+async function large(dir, label) {
   const t = timeOnce(refcatCmd('verify', 'refs', '--drift', 'docs'), { cwd: dir });
-  const report = verifyRefs(['docs'], { cwd: dir, env: { PATH: process.env.PATH, HOME: dir }, home: dir }, { drift: {} });
+  const report = await verifyRefs(['docs'], { cwd: dir, env: { PATH: process.env.PATH, HOME: dir }, home: dir }, { drift: {} });
   const c = report.drift.counts;
   console.log(
     `verify refs --drift, ${report.refsFound} refs in ${report.filesScanned} docs, 3 repositories, ${label}  ${fmt(t)} (target: < 10 s)   ` +
       `${report.drift.gitProcesses} git processes; ${c.moved} moved, ${c.unchanged} unchanged, ${c.changed} changed`,
   );
 }
-large(big, 'docs written once');
+await large(big, 'docs written once');
 
 // 3. The same, each doc edited once after its refs were written: one blame per doc.
 const edited = path.join(ensureTmp(), 'drift-large-edited');
@@ -112,4 +112,4 @@ if (!fs.existsSync(path.join(edited, '.done'))) {
   git(edited, 'commit', '-qam', 'review the docs');
   write(path.join(edited, '.done'), '');
 }
-large(edited, 'docs edited since');
+await large(edited, 'docs edited since');

@@ -21,6 +21,7 @@ export const EXTRACT_FLAGS: readonly FlagSpec[] = [
   { flags: '--json', description: 'JSON output (same as --format json)' },
   { flags: '--spec', description: 'one normalized ref spec per line (same as --format spec)' },
   { flags: '-q, --quiet', description: 'raw selected lines only (same as --format raw)' },
+  { flags: '--cite', description: 'each ref as a citation: fenced, its ref in a comment, lines verbatim (same as --format cite)' },
   { flags: '--format <format>', description: 'output format', choices: OUTPUT_FORMATS },
   { flags: '--no-line-numbers', description: 'do not number lines' },
   { flags: '--no-cwd', description: "drop ' (relative to ...)' from headers" },

@@ -56,9 +56,26 @@ export class StdoutWriter {
     this.size = 0;
     if (parts.every((p) => typeof p === 'string')) this.io.stdout(parts.join(''));
     else if (parts.length === 1) this.io.stdout(parts[0]!);
-    else this.io.stdout(Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))));
+    else this.io.stdout(joinBytes(parts));
     await this.io.drain?.();
   }
+}
+
+/** The parts as one buffer, strings encoded straight into it (a glob's headers: thousands of them). */
+function joinBytes(parts: readonly (string | Uint8Array)[]): Buffer {
+  let length = 0;
+  for (const p of parts) length += typeof p === 'string' ? Buffer.byteLength(p) : p.length;
+  const out = Buffer.allocUnsafe(length);
+  let at = 0;
+  for (const p of parts) {
+    if (typeof p === 'string') {
+      at += out.write(p, at);
+    } else {
+      out.set(p, at);
+      at += p.length;
+    }
+  }
+  return out;
 }
 
 /** Label colours for stderr; chalk is only loaded when colour is on. */

@@ -1,6 +1,5 @@
-import { once } from 'node:events';
 import os from 'node:os';
-import { undoAll, watchInterrupts } from '../shared/interrupt.js';
+import { interruptedBy, requestStop, undoAll, watchInterrupts } from '../shared/interrupt.js';
 import type { IO } from './io.js';
 import { runCli } from './run.js';
 
@@ -9,19 +8,30 @@ import { runCli } from './run.js';
  * exit code (STYLE 4). Exit via process.exitCode so that piped stdout is flushed first.
  */
 export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
-  // `refcat ... | head` closes the pipe early: stop quietly instead of crashing on EPIPE. Any other
-  // failure to write the output (a full disk, /dev/full) is the command failing: one line, exit 1.
+  // `refcat ... | head` closes the pipe early: the rest of the output is dropped quietly, and the
+  // command goes on to its end, so its diagnostics still reach stderr and its exit code stands. Any
+  // other failure to write the output (a full disk, /dev/full) is the command failing: one line, exit 1.
+  let stdoutGone = false;
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    if (err.code === 'EPIPE') {
+      stdoutGone = true;
+      return;
+    }
     const why = /^[A-Z]+: ([^,]+)/.exec(err.message)?.[1] ?? err.message;
     process.stderr.write(`Error: cannot write the output: ${why}\n`);
     process.exit(1);
   });
+  const cwd = workingFolder(argv);
+  if (cwd === null) {
+    process.stderr.write('Error: the current folder no longer exists (deleted or moved): cd to an existing folder\n');
+    process.exitCode = 2;
+    return;
+  }
   watchInterrupts(listenForInterrupts);
   const io: IO = {
-    ctx: { cwd: process.cwd(), env: process.env, home: process.env.HOME || os.homedir(), proc: { pid: process.pid, isAlive } },
-    stdout: (s) => void process.stdout.write(s),
-    drain: () => (process.stdout.writableNeedDrain ? once(process.stdout, 'drain').then(() => {}) : Promise.resolve()),
+    ctx: { cwd, env: process.env, home: process.env.HOME ?? os.homedir(), proc: { pid: process.pid, isAlive } },
+    stdout: (s) => void (stdoutGone || process.stdout.write(s)),
+    drain: () => (!stdoutGone && process.stdout.writableNeedDrain ? drained(process.stdout) : Promise.resolve()),
     stderr: (s) => void process.stderr.write(s),
     stdin: process.stdin,
     color: colorWanted(),
@@ -30,6 +40,9 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   };
   try {
     process.exitCode = await runCli(argv, io);
+    // A task stopped by a signal between its steps has reported; the status still says why it ended.
+    const signal = interruptedBy();
+    if (signal) process.exitCode = 128 + SIGNAL_NUMBERS[signal];
   } catch (err) {
     // A bug, not a user's mistake: one line unless REFCAT_DEBUG=1 asks for the stack.
     if (process.env.REFCAT_DEBUG === '1') process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
@@ -38,7 +51,31 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   }
 }
 
+/** Resolves when `stream` can take more, or can take nothing any more (its reader left). */
+function drained(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      for (const e of ['drain', 'close', 'error']) stream.off(e, done);
+      resolve();
+    };
+    for (const e of ['drain', 'close', 'error']) stream.once(e, done);
+  });
+}
+
+/**
+ * The working folder, or null when it was deleted under refcat's feet: every command then stops with
+ * one line, except `--version` and `--help`, which need no folder.
+ */
+function workingFolder(argv: string[]): string | null {
+  try {
+    return process.cwd();
+  } catch {
+    return argv.length === 1 && ['--version', '-V', '--help', '-h'].includes(argv[0]!) ? os.homedir() || '/' : null;
+  }
+}
+
 const INTERRUPTS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const SIGNAL_NUMBERS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
 
 /**
  * While a write is in flight, a Ctrl-C (or SIGTERM, SIGHUP) first removes its temp file and lock,
@@ -53,6 +90,7 @@ function listenForInterrupts(active: boolean): void {
 }
 
 function onInterrupt(signal: NodeJS.Signals): void {
+  if (requestStop(signal)) return; // a task stops between its steps and reports
   undoAll();
   listenForInterrupts(false);
   process.kill(process.pid, signal);

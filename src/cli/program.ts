@@ -9,6 +9,12 @@ import { EXTRACT_FLAGS, type FlagSpec } from './extract-flags.js';
 import type { IO } from './io.js';
 import { aliasPair, collect, FlagValueError, lineRange, pageNumber, positiveInt, slashRegex } from './options.js';
 
+/** The extraction flags, one line each, for the top-level help: extracting is the main job. */
+function extractFlagsHelp(): string {
+  const width = Math.max(...EXTRACT_FLAGS.map((f) => f.flags.length)) + 2;
+  return EXTRACT_FLAGS.map((f) => `  ${f.flags.padEnd(width)}${f.description}${f.choices ? ` (${f.choices.join(', ')})` : ''}`).join('\n');
+}
+
 /**
  * Build the commander program (STYLE 6). Commands are declared here, with their flags and help;
  * their implementations live in src/cli/commands/ and are imported only when run, so start-up
@@ -16,6 +22,7 @@ import { aliasPair, collect, FlagValueError, lineRange, pageNumber, positiveInt,
  */
 export function createProgram(io: IO, setExit: (code: ExitCode) => void): Command {
   const program = new Command('refcat')
+    .usage('[options] <refs...>    extract refs (the main job)\n       refcat <command> [options]')
     .description('Exact, attributed context for LLM workflows.')
     .version(VERSION, '-V, --version')
     .showSuggestionAfterError(true)
@@ -29,13 +36,15 @@ export function createProgram(io: IO, setExit: (code: ExitCode) => void): Comman
     .addHelpText(
       'after',
       `
+Extracting refs (refcat [options] <refs...>):
+${extractFlagsHelp()}
+
 Examples:
   $ refcat @src/app.ts#L10-L50             lines 10-50 as attributed markdown
   $ refcat 'src/**/*.ts#/export function/'  the first match in every file that has one
   $ refcat loop:Sources/A.swift#L3-L9       a line range in an aliased repository
   $ refcat validate workflows/              check every .conv below a folder
 
-Extraction flags (--json, -q, --spec, -C, --alias, ...): refcat refcat --help
 Other commands' flags: refcat <command> --help
 
 Exit codes: 0 success (warnings allowed), 1 a check or ref failed, 2 usage error.`,
@@ -91,6 +100,9 @@ Exit codes: 0 every workflow valid (warnings allowed), 1 a workflow has errors, 
 Scans .md .conv .txt .yaml .yml files, skipping .git node_modules .venv venv dist build
 __pycache__ and what <folder>/.sdqctlignore and -e list. Finds @path.ext[#selector] and
 alias:path.ext refs (not e-mails, URLs, @param words, version pins, host:port, path/to/...).
+In markdown, a fenced code block whose first line is a comment holding a ref (\`// @src/a.ts#L3-L9\`),
+or that follows a one-ref caption, is a cited snippet: its lines are compared with the code it
+cites (verbatim, excerpt or stale).
 
 Examples:
   $ refcat verify refs                         every doc below the current folder
@@ -99,18 +111,24 @@ Examples:
   $ refcat verify refs --drift                 do line refs still point at the code they cite?
   $ refcat verify refs --fix                   rewrite the refs whose lines moved
   $ refcat verify refs --drift --since main    compare with main instead of each ref's commit
+  $ refcat verify refs --fix-snippets          refresh snippets that were exact copies of changed code
+  $ refcat verify refs --no-snippets           check cited snippets' refs, not their lines
 
 --drift needs git and the history (in CI: actions/checkout with fetch-depth: 0). --fix implies
---drift; --dry-run implies --fix and writes nothing; --since implies --drift.
+--drift; --fix-snippets implies --fix; --dry-run implies --fix and writes nothing; --since and
+--accept imply --drift.
 
-Exit codes: 0 no broken reference, 1 a reference is broken (or changed or deleted with
+Exit codes: 0 no broken reference, 1 a reference is broken or a snippet stale (or changed or deleted with
 --drift; moved or unknown too with --strict), 2 usage error.`,
     setExit,
   })
     .option('--drift', 'say which line refs moved, changed or lost their file since they were written (needs git)')
     .option('--fix', 'rewrite moved line refs in place (implies --drift)')
     .option('--dry-run', 'with --fix: print what would be rewritten, write nothing (implies --fix)')
-    .option('--since <rev>', 'compare every ref with this revision, not the commit of its line (implies --drift)');
+    .option('--since <rev>', 'compare every ref with this revision, not the commit of its line (implies --drift)')
+    .option('--accept', 'record every changed line ref as reviewed, in refcat-accepted.json (implies --drift)')
+    .option('--fix-snippets', 'rewrite stale snippets that were exact copies when written with the current code (implies --fix)')
+    .option('--no-snippets', 'do not compare cited snippets with the code (their refs are still checked)');
 
   addFdCommands(program, io, setExit);
   addRefCommands(program, io, setExit);
@@ -123,6 +141,15 @@ Exit codes: 0 no broken reference, 1 a reference is broken (or changed or delete
     .action(async (opts) => {
       const { runMcp } = await import('./commands/mcp.js');
       setExit(await runMcp({ ...opts, version: VERSION }, io));
+    });
+  program
+    .command('lsp')
+    .description('serve refs to your editor (Language Server Protocol on stdio) for markdown and .conv files')
+    .option('--stdio', 'talk over stdin/stdout (the default and only transport; accepted since many clients pass it)')
+    .addHelpText('after', '\nSetup for VS Code, Neovim, Helix and Zed: docs/editor.md')
+    .action(async () => {
+      const { runLsp } = await import('./commands/lsp.js');
+      setExit(await runLsp(io));
     });
   return program;
 }

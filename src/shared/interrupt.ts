@@ -16,10 +16,39 @@ let watcher: ((active: boolean) => void) | undefined;
 /** Register `undo` to run if the process is interrupted; call the returned function when done. */
 export function undoOnInterrupt(undo: Undo): () => void {
   pending.add(undo);
-  if (pending.size === 1) watcher?.(true);
+  if (pending.size + stops.size === 1) watcher?.(true);
   return () => {
-    if (pending.delete(undo) && pending.size === 0) watcher?.(false);
+    if (pending.delete(undo) && pending.size + stops.size === 0) watcher?.(false);
   };
+}
+
+const stops = new Set<() => void>();
+let stoppedBy: NodeJS.Signals | null = null;
+
+/**
+ * A task made of steps (`--fix` writing file after file) that an interrupt should stop between
+ * two steps, so that it can say what it did: while registered, a signal calls `stop` instead of
+ * ending the process. Call the returned function when done.
+ */
+export function stopOnInterrupt(stop: () => void): () => void {
+  stops.add(stop);
+  if (pending.size + stops.size === 1) watcher?.(true);
+  return () => {
+    if (stops.delete(stop) && pending.size + stops.size === 0) watcher?.(false);
+  };
+}
+
+/** The process edge: hand `signal` to the registered tasks; false when none takes it. */
+export function requestStop(signal: NodeJS.Signals): boolean {
+  if (stops.size === 0) return false;
+  stoppedBy = signal;
+  for (const stop of stops) stop();
+  return true;
+}
+
+/** The signal a task was stopped by, for the exit status (130 for Ctrl-C). */
+export function interruptedBy(): NodeJS.Signals | null {
+  return stoppedBy;
 }
 
 /** Run (and forget) everything registered, newest first; one failing undo does not stop the rest. */
@@ -33,7 +62,7 @@ export function undoAll(): void {
       // Best effort: what cannot be removed now is reclaimed by the next run (reclaimTemps, stale locks).
     }
   }
-  watcher?.(false);
+  if (stops.size === 0) watcher?.(false);
 }
 
 /** The process edge's hook: told when the first undo is registered and when none is left. */

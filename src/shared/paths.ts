@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from './context.js';
+import { UsageError } from './errors.js';
 
 /** Expand a leading `~` or `~/` to `home`; anything else is returned unchanged. */
 export function expandHome(p: string, home: string): string {
@@ -34,7 +35,15 @@ export function shownPath(cwd: string, abs: string): string {
 
 /** `~/.sdqctl`, or `$SDQCTL_HOME` when set (docs/reference.md#aliases); the home of aliases.yaml and the fd store. */
 export function sdqctlDir(ctx: Context): string {
-  return ctx.env.SDQCTL_HOME ? path.resolve(ctx.cwd, ctx.env.SDQCTL_HOME) : path.join(ctx.home, '.sdqctl');
+  if (ctx.env.SDQCTL_HOME) return path.resolve(ctx.cwd, ctx.env.SDQCTL_HOME);
+  // An empty HOME would put the store (and the trusted alias file) in whatever folder refcat runs in.
+  if (!hasSdqctlDir(ctx)) throw new UsageError('No home folder (HOME is empty or not absolute): set HOME, or SDQCTL_HOME, or REFCAT_STORE / --store', { code: 'no_home' });
+  return path.join(ctx.home, '.sdqctl');
+}
+
+/** Whether sdqctlDir() has a folder to give: SDQCTL_HOME, or an absolute home. */
+export function hasSdqctlDir(ctx: Context): boolean {
+  return Boolean(ctx.env.SDQCTL_HOME) || path.isAbsolute(ctx.home);
 }
 
 /** The nearest `<dir>/<name>` that exists, from `start` up to the file system's root, or null. */

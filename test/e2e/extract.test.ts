@@ -257,12 +257,12 @@ describe('errors and exit codes', () => {
     [
       ['foo:path/file.py#L10'],
       1,
-      "Error: Unknown REFCAT alias: 'foo' in foo:path/file.py#L10\n  Known aliases: (none)\n  Define in ~/.sdqctl/aliases.yaml or use ALIAS directive\n",
+      "Error: Unknown REFCAT alias: 'foo' in foo:path/file.py#L10\n  Known aliases: (none)\n  Define in ~/.sdqctl/aliases.yaml or use ALIAS directive\n  Or: --alias NAME=PATH, or a workspace.lock.json in this folder or above (see: refcat aliases)\n",
     ],
     [[], 2, "Error: No refs given (try 'refcat @path/to/file#L1-L20', or 'refcat --help')\n"],
     [['--jsn', '@x'], 2, "Error: unknown option '--jsn' (did you mean --json?)\n"],
     [['-C', '-1', '@x'], 2, "Error: option '-C, --context <n>' argument '-1' is invalid. expected a whole number >= 0.\n"],
-    [['--format', 'html', '@x'], 2, "Error: option '--format <format>' argument 'html' is invalid. Allowed choices are markdown, json, spec, raw.\n"],
+    [['--format', 'html', '@x'], 2, "Error: option '--format <format>' argument 'html' is invalid. Allowed choices are markdown, json, spec, raw, cite.\n"],
     [['--json', '-q', '@x'], 2, 'Error: Conflicting output formats: json and raw (pick one)\n'],
     [['--alias', 'oops', '@x'], 2, "Error: option '--alias <name=path>' argument 'oops' is invalid. expected NAME=PATH.\n"],
   ])('%j exits %i', (args, code, stderr) => {
@@ -319,8 +319,13 @@ describe('errors and exit codes', () => {
   it('prints help and the version', () => {
     const help = refcat(['--help']);
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain('Usage: refcat [options] [command]');
+    // The main job first: how to extract, and every extraction flag, at the top level.
+    expect(help.stdout).toMatch(/^Usage: refcat \[options\] <refs\.\.\.> {4}extract refs \(the main job\)\n {7}refcat <command> \[options\]\n/);
     expect(help.stdout).toContain('aliases');
+    for (const flag of ['--json', '-q, --quiet', '-C, --context <n>', '--alias <name=path>', '--max-tokens <n>', '--from-workflow <file>']) {
+      expect(help.stdout).toMatch(new RegExp(`^ {2}${flag.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +\\S`, 'm'));
+    }
+    expect(help.stdout).not.toContain('refcat refcat --help');
     const sub = refcat(['refcat', '--help']);
     expect(sub.stdout).toContain('--no-line-numbers');
     expect(sub.stdout).toContain('--validate-only');

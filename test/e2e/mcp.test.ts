@@ -183,7 +183,7 @@ describe('refcat mcp', () => {
     expect(glob.text).not.toContain('top secret');
   });
 
-  it('workflows cannot lead a tool out of the root: an INCLUDE outside is not read, a symlinked .conv refuses the call', async () => {
+  it('workflows cannot lead a tool out of the root: an INCLUDE outside is not read, a symlinked .conv refuses validate, verify_refs skips it with a warning', async () => {
     const validated = await call('validate', { paths: ['escape/inc.conv'] });
     expect(validated.isError).toBe(true);
     expect(JSON.parse(validated.text).files[0].errors).toEqual([
@@ -196,14 +196,49 @@ describe('refcat mcp', () => {
     expect(JSON.parse(verified.text)).toMatchObject({ passed: true, refs_found: 0, errors: [] });
     // Nothing of the outside file reaches either answer: not its directives, not its refs.
     for (const r of [validated, verified]) expect(r.text).not.toMatch(/SECRETDIRECTIVE|hidden/);
+    const r = await call('validate', { paths: ['escape'] });
+    expect(r).toEqual({ text: `Error: Refused: ${path.join(root, 'escape', 'link.conv')} is outside the root ${root} (and every alias target)\n`, isError: true });
+    // verify_refs skips a symlink leading out, with a warning, and checks the rest, as the CLI
+    // skips what it cannot scan; `exclude` leaves it out.
+    for (const args of [{ paths: ['escape'] }, {}]) {
+      const v = await call('verify_refs', args);
+      const doc = JSON.parse(v.text);
+      expect(doc.warnings, JSON.stringify(args)).toContainEqual({
+        code: 'outside_root',
+        message: `Skipped: a symlink leading outside the root ${root} (not read)`,
+        file: 'escape/link.conv',
+        line: null,
+        ref: null,
+        details: ['Leave it out with exclude, or point it inside the root'],
+      });
+      expect(v.text).not.toMatch(/SECRETDIRECTIVE|hidden/);
+    }
+    const excluded = JSON.parse((await call('verify_refs', { exclude: ['escape/', 'leak.txt'] })).text);
+    expect(excluded.warnings.filter((w: { code: string }) => w.code === 'outside_root')).toEqual([]);
+  });
+
+  it('refuses an argument a tool does not have, and logs a failed call by what failed', async () => {
     for (const [tool, args] of [
-      ['verify_refs', { paths: ['escape'] }],
-      ['verify_refs', {}],
-      ['validate', { paths: ['escape'] }],
+      ['fd_list', { all: true }],
+      ['aliases', { json: true }],
+      ['extract', { refs: ['@src/app.py#L1'], ref: 'x' }],
     ] as const) {
       const r = await call(tool, args);
-      expect(r, `${tool} ${JSON.stringify(args)}`).toEqual({ text: `Error: Refused: ${path.join(root, 'escape', 'link.conv')} is outside the root ${root} (and every alias target)\n`, isError: true });
+      expect(r.isError, tool).toBe(true);
+      expect(r.text, tool).toMatch(/Unrecognized key/);
     }
+    await call('validate', { paths: ['bad.conv'] });
+    expect(stderr).toContain('refcat mcp: validate: 1 of 1 workflow invalid\n');
+    expect(stderr).not.toContain('refcat mcp: validate: {');
+  });
+
+  it('fd_read names a file it read by its path, and a clamped range by the lines argument', async () => {
+    const r = await call('fd_read', { path: 'src/app.py', lines: '29-40' });
+    expect(r.isError).toBe(false);
+    expect(r.text).toMatch(/^<fd_content path="src\/app\.py" lines="29-30"/);
+    expect(r.text).toContain('Line range exceeds content bounds');
+    expect(r.text).toContain('lines "29-40"');
+    expect(r.text).not.toContain('--lines');
   });
 
   it('alias targets are readable; .. through an alias is not', async () => {
@@ -337,7 +372,9 @@ describe('refcat mcp', () => {
     expect(fs.readFileSync(path.join(root, 'out', 'code.py'), 'utf8')).toBe('print(1)\n');
     const exists = await call('ref_export', { text: '<ref id="a">new</ref>', id: 'a', to: 'exists.txt' });
     expect(exists.isError).toBe(true);
-    expect(exists.text).toContain('exists (use --force to overwrite)');
+    // The tool's own argument, not the CLI's flag.
+    expect(exists.text).toContain('exists (pass force: true to overwrite)');
+    expect(exists.text).not.toContain('--force');
     expect(fs.readFileSync(path.join(root, 'exists.txt'), 'utf8')).toBe('keep me\n');
     expect((await call('ref_export', { text: '<ref id="a">new</ref>', id: 'a', to: 'exists.txt', force: true })).isError).toBe(false);
     expect(fs.readFileSync(path.join(root, 'exists.txt'), 'utf8')).toBe('new\n');

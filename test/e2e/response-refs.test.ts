@@ -105,7 +105,7 @@ describe('refcat ref show / scan', () => {
       stderr: '',
     });
     const imports = 'import csv\nimport os\nfrom typing import List, Dict, Any, Optional, Union, TextIO';
-    expect(run(['fd', 'read', 'ref:csv_module_imports'])).toEqual({ code: 0, stdout: imports, stderr: '' });
+    expect(run(['fd', 'read', 'ref:csv_module_imports'])).toEqual({ code: 0, stdout: imports + '\n', stderr: '' });
     expect(run(['fd', 'read', 'ref:csv_module_full', '--page-size', '500']).stdout.split('\n')[0]).toBe(
       '<fd_result fd="ref:csv_module_full" pages="3" truncated="false" lines="1-15" total_lines="42">',
     );
@@ -116,7 +116,7 @@ describe('refcat ref show / scan', () => {
     // A new scan replaces what an id held.
     fs.writeFileSync(path.join(path.dirname(store), 'v2.md'), '<ref id="csv_module_imports">\nimport csv\n</ref>\n');
     run(['ref', 'scan', 'v2.md']);
-    expect(run(['fd', 'read', 'ref:csv_module_imports']).stdout).toBe('import csv');
+    expect(run(['fd', 'read', 'ref:csv_module_imports']).stdout).toBe('import csv\n');
     expect(run(['fd', 'list', '--json']).stdout).toContain('"id": "ref:csv_writer_function"');
   });
 
@@ -143,8 +143,8 @@ describe('refcat ref show / scan', () => {
   it('ids never become paths in the store', () => {
     const { run, store } = workspace({ 'odd.md': '<ref id="..">\nup\n</ref>\n<ref id="a:b">\ncolon\n</ref>\n' });
     run(['ref', 'scan', 'odd.md']);
-    expect(run(['fd', 'read', 'ref:..']).stdout).toBe('up');
-    expect(run(['fd', 'read', 'ref:a:b']).stdout).toBe('colon');
+    expect(run(['fd', 'read', 'ref:..']).stdout).toBe('up\n');
+    expect(run(['fd', 'read', 'ref:a:b']).stdout).toBe('colon\n');
     expect(fs.readdirSync(path.join(store, 'refs')).every((d) => /^[0-9a-f]{32}$/.test(d))).toBe(true);
     expect(fs.existsSync(path.join(path.dirname(store), 'up'))).toBe(false);
   });

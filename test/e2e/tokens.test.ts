@@ -135,7 +135,7 @@ describe('start-up', () => {
   const trace = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'refcat-trace-')), 'loaded.txt');
   afterAll(() => fs.rmSync(path.dirname(trace), { recursive: true, force: true }));
 
-  it('a plain ref loads neither the MCP SDK, zod nor a tokenizer', () => {
+  it('a plain ref loads neither the MCP SDK, zod, a tokenizer nor the language server', () => {
     const r = spawnSync(process.execPath, ['--import', path.join(REPO, 'test/helpers/trace-imports.mjs'), BIN, refs[0]!], {
       cwd: src,
       env: { PATH: process.env.PATH, HOME: os.tmpdir(), REFCAT_TRACE_IMPORTS: trace },
@@ -145,8 +145,26 @@ describe('start-up', () => {
     const loaded = fs.readFileSync(trace, 'utf8').split('\n');
     // The bin runs the bundle (one CommonJS file), whose dependencies load only when used.
     expect(loaded.some((u) => u.endsWith('/dist/bin/main.cjs'))).toBe(true);
-    expect(loaded.filter((u) => /node_modules\/(@modelcontextprotocol|zod|gpt-tokenizer|js-tiktoken|commander)\//.test(u))).toEqual([]);
+    expect(loaded.filter((u) => /node_modules\/(@modelcontextprotocol|zod|gpt-tokenizer|js-tiktoken|commander|vscode-languageserver|vscode-languageserver-protocol|vscode-languageserver-textdocument|vscode-jsonrpc)\//.test(u))).toEqual([]);
     expect(loaded.filter((u) => /dist\/(core|cli)\//.test(u))).toEqual([]);
+  });
+
+  it('the trace does see the language server when refcat lsp runs (so the test above can fail)', () => {
+    fs.rmSync(trace, { force: true });
+    // stdin at its end: the server starts, sees the client gone and ends (exit 1: no shutdown).
+    const r = spawnSync(process.execPath, ['--import', path.join(REPO, 'test/helpers/trace-imports.mjs'), BIN, 'lsp', '--stdio'], {
+      cwd: src,
+      input: '',
+      env: { PATH: process.env.PATH, HOME: os.tmpdir(), REFCAT_TRACE_IMPORTS: trace },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe('');
+    const loaded = fs.readFileSync(trace, 'utf8').split('\n');
+    for (const pkg of ['vscode-languageserver', 'vscode-languageserver-protocol', 'vscode-languageserver-textdocument', 'vscode-jsonrpc']) {
+      expect(loaded.some((u) => u.includes(`/node_modules/${pkg}/`))).toBe(true);
+    }
   });
 
   it('the trace does see the tokenizer when a budget asks for it (so the test above can fail)', () => {

@@ -74,6 +74,17 @@ describe('refcat verify refs: text output (docs/reference.md#verify-refs)', () =
     expect(r.stdout).toContain('  ERROR README.md:8: Broken reference: @models/user.py#L1\n    Suggestion: Found: @src/models/user.py#L1\n');
   });
 
+  it('--suggest-fixes searches the whole repository, not only the scanned folder, from its root or a subfolder', () => {
+    const dir = tmpDir({ '.git/HEAD': 'ref: refs/heads/main\n', 'docs/README.md': 'See @models/user.py#L1.\n', 'src/models/user.py': 'class User: pass\n' });
+    const fromRoot = refcat(['verify', 'refs', 'docs/', '--suggest-fixes'], { cwd: dir });
+    expect(fromRoot.stdout).toContain('  ERROR docs/README.md:1: Broken reference: @models/user.py#L1\n    Suggestion: Found: @src/models/user.py#L1\n');
+    const fromDocs = refcat(['verify', 'refs', '--suggest-fixes'], { cwd: path.join(dir, 'docs') });
+    expect(fromDocs.stdout).toContain('  ERROR README.md:1: Broken reference: @models/user.py#L1\n    Suggestion: Found: @../src/models/user.py#L1\n');
+    // The suggestion resolves from where the doc is.
+    const fixed = tmpDir({ '.git/HEAD': 'ref: refs/heads/main\n', 'docs/README.md': 'See @../src/models/user.py#L1.\n', 'src/models/user.py': 'class User: pass\n' });
+    expect(refcat(['verify', 'refs'], { cwd: path.join(fixed, 'docs') }).code).toBe(0);
+  });
+
   it('--suggest-fixes looks below the alias root for alias refs', () => {
     const dir = tmpDir({
       'doc.md': 'See lib:old/A.swift#L2 here.\n',
@@ -163,6 +174,7 @@ describe('refcat verify refs: --json and --format github', () => {
         },
       ],
       skipped: [],
+      snippets: { verbatim: 0, excerpt: 0, stale: 0, refs: [] },
     });
   });
 

@@ -36,6 +36,9 @@ export class GitRepo {
         GIT_COMMITTER_DATE: date,
       },
       encoding: 'utf8',
+      // git's chatter on stderr (`Automatic merge went well; ...`) stays out of the test output;
+      // a failure still carries it in the thrown error.
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
   }
 

@@ -42,7 +42,7 @@ describe('special files are recognised before reading', () => {
 
   it.each([
     ['INCLUDE /dev/zero', ['validate', 'flow.conv'], 'Cannot read INCLUDE file /dev/zero: is not a regular file (a device)'],
-    ['validate /dev/zero', ['validate', '/dev/zero'], 'Cannot read /dev/zero: is not a regular file (a device)'],
+    ['validate /dev/zero (not a .conv file: refused by name)', ['validate', '/dev/zero'], 'Not a .conv file: /dev/zero'],
     ['verify refs /dev/zero', ['verify', 'refs', '/dev/zero'], 'is not a regular file (a device)'],
     ['--from-workflow /dev/zero', ['--from-workflow', '/dev/zero'], 'is not a regular file (a device)'],
     ['ref list --from /dev/zero', ['ref', 'list', '--from', '/dev/zero'], 'Cannot read /dev/zero: is not a regular file (a device)'],
@@ -52,6 +52,14 @@ describe('special files are recognised before reading', () => {
     const r = await refcatInProcess([...args, '--store', path.join(dir, 'store')].filter((a) => args[0] === 'ref' || !a.includes('store')), { cwd: dir });
     expect(r.code).not.toBe(0);
     expect(r.stdout + r.stderr).toContain(message);
+  });
+
+  it('a .conv that is a device is refused before it is read', async () => {
+    const dir = tmpDir();
+    fs.symlinkSync('/dev/zero', path.join(dir, 'zero.conv'));
+    const r = await refcatInProcess(['validate', 'zero.conv'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Cannot read zero.conv: is not a regular file (a device)');
   });
 
   it('INCLUDE of a FIFO with no writer does not block', async () => {

@@ -115,6 +115,7 @@ describe('unknown aliases', () => {
     expect((err as RefError).details).toEqual([
       'Known aliases: mine (--alias); trio (workspace.lock.json); aaps, loop (~/.sdqctl/aliases.yaml)',
       'Define in ~/.sdqctl/aliases.yaml or use ALIAS directive',
+      'Or: --alias NAME=PATH, or a workspace.lock.json in this folder or above (see: refcat aliases)',
     ]);
   });
 
@@ -134,7 +135,7 @@ describe('unknown aliases', () => {
     const { ctx } = setup({});
     expect(() => new AliasResolver(ctx).resolve('x', 'x:a.py')).toThrow(RefError);
     const report = extract(['x:a.py'], ctx);
-    expect(report.errors[0]).toMatchObject({ code: 'unknown_alias', details: ['Known aliases: (none)', expect.any(String)] });
+    expect(report.errors[0]).toMatchObject({ code: 'unknown_alias', details: ['Known aliases: (none)', expect.any(String), expect.stringContaining('--alias NAME=PATH')] });
   });
 });
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Confinement } from '../../src/core/agents/confinement.js';
+import { Confinement } from '../../src/core/safe-read/confinement.js';
 import { tmpDir } from '../helpers/tmp.js';
 
 describe('Confinement (refcat mcp reads)', () => {

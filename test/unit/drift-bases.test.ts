@@ -24,7 +24,7 @@ function inputs(repo: GitRepo, files: string[]): DriftRefInput[] {
 }
 
 describe('drift bases for many files at once', () => {
-  it('equal the bases a blame of each file gives, in few git runs', () => {
+  it('equal the bases a blame of each file gives, in few git runs', async () => {
     const docs = Array.from({ length: 12 }, (_, i) => `docs/d${i}.md`);
     const repo = GitRepo.init({ 'lib/x.js': numbered('x', 40) });
     repo.commit('docs', Object.fromEntries(docs.slice(0, 8).map((d, i) => [d, doc(i)])));
@@ -52,8 +52,8 @@ describe('drift bases for many files at once', () => {
     const files = docs.map((d) => (d === docs[2] ? 'docs/d2-renamed.md' : d));
     const ctx = testCtx(repo.dir);
     const git = new GitRunner(ctx);
-    const together = detectDrift(inputs(repo, files), ctx, { git });
-    const single = files.map((f) => detectDrift(inputs(repo, [f]), ctx));
+    const together = await detectDrift(inputs(repo, files), ctx, { git });
+    const single = await Promise.all(files.map((f) => detectDrift(inputs(repo, [f]), ctx)));
     expect(together.entries).toEqual(single.flatMap((r) => r.entries));
     // Every status is there, and the bases differ between files (the test would catch a mix-up).
     expect(new Set(together.entries.map((e) => e.base)).size).toBeGreaterThan(4);
@@ -63,13 +63,13 @@ describe('drift bases for many files at once', () => {
     expect(together.gitProcesses).toBeLessThan(single.reduce((n, r) => n + r.gitProcesses, 0) / 2);
   });
 
-  it('are found for 200 files added once without a blame each', () => {
+  it('are found for 200 files added once without a blame each', async () => {
     const docs = Array.from({ length: 200 }, (_, i) => `docs/d${i}.md`);
     const repo = GitRepo.init({ 'lib/x.js': numbered('x', 300) });
     repo.commit('docs', Object.fromEntries(docs.map((d, i) => [d, doc(i)])));
     repo.commit('code moves', { 'lib/x.js': 'top\n' + numbered('x', 300) });
     const ctx = testCtx(repo.dir);
-    const report = detectDrift(inputs(repo, docs), ctx);
+    const report = await detectDrift(inputs(repo, docs), ctx);
     expect(report.counts.moved).toBe(400);
     // Three runs find the bases, then one diff and one batch read of the old file.
     expect(report.gitProcesses).toBeLessThanOrEqual(8);

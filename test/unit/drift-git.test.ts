@@ -23,51 +23,54 @@ function workspace(docs: number, perDoc: number): GitRepo {
 }
 
 describe('detectDrift: the library call, and git run a bounded number of times (docs/reference.md#drift-verdicts)', () => {
-  it('the exported detectDrift and fixDrift judge and fix refs found by the caller', () => {
+  it('the exported detectDrift and fixDrift judge and fix refs found by the caller', async () => {
     const repo = GitRepo.init({ 'lib/x.js': X, 'notes.md': 'See @lib/x.js#L4-L5 and @lib/x.js#/x 9/\n' });
     repo.commit('insert', { 'lib/x.js': 'new\n' + X });
     const file = path.join(repo.dir, 'notes.md');
     const refs: DriftRefInput[] = ['@lib/x.js#L4-L5', '@lib/x.js#/x 9/'].map((ref) => ({ file, line: 1, ref, spec: parseRef(ref), alias: null, searchDirs: [repo.dir] }));
-    const report = detectDrift(refs, ctxFor(repo.dir));
+    const report = await detectDrift(refs, ctxFor(repo.dir));
     expect(report.entries.map((e) => [e.status, e.newRef])).toEqual([
       ['moved', '@lib/x.js#L5-L6'],
       ['anchored', null],
     ]);
-    // One blame (one doc), one cat-file of the old contents, one diff.
-    expect(report.gitProcesses).toBe(3);
-    expect(fixDrift(report, ctxFor(repo.dir))).toEqual([{ file, line: 1, oldRef: '@lib/x.js#L4-L5', newRef: '@lib/x.js#L5-L6' }]);
+    // The lines each ref selected at its base, for a caller comparing text (cited snippets).
+    expect(report.entries.map((e) => e.baseLines)).toEqual([['x 4', 'x 5'], undefined]);
+    // One config read (the repository's filter drivers, switched off), one blame (one doc), one
+    // cat-file of the old contents, one diff.
+    expect(report.gitProcesses).toBe(4);
+    expect(await fixDrift(report, ctxFor(repo.dir))).toEqual([{ file, line: 1, oldRef: '@lib/x.js#L4-L5', newRef: '@lib/x.js#L5-L6' }]);
     expect(repo.read('notes.md')).toBe('See @lib/x.js#L5-L6 and @lib/x.js#/x 9/\n');
     expect(report.counts).toMatchObject({ moved: 0, fixed: 1, anchored: 1 });
   });
 
-  it('at most one blame per doc, whatever the number of refs: 3 docs of 4 refs and of 40 refs cost the same', () => {
-    const processes = (perDoc: number, editDocs: boolean) => {
+  it('at most one blame per doc, whatever the number of refs: 3 docs of 4 refs and of 40 refs cost the same', async () => {
+    const processes = async (perDoc: number, editDocs: boolean) => {
       const repo = workspace(3, perDoc);
       if (editDocs) {
         for (let d = 0; d < 3; d++) repo.write({ [`docs/doc${d}.md`]: repo.read(`docs/doc${d}.md`) + 'More.\n' });
         repo.commit('edit the docs');
       }
-      const report = verifyRefs(['docs'], ctxFor(repo.dir), { drift: {} });
+      const report = await verifyRefs(['docs'], ctxFor(repo.dir), { drift: {} });
       expect(report.drift!.counts.moved + report.drift!.counts.changed).toBe(3 * perDoc);
       return report.drift!.gitProcesses;
     };
     // Three docs (fewer than the four from which docs added once are found without a blame,
     // test/unit/drift-bases.test.ts): one blame per doc, 1 cat-file --batch (old contents), 1 diff
-    // (one repository, one base), edited or not.
-    expect(processes(4, false)).toBe(5);
-    expect(processes(40, false)).toBe(5);
-    expect(processes(4, true)).toBe(5);
-    expect(processes(40, true)).toBe(5);
+    // (one repository, one base), and one config read, edited or not.
+    expect(await processes(4, false)).toBe(6);
+    expect(await processes(40, false)).toBe(6);
+    expect(await processes(4, true)).toBe(6);
+    expect(await processes(40, true)).toBe(6);
   });
 
-  it('docs written at different commits: one diff per (repository, base), still not one per ref', () => {
+  it('docs written at different commits: one diff per (repository, base), still not one per ref', async () => {
     const repo = workspace(2, 10);
     repo.commit('third doc', { 'docs/doc2.md': '# Doc 2\n- @lib/a.js#L5-L6\n- @lib/b.js#L7\n' });
     repo.commit('edit again', { 'lib/a.js': 'top 2\n' + repo.read('lib/a.js') });
-    const report = verifyRefs(['docs'], ctxFor(repo.dir), { drift: {} });
+    const report = await verifyRefs(['docs'], ctxFor(repo.dir), { drift: {} });
     expect(report.drift!.counts).toMatchObject({ moved: 21, unchanged: 1 }); // lib/b.js did not change after doc 2
-    // 3 blames, 1 cat-file, 2 diffs (docs 0-1 against the first commit, doc 2 against the third).
-    expect(report.drift!.gitProcesses).toBe(6);
+    // 1 config read, 3 blames, 1 cat-file, 2 diffs (docs 0-1 against the first commit, doc 2 against the third).
+    expect(report.drift!.gitProcesses).toBe(7);
   });
 });
 
@@ -105,20 +108,6 @@ describe('verify refs --drift: git failures and git configuration (docs/referenc
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(`Error: git blame failed in ${repo.dir}: fatal: could not open object name list: .git-blame-ignore-revs\n`);
-  });
-
-  it('a corrupt repository: one line naming it, exit 1, no stack trace', async () => {
-    const repo = GitRepo.init({ 'lib/x.js': X, 'notes.md': '@lib/x.js#L3\n' });
-    const blob = repo.git('rev-parse', 'HEAD:lib/x.js').trim();
-    repo.commit('insert', { 'lib/x.js': 'new\n' + X });
-    const object = path.join(repo.dir, '.git', 'objects', blob.slice(0, 2), blob.slice(2));
-    fs.chmodSync(object, 0o644);
-    fs.writeFileSync(object, 'not a zlib stream');
-    const r = await refcatInProcess(['verify', 'refs', '--drift'], { cwd: repo.dir });
-    expect(r.code).toBe(1);
-    expect(r.stdout).toBe('');
-    expect(r.stderr.startsWith(`Error: git diff failed in ${repo.dir}: `)).toBe(true);
-    expect(r.stderr.split('\n')).toHaveLength(2); // one line, then the final newline
   });
 
   it('diff prefixes from the user\'s config (noprefix, mnemonicPrefix) do not change the verdicts', async () => {

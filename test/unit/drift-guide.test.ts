@@ -45,7 +45,7 @@ extension Array where Element == Dose {
 const V2 = 'import HealthKit\n' + V1.replace('    self.max {', '    self.filter { $0.units > 0 }.max {');
 
 describe('docs/drift.md: the worked example prints what the guide shows', () => {
-  it('a lockfile re-pin, --drift, --fix and the git diff', async () => {
+  it('a lockfile re-pin, --drift, --fix, the git diff and --accept', async () => {
     const jsonBlock = blocks().find((b) => b.info === 'json')!.body;
     const docBlock = blocks().find((b) => b.info === 'markdown')!.body;
     const shown = blocks().flatMap((b) => [...transcript(b.body)]);
@@ -73,5 +73,11 @@ describe('docs/drift.md: the worked example prints what the guide shows', () => 
     expect(expected.has('git diff')).toBe(true);
     const changed = (diff: string) => diff.split('\n').filter((l) => /^[-+](?![-+])/.test(l));
     expect(changed(ws.git('diff'))).toEqual(changed(expected.get('git diff')!));
+    // The changed ref, read and accepted (docs/drift.md#accepting-a-change).
+    const accept = await refcatInProcess(['verify', 'refs', '--accept'], { cwd: root });
+    expect(accept.code).toBe(0);
+    expect(accept.stdout).toBe(expected.get('refcat verify refs --accept'));
+    const recorded = JSON.parse(ws.read('refcat-accepted.json')) as { accepted: { doc: string; ref: string }[] };
+    expect(recorded.accepted.map((a) => [a.doc, a.ref])).toEqual([['docs/dosing.md', 'loop:Sources/Dose.swift#L12-L14']]);
   });
 });

@@ -104,5 +104,5 @@ describe('verify refs --drift: properties over random edit scripts (docs/referen
       ),
       { numRuns: 20 },
     );
-  });
+  }, 180_000); // 20 temp repositories, each committed 3 times and judged 3 times: a busy machine needs minutes
 });

@@ -368,7 +368,7 @@ describe('GitIgnore sources', () => {
 describe('checkOnly with probeWholeFiles (--list-files)', () => {
   it.each([
     ['a text file: found, not counted', { 'a.txt': numbered(5) }, { totalLines: null }, []],
-    ['a binary file: the same error as extraction', { 'a.txt': Buffer.from([0x61, 0, 0x62]) }, null, ['binary']],
+    ['a binary file: listed, not read (extraction refuses it)', { 'a.txt': Buffer.from([0x61, 0, 0x62]) }, { totalLines: null }, []],
     ['an empty file', { 'a.txt': '' }, { totalLines: null }, []],
   ])('%s', (_name, files, result, errors) => {
     const report = run(files, '@a.txt', { checkOnly: true, probeWholeFiles: true });
@@ -377,14 +377,25 @@ describe('checkOnly with probeWholeFiles (--list-files)', () => {
     else expect(report.results).toEqual([]);
   });
 
-  it('reads only the start of a whole file', () => {
+  it('opens no whole file', () => {
+    const open = vi.spyOn(fs, 'openSync');
     const read = vi.spyOn(fs, 'readSync');
     try {
-      run({ 'a.txt': 'x\n'.repeat(200_000) }, '@a.txt', { checkOnly: true, probeWholeFiles: true });
-      expect(read.mock.calls.length).toBe(1);
+      const report = run({ 'a.txt': 'x\n'.repeat(200_000) }, '@a.txt', { checkOnly: true, probeWholeFiles: true });
+      expect(report.results.map((r) => r.relPath)).toEqual(['a.txt']);
+      expect([open.mock.calls.length, read.mock.calls.length]).toEqual([0, 0]);
     } finally {
+      open.mockRestore();
       read.mockRestore();
     }
+  });
+
+  it.each([
+    ['a folder', 'sub', 'is_directory'],
+    ['a missing file', 'gone.txt', 'not_found'],
+  ])('still refuses %s named directly', (_name, ref, code) => {
+    const report = run({ 'sub/x.txt': 'x\n' }, ref, { checkOnly: true, probeWholeFiles: true });
+    expect(report.errors.map((e) => e.code)).toEqual([code]);
   });
 });
 

@@ -59,6 +59,7 @@ const refused: string[][] = [
   ['--version'],
   ['aliases'],
   ['mcp'],
+  ['lsp'],
   ['@a.py', '--encoding', 'p50k_base'],
   ['@a.py', '--max-tokens', '0'],
   ['validate', 'x.conv'],

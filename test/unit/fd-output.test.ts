@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runFdRead } from '../../src/cli/commands/fd.js';
 import type { IO } from '../../src/cli/io.js';
+import { refcatInProcess } from '../helpers/in-process.js';
 import { testCtx, tmpDir } from '../helpers/tmp.js';
 
 describe('fd read output', () => {
@@ -27,5 +28,16 @@ describe('fd read output', () => {
     events.forEach((e, i) => {
       if (e.startsWith('write')) expect(events[i + 1]).toBe('drain');
     });
+  });
+});
+
+describe('fd read and fd list, as a person sees them', () => {
+  it('a stored <ref> ends with a newline as ref show gives it (raw stays exact); fd list says "1 line"', async () => {
+    const dir = tmpDir({ 'answer.md': 'Here:\n<ref id="main">\nprint(1)\n</ref>\n' });
+    const store = path.join(dir, 'store');
+    expect((await refcatInProcess(['ref', 'scan', 'answer.md', '--store', store], { cwd: dir })).code).toBe(0);
+    expect(await refcatInProcess(['fd', 'read', 'ref:main', '--store', store], { cwd: dir })).toEqual({ code: 0, stdout: 'print(1)\n', stderr: '' });
+    expect((await refcatInProcess(['fd', 'read', 'ref:main', '--format', 'raw', '--store', store], { cwd: dir })).stdout).toBe('print(1)');
+    expect((await refcatInProcess(['fd', 'list', '--store', store], { cwd: dir })).stdout).toMatch(/^ref:main {2}1 line {2}8 chars {2}\S+ {2}answer\.md\n$/);
   });
 });

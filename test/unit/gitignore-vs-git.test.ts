@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GitIgnore } from '../../src/core/walk/gitignore.js';
+import { expandGlob } from '../../src/core/walk/glob.js';
 import { tmpDir, writeFiles } from '../helpers/tmp.js';
 
 // Differential: for each table row, a repository with that .gitignore (and nested ones), and
@@ -89,6 +90,13 @@ function gitIgnored(repo: string, files: string[]): Set<string> {
   return new Set(out.split('\n').filter(Boolean));
 }
 
+/** What `**\/*` expands to in the repository, relative and sorted. */
+function walked(repo: string): string[] {
+  return expandGlob('**/*', repo, false)
+    .map((f) => path.relative(repo, f).split(path.sep).join('/'))
+    .sort();
+}
+
 function repoWith(gitignore: string, nested: Record<string, string> = {}): string {
   const repo = tmpDir(Object.fromEntries(FILES.map((f) => [f, 'x\n'])));
   execFileSync('git', ['init', '-q'], { cwd: repo, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: repo } });
@@ -103,6 +111,8 @@ describe('.gitignore rules agree with git check-ignore', () => {
     const ours = new GitIgnore(repo);
     const differ = FILES.filter((f) => ours.ignores(path.join(repo, f)) !== expected.has(f));
     expect(differ).toEqual([]);
+    // The walk asks folder by folder (pruning ignored ones): it must keep exactly the same files.
+    expect(walked(repo)).toEqual(FILES.filter((f) => !expected.has(f)).sort());
   });
 
   it('nested .gitignore files and .git/info/exclude', () => {
@@ -111,5 +121,6 @@ describe('.gitignore rules agree with git check-ignore', () => {
     const expected = gitIgnored(repo, FILES);
     const ours = new GitIgnore(repo);
     expect(FILES.filter((f) => ours.ignores(path.join(repo, f)) !== expected.has(f))).toEqual([]);
+    expect(walked(repo)).toEqual(FILES.filter((f) => !expected.has(f)).sort());
   });
 });

@@ -61,6 +61,32 @@ describe('the glob walk', () => {
     expect(all.stdout).toBe('logs/keep.txt\n');
   });
 
+  it('--list-files opens no listed file (and no file it skips)', async () => {
+    const files: Record<string, string> = { '.gitignore': '*.gen.ts\nout/\n', 'src/.gitignore': 'tmp.ts\n' };
+    for (let i = 0; i < 40; i++) files[`src/m${i % 4}/f${i}${i % 10 === 0 ? '.gen' : ''}.ts`] = 'export const x = 1;\n'.repeat(50);
+    files['src/tmp.ts'] = 'x\n';
+    files['out/a.ts'] = 'x\n';
+    const dir = tmpDir(files);
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    const touched: string[] = [];
+    const spies = (['openSync', 'readFileSync', 'readSync', 'createReadStream'] as const).map((name) => {
+      const real = fs[name] as (...args: unknown[]) => unknown;
+      return vi.spyOn(fs, name).mockImplementation(((...args: unknown[]) => {
+        if (typeof args[0] === 'string' && args[0].endsWith('.ts')) touched.push(path.relative(dir, args[0]));
+        if (typeof args[0] === 'number') touched.push(`read(fd ${args[0]})`);
+        return real.apply(fs, args);
+      }) as never);
+    });
+    try {
+      const r = await refcatInProcess(['--list-files', '**/*.ts'], { cwd: dir });
+      expect(r.stdout.split('\n').filter(Boolean)).toHaveLength(36);
+      expect(r.code).toBe(0);
+      expect(touched).toEqual([]);
+    } finally {
+      for (const s of spies) s.mockRestore();
+    }
+  });
+
   it('a loop under a glob ends, lists each file once and warns on stderr', async () => {
     const dir = tmpDir({ 'src/a.ts': 'a\n' });
     fs.symlinkSync('..', path.join(dir, 'src', 'up'));

@@ -29,13 +29,6 @@ describe('validateConv: values (docs/reference.md#validate)', () => {
     ['CONTEXT-LIMIT 101%', 'invalid_value'],
     ['CONTEXT-LIMIT 0.8', 'invalid_value'],
     ['CONTEXT-LIMIT eighty', 'invalid_value'],
-    ['ON-CONTEXT-LIMIT stop', null],
-    ['ON-CONTEXT-LIMIT Compact', 'invalid_value'],
-    ['CHECKPOINT-AFTER each-prompt', null],
-    ['CHECKPOINT-AFTER never', null],
-    ['RUN-ON-ERROR stop', null],
-    ['VALIDATION-MODE exploratory', null],
-    ['VALIDATION-MODE', 'invalid_value'],
     ['ALIAS lib=src', null],
     ['ALIAS =src', 'invalid_alias'],
     ['ALIAS lib=', 'invalid_alias'],
@@ -43,6 +36,38 @@ describe('validateConv: values (docs/reference.md#validate)', () => {
     ['REQUIRE', 'invalid_value'],
   ])('%s', (line, code) => {
     expect(check(withPrompt(line), { 'src/a.txt': 'a\n' })).toEqual(code ? [`2 error ${code}`] : []);
+  });
+
+  // sdqctl stores any value of these four and a value outside the set does nothing: a warning that
+  // says so (error only under --strict), with a did-you-mean for a near miss.
+  it.each<[string, string | null]>([
+    ['ON-CONTEXT-LIMIT stop', null],
+    ['ON-CONTEXT-LIMIT compcat', "ON-CONTEXT-LIMIT 'compcat' has no effect (did you mean compact?)"],
+    ['ON-CONTEXT-LIMIT Compact', "ON-CONTEXT-LIMIT 'Compact' has no effect (did you mean compact?)"],
+    ['ON-CONTEXT-LIMIT 3', "ON-CONTEXT-LIMIT '3' has no effect (expected compact, stop or continue)"],
+    ['ON-CONTEXT-LIMIT', "ON-CONTEXT-LIMIT '' has no effect (expected compact, stop or continue)"],
+    ['CHECKPOINT-AFTER each-prompt', null],
+    ['CHECKPOINT-AFTER never', null],
+    ['CHECKPOINT-AFTER each-cylce', "CHECKPOINT-AFTER 'each-cylce' has no effect (did you mean each-cycle?)"],
+    ['CHECKPOINT-AFTER 2', "CHECKPOINT-AFTER '2' has no effect (expected each-cycle, each-prompt or never)"],
+    ['CHECKPOINT-AFTER', "CHECKPOINT-AFTER '' has no effect (expected each-cycle, each-prompt or never)"],
+    ['RUN-ON-ERROR continue', null],
+    ['RUN-ON-ERROR contineu', "RUN-ON-ERROR 'contineu' has no effect (did you mean continue?)"],
+    ['RUN-ON-ERROR 1', "RUN-ON-ERROR '1' has no effect (expected stop or continue)"],
+    ['RUN-ON-ERROR', "RUN-ON-ERROR '' has no effect (expected stop or continue)"],
+    ['VALIDATION-MODE exploratory', null],
+    ['VALIDATION-MODE lenent', "VALIDATION-MODE 'lenent' has no effect (did you mean lenient?)"],
+    ['VALIDATION-MODE 0', "VALIDATION-MODE '0' has no effect (expected strict, lenient or exploratory)"],
+    ['VALIDATION-MODE', "VALIDATION-MODE '' has no effect (expected strict, lenient or exploratory)"],
+  ])('%s', (line, message) => {
+    const dir = tmpDir({ 'flow.conv': withPrompt(line) });
+    const loose = validateConv('flow.conv', testCtx(dir));
+    const strict = validateConv('flow.conv', testCtx(dir), { strict: true });
+    const shown = (fs: typeof loose.errors) => fs.map((f) => `${f.line} ${f.code} ${f.message}`);
+    expect(loose.errors).toEqual([]);
+    expect(shown(loose.warnings)).toEqual(message ? [`2 invalid_value ${message}`] : []);
+    expect(shown(strict.errors)).toEqual(message ? [`2 invalid_value ${message}`] : []);
+    expect(strict.valid).toBe(message === null);
   });
 
   it('a MODEL with no value is an error; no MODEL at all is fine (sdqctl has a default)', () => {
@@ -149,7 +174,7 @@ describe('verify refs reports progress to whoever asks', () => {
     const { verifyRefs } = await import('../../src/core/verify-refs/verify-refs.js');
     const dir = tmpDir({ 'a.md': 'see @b.md\n', 'b.md': 'x\n', 'c.md': 'y\n' });
     const calls: [number, number][] = [];
-    verifyRefs(['.'], testCtx(dir), { onProgress: (i, n) => calls.push([i, n]) });
+    await verifyRefs(['.'], testCtx(dir), { onProgress: (i, n) => calls.push([i, n]) });
     expect(calls).toEqual([
       [0, 3],
       [1, 3],

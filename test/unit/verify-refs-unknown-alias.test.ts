@@ -12,7 +12,7 @@ const GLOBAL = 'aliases:\n  trio: /t\n  loop: /l\n';
 type Setup = 'nothing' | 'lockfile' | 'global file' | '--alias';
 
 /** The refs verify refs finds in a doc holding `line`, and the broken ones' aliases. */
-function check(line: string, setup: Setup) {
+async function check(line: string, setup: Setup) {
   const root = tmpDir({
     'docs/a.md': `# Notes\n\n${line}\n`,
     ...(setup === 'lockfile' ? { 'workspace.lock.json': LOCK } : {}),
@@ -20,7 +20,7 @@ function check(line: string, setup: Setup) {
   const ctx = testCtx(root);
   if (setup === 'global file') writeFiles(ctx.home, { '.sdqctl/aliases.yaml': GLOBAL });
   const explicit = setup === '--alias' ? [{ name: 'trio', path: '/t', base: root, origin: '--alias' }] : [];
-  const report = verifyRefs(['docs'], ctx, { aliases: new AliasResolver(ctx, { explicit }) });
+  const report = await verifyRefs(['docs'], ctx, { aliases: new AliasResolver(ctx, { explicit }) });
   return { found: report.refsFound, unknown: report.errors.filter((e) => e.code === 'unknown_alias').map((e) => e.ref) };
 }
 
@@ -36,9 +36,9 @@ describe('verify refs: an unknown alias is reported where it can only be a typo,
     ['not a near miss, only a global file: `zzz:README.md`', ['lockfile', '--alias'], ['nothing', 'global file']],
     ['no folder, no selector, no near miss: `note:setup.txt`', ['lockfile', '--alias'], ['nothing', 'global file']],
     ['a heading anchor is not a selector: `note:setup.md#usage`', ['lockfile', '--alias'], ['nothing', 'global file']],
-  ])('%s', (line, reported, prose) => {
+  ])('%s', async (line, reported, prose) => {
     for (const setup of ALL) {
-      const r = check(line, setup);
+      const r = await check(line, setup);
       if (reported.includes(setup)) expect(r, setup).toEqual({ found: 1, unknown: [expect.any(String)] });
       if (prose.includes(setup)) expect(r, setup).toEqual({ found: 0, unknown: [] });
     }
@@ -49,13 +49,13 @@ describe('verify refs: an unknown alias is reported where it can only be a typo,
     ['`project:docs/x.md#L2`'],
     ['`extract:src/app.py#/main/`'],
     ['`@alias:example/path.md`'],
-  ])('the placeholder %s is never a ref', (line) => {
-    for (const setup of ['nothing', 'lockfile', 'global file', '--alias'] as Setup[]) expect(check(line, setup), setup).toEqual({ found: 0, unknown: [] });
+  ])('the placeholder %s is never a ref', async (line) => {
+    for (const setup of ['nothing', 'lockfile', 'global file', '--alias'] as Setup[]) expect(await check(line, setup), setup).toEqual({ found: 0, unknown: [] });
   });
 
-  it('a placeholder word defined as an alias is an alias', () => {
-    const root = tmpDir({ 'docs/a.md': 'see `project:src/x.py`\n', 'workspace.lock.json': JSON.stringify({ repos: [{ alias: 'project', name: 'P' }] }) });
-    const report = verifyRefs(['docs'], testCtx(root));
+  it('a placeholder word defined as an alias is an alias', async () => {
+    const root = tmpDir({ 'docs/a.md': 'see `project:src/x.py`\n', 'workspace.lock.json': JSON.stringify({ repos: [{ alias: 'project', name: 'P' }] }), 'externals/P/README.md': '# P\n' });
+    const report = await verifyRefs(['docs'], testCtx(root));
     expect(report.refsFound).toBe(1);
     expect(report.errors[0]).toMatchObject({ code: 'not_found', ref: 'project:src/x.py' });
   });

@@ -1,19 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ExtractOptions } from '../../core/extract/extract.js';
 import { PatternBudget } from '../../core/extract/pattern-search.js';
-import { diagnosticJson, ExtractionWriter, type OutputChunk, type OutputFormat, type RenderOptions, renderCheck, renderers } from '../../core/output/render-extraction.js';
-import { type Diagnostic, type ExitCode, UsageError } from '../../shared/errors.js';
-import { type IO, printLog, StdoutWriter } from '../io.js';
-import { resolverFromFlags } from '../alias-flags.js';
-import { BatchRun, extractBatches, type RefBatch } from '../../core/extract/extract-batches.js';
+import type { OutputFormat, RenderOptions } from '../../core/output/render-extraction.js';
+import { runExtraction } from '../../core/pipeline/run-extraction.js';
 import type { Encoding } from '../../core/tokens/tokenizer.js';
-import type { Counter } from '../../core/tokens/counter.js';
+import { type ExitCode, RefError, UsageError } from '../../shared/errors.js';
+import { resolverFromFlags } from '../alias-flags.js';
+import { type IO, printLog, StdoutWriter } from '../io.js';
 
 export interface ExtractCliOptions {
   json?: boolean;
   spec?: boolean;
   quiet?: boolean;
+  cite?: boolean;
   format?: OutputFormat;
   lineNumbers: boolean;
   cwd: boolean;
@@ -31,101 +30,32 @@ export interface ExtractCliOptions {
   maxTokens?: number;
 }
 
-/** `refcat [REFS...]`: map flags to options, extract, render, return the exit code. */
+/** `refcat [REFS...]`: map flags onto an extraction request, run it to stdout, return the exit code. */
 export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO): Promise<ExitCode> {
   const { ctx } = io;
   const format = outputFormat(opts);
   checkModes(opts, format);
   const base = opts.relativeTo ? checkDir(path.resolve(ctx.cwd, opts.relativeTo), '--relative-to') : ctx.cwd;
   const aliases = resolverFromFlags(opts.alias, ctx);
-
-  const batches: RefBatch[] = [{ inputs: refs }];
-  const problems: Diagnostic[] = [];
-  if (opts.fromWorkflow) {
-    const { workflowRefs } = await import('../../core/workflow/workflow-refs.js');
-    const workflow = workflowRefs(path.resolve(ctx.cwd, opts.fromWorkflow), ctx, aliases);
-    batches.push(...workflow.batches);
-    problems.push(...workflow.errors);
-  } else if (refs.length === 0) {
-    throw new UsageError("No refs given (try 'refcat @path/to/file#L1-L20', or 'refcat --help')");
-  }
-  // One CPU-time budget for every pattern of the call: all refs, files and workflow batches.
-  const extractOpts = { base, aliases, context: opts.context ?? 0, noIgnore: !opts.ignore, patternBudget: new PatternBudget() };
-
-  if (opts.listFiles) return listFiles(batches, io, extractOpts, problems, { json: format === 'json', absolute: opts.absolute ?? false });
-
-  const render = renderOptions(opts);
-  if (opts.validateOnly) return checkOnly(batches, problems, extractOpts, format, render, io);
-  if (opts.maxTokens === undefined && !(opts.tokens && format === 'json')) {
-    // A count of streamed output is made by a worker as the output is written.
-    const counter = opts.tokens ? (await import('../../core/tokens/counter.js')).startCounter(opts.encoding ?? 'o200k_base') : undefined;
-    try {
-      return await streamExtraction(batches, problems, extractOpts, format, render, io, counter && { counter, encoding: opts.encoding ?? 'o200k_base' });
-    } finally {
-      counter?.close();
-    }
-  }
-
-  // A budget, or --tokens with --json (a count per ref): the output is built in memory. The JSON
-  // counts are made by a worker that loads its tokenizer while the refs are extracted.
-  const counter = opts.tokens && opts.maxTokens === undefined ? (await import('../../core/tokens/counter.js')).startCounter(opts.encoding ?? 'o200k_base') : undefined;
-  try {
-    const { report, log, code } = extractBatches(batches, problems, ctx, extractOpts);
-    const { runWithTokens } = await import('../token-flags.js');
-    return await runWithTokens(report, log, code, format, render, opts, io, counter);
-  } finally {
-    counter?.close();
-  }
-}
-
-/** `--validate-only`: one line per ref checked (or the JSON report without content). */
-async function checkOnly(batches: RefBatch[], problems: Diagnostic[], options: ExtractOptions, format: OutputFormat, render: RenderOptions, io: IO): Promise<ExitCode> {
-  const { report, log, code } = extractBatches(batches, problems, io.ctx, { ...options, checkOnly: true });
-  if (format === 'json') {
-    io.stdout(renderers.json(report, render));
-    return code;
-  }
-  const out = renderCheck(report, render);
-  if (out) io.stdout(out);
-  await printLog(io, log);
-  return code;
-}
-
-/**
- * Extract and write at once, result by result, with whole files and ranges streamed from disk:
- * memory stays bounded whatever the size of the output (docs/reference.md#streaming-and-memory).
- * Diagnostics go to stderr at the end, in the order of the refs, as in every other mode.
- */
-async function streamExtraction(
-  batches: RefBatch[],
-  problems: Diagnostic[],
-  options: ExtractOptions,
-  format: OutputFormat,
-  render: RenderOptions,
-  io: IO,
-  tokens?: { counter: Counter; encoding: Encoding },
-): Promise<ExitCode> {
-  const run = new BatchRun(problems);
-  const writer = new ExtractionWriter(format, render);
-  const out = new StdoutWriter(io);
-  const write = async (chunk: OutputChunk) => {
-    tokens?.counter.add(chunk);
-    await out.write(chunk);
-  };
-  let refs = 0;
-  await write(writer.begin());
-  for (const result of run.results(batches, io.ctx, { ...options, onDisk: true })) {
-    refs++;
-    for (const chunk of writer.add(result)) await write(chunk);
-  }
-  await write(writer.end(run.report));
-  await out.end();
-  if (format !== 'json') await printLog(io, run.log);
-  if (tokens) {
-    const total = await tokens.counter.total();
-    io.stderr(`refcat: ${refs} ${refs === 1 ? 'ref' : 'refs'}, ${total.toLocaleString('en-US')} tokens (${tokens.encoding})\n`);
-  }
-  return run.code();
+  if (!opts.fromWorkflow && refs.length === 0) throw new UsageError("No refs given (try 'refcat @path/to/file#L1-L20', or 'refcat --help')");
+  const counting = opts.tokens || opts.maxTokens !== undefined;
+  const outcome = await fromWorkflowErrors(opts, () => runExtraction(
+    {
+      batches: [{ inputs: refs }],
+      workflow: opts.fromWorkflow && path.resolve(ctx.cwd, opts.fromWorkflow),
+      // One CPU-time budget for every pattern of the call: all refs, files and workflow batches.
+      extract: { base, aliases, context: opts.context ?? 0, noIgnore: !opts.ignore, patternBudget: new PatternBudget() },
+      format,
+      render: renderOptions(opts),
+      mode: opts.validateOnly ? 'check' : opts.listFiles ? 'files' : 'content',
+      tokens: counting ? { encoding: opts.encoding ?? 'o200k_base', count: opts.tokens === true, maxTokens: opts.maxTokens } : undefined,
+    },
+    new StdoutWriter(io),
+    ctx,
+  ));
+  await printLog(io, outcome.log);
+  if (outcome.summary) io.stderr(outcome.summary);
+  return outcome.code;
 }
 
 function renderOptions(opts: ExtractCliOptions): RenderOptions {
@@ -163,6 +93,7 @@ function outputFormat(opts: ExtractCliOptions): OutputFormat {
   if (opts.format) asked.add(opts.format);
   if (opts.json) asked.add('json');
   if (opts.quiet) asked.add('raw');
+  if (opts.cite) asked.add('cite');
   // `--json --spec` is JSON (which carries a spec per ref), as in the REFCAT design.
   if (opts.spec && !asked.has('json')) asked.add('spec');
   if (asked.size > 1) {
@@ -183,24 +114,14 @@ function checkDir(dir: string, flag: string): string {
 }
 
 /**
- * `--list-files`: the files extraction would print, found the same way (a `--validate-only` pass):
- * a pattern after a glob lists the files where it matches, and a folder, a binary file or a
- * pattern matching nothing is the same error as when extracting.
+ * A workflow that cannot be read is the only thing an extraction throws for (a bad ref is a
+ * diagnostic): name the flag it came from.
  */
-async function listFiles(
-  batches: RefBatch[],
-  io: IO,
-  options: ExtractOptions,
-  problems: Diagnostic[],
-  show: { json: boolean; absolute: boolean },
-): Promise<ExitCode> {
-  const { report, log, code } = extractBatches(batches, problems, io.ctx, { ...options, checkOnly: true, probeWholeFiles: true });
-  const files = [...new Set(report.results.map((r) => (show.absolute ? r.path : r.displayPath)))];
-  if (show.json) {
-    io.stdout(JSON.stringify({ version: 1, files, errors: report.errors.map(diagnosticJson) }, null, 2) + '\n');
-    return code;
+async function fromWorkflowErrors<T>(opts: ExtractCliOptions, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (opts.fromWorkflow && err instanceof RefError) throw new UsageError(`--from-workflow: ${err.message}`);
+    throw err;
   }
-  if (files.length > 0) io.stdout(files.map((f) => f + '\n').join(''));
-  await printLog(io, log);
-  return code;
 }

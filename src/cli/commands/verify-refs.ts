@@ -11,17 +11,23 @@ export interface VerifyRefsCliOptions extends CheckCliOptions {
   fix?: boolean;
   dryRun?: boolean;
   since?: string;
+  /** `--fix-snippets`: refresh stale snippets that were verbatim at base (implies --fix). */
+  fixSnippets?: boolean;
+  /** `--no-snippets` sets it false. */
+  snippets?: boolean;
+  accept?: boolean;
 }
 
 /** `refcat verify refs [PATHS...]`: check every ref found, render the report, exit 1 if any is broken. */
 export async function runVerifyRefs(paths: string[], opts: VerifyRefsCliOptions, io: IO): Promise<ExitCode> {
   const format = checkFormat(opts);
   const progress = io.progress ? progressLine(io) : undefined;
-  const report = verifyRefs(paths, io.ctx, {
+  const report = await verifyRefs(paths, io.ctx, {
     exclude: opts.exclude,
     aliases: resolverFromFlags(opts.alias, io.ctx),
     suggestFixes: opts.suggestFixes ?? false,
     strict: opts.strict ?? false,
+    snippets: opts.snippets ?? true,
     onProgress: progress?.update,
     drift: driftOptions(opts),
   });
@@ -30,11 +36,13 @@ export async function runVerifyRefs(paths: string[], opts: VerifyRefsCliOptions,
   return report.passed ? 0 : 1;
 }
 
-/** --fix, --dry-run and --since each imply --drift (docs/reference.md#drift-verdicts). */
-function driftOptions(opts: VerifyRefsCliOptions): { since?: string; fix: boolean; dryRun: boolean } | undefined {
-  const fix = (opts.fix ?? false) || (opts.dryRun ?? false);
-  if (!opts.drift && !fix && opts.since === undefined) return undefined;
-  return { since: opts.since, fix, dryRun: opts.dryRun ?? false };
+/** --fix, --fix-snippets, --dry-run, --since and --accept each imply --drift (docs/reference.md#drift-verdicts). */
+function driftOptions(opts: VerifyRefsCliOptions): { since?: string; fix: boolean; dryRun: boolean; fixSnippets: boolean; accept: boolean } | undefined {
+  const fixSnippets = opts.fixSnippets ?? false;
+  const fix = (opts.fix ?? false) || (opts.dryRun ?? false) || fixSnippets;
+  const accept = opts.accept ?? false;
+  if (!opts.drift && !fix && !accept && opts.since === undefined) return undefined;
+  return { since: opts.since, fix, dryRun: opts.dryRun ?? false, fixSnippets, accept };
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
 import { type AgentContext, runTool, TOOLS } from './mcp-tools.js';
+import { McpStdioTransport } from './mcp-transport.js';
 
 export interface McpServerOptions extends AgentContext {
   version: string;
@@ -13,7 +14,7 @@ export interface McpServerOptions extends AgentContext {
 
 /**
  * `refcat mcp` (docs/reference.md#refcat-mcp): every tool of TOOLS on a stdio transport. Resolves
- * when the client closes the connection.
+ * when the client closes the connection and every call it made is answered.
  */
 export async function serveMcp(opts: McpServerOptions): Promise<void> {
   const server = new McpServer({ name: 'refcat', version: opts.version });
@@ -21,19 +22,19 @@ export async function serveMcp(opts: McpServerOptions): Promise<void> {
   for (const tool of TOOLS) {
     server.registerTool(
       tool.name,
-      { title: tool.name, description: tool.description, inputSchema: tool.input, annotations: tool.annotations },
+      // Strict: an argument the tool does not have is refused, as a misspelt one should be.
+      { title: tool.name, description: tool.description, inputSchema: z.object(tool.input).strict(), annotations: tool.annotations },
       async (args: unknown) => {
         const answer = await runTool(tool, args, agent);
-        if (answer.isError) opts.log(`refcat mcp: ${tool.name}: ${answer.text.split('\n', 1)[0]}`);
+        if (answer.isError) opts.log(`refcat mcp: ${tool.name}: ${answer.log ?? answer.text.split('\n', 1)[0]}`);
         return { content: [{ type: 'text' as const, text: answer.text }], isError: answer.isError };
       },
     );
   }
-  const transport = new StdioServerTransport(opts.stdin, opts.stdout);
-  const closed = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
-    opts.stdin.once('end', () => resolve());
-  });
+  // The transport closes once stdin has ended and every call in flight is answered.
+  const transport = new McpStdioTransport(opts.stdin, opts.stdout);
+  const closed = new Promise<void>((resolve) => (transport.onclose = () => resolve()));
+  server.server.onerror = (err) => opts.log(`refcat mcp: ${err.message}`);
   await server.connect(transport);
   opts.log(`refcat mcp: serving ${TOOLS.length} tools, root ${opts.ctx.cwd}`);
   await closed;

@@ -1,12 +1,12 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Context } from '../../shared/context.js';
-import { FdError, isRefcatError, toDiagnostic, UsageError } from '../../shared/errors.js';
+import { type Diagnostic, FdError, isRefcatError, RefcatError, toDiagnostic, UsageError } from '../../shared/errors.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
-import { extractBatches } from '../extract/extract-batches.js';
 import { PatternBudget } from '../extract/pattern-search.js';
 import { DEFAULT_RENDER_OPTIONS, renderDiagnostic } from '../output/render-extraction.js';
-import { fdErrorRenderers, fdRenderers, renderClose, renderList, renderWrite } from '../output/render-fd.js';
+import { escapeAttr, fdErrorRenderers, fdRenderers, renderClose, renderList, renderWrite } from '../output/render-fd.js';
 import { refListRenderers } from '../output/render-response-refs.js';
 import { validateRenderers } from '../output/render-validate.js';
 import { verifyRenderers } from '../output/render-verify.js';
@@ -21,9 +21,11 @@ import type { ConvReader } from '../workflow/load-conv.js';
 import { collectFiles } from '../walk/collect-files.js';
 import { hasGlobChars } from '../walk/glob.js';
 import { validateConv } from '../workflow/validate-conv.js';
-import { Confinement, outside } from './confinement.js';
-import { budgetMarkdown, tokensJson } from '../tokens/token-budget.js';
-import { type Encoding, ENCODINGS } from '../tokens/tokenizer.js';
+import { Confinement, confinementOf, outside } from '../safe-read/confinement.js';
+import { runExtraction, type StoredOutput, TextSink } from '../pipeline/run-extraction.js';
+import { CounterPool } from '../tokens/counter-pool.js';
+import { ENCODINGS } from '../tokens/tokenizer.js';
+import { HeavyCalls } from './heavy-calls.js';
 
 /** What the server knows: the root (also the working directory of every tool) and the store. */
 export interface AgentContext {
@@ -35,6 +37,8 @@ export interface AgentContext {
 export interface ToolAnswer {
   text: string;
   isError: boolean;
+  /** For a failed call: one line for the server's log, when the text does not start with one (a JSON report). */
+  log?: string;
 }
 
 export interface ToolSpec {
@@ -42,6 +46,8 @@ export interface ToolSpec {
   description: string;
   input: z.ZodRawShape;
   annotations: { readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint: boolean };
+  /** Calls that may read and write a lot wait their turn (see HeavyCalls). */
+  heavy?: boolean;
   run: (args: any, agent: AgentContext) => Promise<ToolAnswer>; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
@@ -64,34 +70,46 @@ export const TOOLS: readonly ToolSpec[] = [
       '"@src/**/*.ts#L1-L5" (a glob) or "alias:path#L3". Paths are relative to the root. The answer ends with its token count (o200k_base).',
     input: {
       refs: z.array(z.string()).min(1).describe('Refs to extract, in the order they should appear, e.g. ["@src/a.ts#L1-L20"].'),
-      format: z.enum(['markdown', 'json']).optional().describe('markdown (default) or the JSON report with one entry per ref.'),
+      format: z
+        .enum(['markdown', 'json', 'cite'])
+        .optional()
+        .describe('markdown (default); the JSON report with one entry per ref; or cite: each ref as a fenced block whose first line is the ref in a comment, then the lines verbatim (to paste into docs).'),
       max_tokens: z.number().int().positive().optional().describe('Keep the markdown within this many tokens (o200k_base): refs after the budget are left out and the crossing one is cut at a line.'),
       context: z.number().int().min(0).optional().describe('Extra lines shown around every selection (like grep -C).'),
     },
     annotations: READ_ONLY,
-    run: async (args: { refs: string[]; format?: 'markdown' | 'json'; max_tokens?: number; context?: number }, agent) => {
+    heavy: true,
+    run: async (args: { refs: string[]; format?: 'markdown' | 'json' | 'cite'; max_tokens?: number; context?: number }, agent) => {
       const { ctx } = agent;
-      if (args.format === 'json' && args.max_tokens !== undefined) throw new UsageError('max_tokens budgets the markdown output: it does not combine with format json');
+      const format = args.format ?? 'markdown';
+      if (format !== 'markdown' && args.max_tokens !== undefined) throw new UsageError(`max_tokens budgets the markdown output: it does not combine with format ${format}`);
       const aliases = new AliasResolver(ctx);
       const confinement = confinementOf(ctx, aliases);
       for (const ref of args.refs) checkRefText(ref, confinement);
-      const { report, log, code } = extractBatches([{ inputs: args.refs }], [], ctx, {
-        base: ctx.cwd,
-        aliases,
-        context: args.context ?? 0,
-        patternBudget: new PatternBudget(),
-      });
-      for (const r of report.results) if (!confinement.allows(r.path)) throw outside(r.ref, ctx.cwd);
-      const errors = log.map((l) => renderDiagnostic(l.level === 'error' ? 'Error' : 'Warning', l.diagnostic)).join('');
-      const encoding: Encoding = ENCODINGS[0];
-      if (args.format === 'json') {
-        const json = await tokensJson(report, DEFAULT_RENDER_OPTIONS, encoding);
-        return { text: json + errors, isError: code !== 0 };
-      }
-      const budgeted = await budgetMarkdown(report, DEFAULT_RENDER_OPTIONS, { encoding, maxTokens: args.max_tokens, budgetName: 'max_tokens' });
-      const left = budgeted.leftOut.map((ref) => `Warning: left out (token budget): ${ref}\n`).join('');
-      const summary = `refcat: ${budgeted.refs} ${budgeted.refs === 1 ? 'ref' : 'refs'}, ${budgeted.tokens.toLocaleString('en-US')} tokens (${encoding})\n`;
-      return { text: budgeted.text + (budgeted.text ? '\n' : '') + left + errors + summary, isError: code !== 0 };
+      const answer = new TextSink();
+      const outcome = await runExtraction(
+        {
+          batches: [{ inputs: args.refs }],
+          extract: { base: ctx.cwd, aliases, context: args.context ?? 0, patternBudget: new PatternBudget(), confine: confinement },
+          format,
+          render: DEFAULT_RENDER_OPTIONS,
+          tokens: { encoding: ENCODINGS[0], count: true, maxTokens: args.max_tokens, budgetName: 'max_tokens', counters },
+          admit: (r) => {
+            if (!confinement.allows(r.path)) throw outside(r.ref, ctx.cwd);
+          },
+          cap: { chars: ANSWER_CAP_CHARS, store: () => Store.at(ctx, agent.store) },
+        },
+        answer,
+        ctx,
+      );
+      // A ref that leads out (a glob or alias through a symlink) refuses the whole call; it was refused before anything was read.
+      const refused = outcome.log.find((l) => l.diagnostic.code === 'outside_root');
+      if (refused) throw new UsageError(refused.diagnostic.message, { code: 'outside_root' });
+      const shown = answer.text + (outcome.stored ? storedNote(outcome.stored) : '');
+      const log = outcome.log.map((l) => renderDiagnostic(l.level === 'error' ? 'Error' : 'Warning', l.diagnostic)).join('');
+      // The JSON report carries its token counts; markdown ends with the CLI's --tokens line.
+      const text = format === 'json' ? shown + log : shown + (shown ? '\n' : '') + log + (outcome.summary ?? '');
+      return { text, isError: outcome.code !== 0 };
     },
   },
   {
@@ -110,7 +128,7 @@ export const TOOLS: readonly ToolSpec[] = [
       const aliases = new AliasResolver(ctx);
       const confinement = confinementOf(ctx, aliases);
       for (const p of args.paths) checkPathText(p, confinement);
-      const { files, skipped } = collectFiles(args.paths, ctx, { extensions: ['.conv'] });
+      const { files, skipped } = collectFiles(args.paths, ctx, { extensions: ['.conv'], namedNeedExtension: true });
       for (const f of files) if (!confinement.allows(f.path)) throw outside(f.path, ctx.cwd);
       if (files.length === 0) {
         const why = skipped.length > 0 ? ` (${skipped.length} skipped by ignore rules)` : '';
@@ -119,9 +137,14 @@ export const TOOLS: readonly ToolSpec[] = [
       const patternBudget = new PatternBudget();
       const readFile = confinedReader(confinement);
       const results = files.map((f) =>
-        validateConv(f.path, ctx, { allowMissing: args.allow_missing ?? false, strict: args.strict ?? false, aliases, patternBudget, readFile }),
+        validateConv(f.path, ctx, { allowMissing: args.allow_missing ?? false, strict: args.strict ?? false, aliases, patternBudget, readFile, confine: confinement }),
       );
-      return { text: chunksText(validateRenderers.json(results, { cwd: ctx.cwd }, skipped)), isError: !results.every((r) => r.valid) };
+      const invalid = results.filter((r) => !r.valid).length;
+      return {
+        text: chunksText(validateRenderers.json(results, { cwd: ctx.cwd }, skipped)),
+        isError: invalid > 0,
+        log: `${invalid} of ${results.length} ${results.length === 1 ? 'workflow' : 'workflows'} invalid`,
+      };
     },
   },
   {
@@ -133,22 +156,44 @@ export const TOOLS: readonly ToolSpec[] = [
       'unchanged, moved (with `new_ref`, where the same lines are now), changed, deleted or unknown. Nothing is rewritten.',
     input: {
       paths: z.array(z.string()).optional().describe('Files and folders to scan, relative to the root (default: the whole root).'),
+      exclude: z.array(z.string()).optional().describe('Globs to leave out of a folder scan (gitignore syntax, like -e/--exclude), e.g. ["vendor/**"].'),
       drift: z
         .boolean()
         .optional()
         .describe('Also compare each line ref with the version of its file it was written against (needs git history); default false.'),
     },
     annotations: READ_ONLY,
-    run: async (args: { paths?: string[]; drift?: boolean }, agent) => {
+    run: async (args: { paths?: string[]; exclude?: string[]; drift?: boolean }, agent) => {
       const { ctx } = agent;
       const aliases = new AliasResolver(ctx);
       const confinement = confinementOf(ctx, aliases);
       const paths = args.paths && args.paths.length > 0 ? args.paths : ['.'];
       for (const p of paths) checkPathText(p, confinement);
-      // The files verify refs would scan, judged before any is read (a symlink leading out refuses the call).
-      for (const f of collectFiles(paths, ctx, { extensions: VERIFY_EXTENSIONS }).files) if (!confinement.allows(f.path)) throw outside(f.path, ctx.cwd);
-      const report = verifyRefs(paths, ctx, { aliases, drift: args.drift ? { fix: false } : undefined, readFile: confinedReader(confinement) });
-      return { text: chunksText(verifyRenderers.json(report, { cwd: ctx.cwd, strict: false })), isError: !report.passed };
+      // The files verify refs would scan, judged before any is read. A symlink leading out is
+      // skipped with a warning, as the CLI skips what it cannot scan; a path named outright that
+      // leads out was refused above.
+      const collected = collectFiles(paths, ctx, { extensions: VERIFY_EXTENSIONS, exclude: args.exclude });
+      const leading = collected.files.filter((f) => !confinement.allows(f.path));
+      // Left out as an anchored, escaped exclude rule, so the scan is otherwise the same.
+      const exclude = [...(args.exclude ?? []), ...leading.map((f) => '/' + escapeRule(path.relative(ctx.cwd, f.path)))];
+      const report = await verifyRefs(paths, ctx, { aliases, exclude, drift: args.drift ? { fix: false } : undefined, readFile: confinedReader(confinement), confine: confinement });
+      const left = new Set(leading.map((f) => f.path));
+      report.skipped = report.skipped.filter((f) => !left.has(f.path));
+      for (const f of leading) {
+        report.warnings.push({
+          severity: 'warning',
+          code: 'outside_root',
+          message: `Skipped: a symlink leading outside the root ${ctx.cwd} (not read)`,
+          details: ['Leave it out with exclude, or point it inside the root'],
+          file: f.path,
+          line: null,
+        });
+      }
+      return {
+        text: chunksText(verifyRenderers.json(report, { cwd: ctx.cwd, strict: false })),
+        isError: !report.passed,
+        log: `${report.broken} broken ${report.broken === 1 ? 'ref' : 'refs'}`,
+      };
     },
   },
   {
@@ -170,7 +215,7 @@ export const TOOLS: readonly ToolSpec[] = [
       const given = oneSource(args);
       let sourceArg: string | undefined;
       let stdin: Iterable<string> = [];
-      if (given === 'path') sourceArg = confinementOf(ctx, new AliasResolver(ctx)).checkRead(args.path!);
+      if (given === 'path') sourceArg = regularOrFolder(confinementOf(ctx, new AliasResolver(ctx)).checkRead(args.path!), args.path!);
       else if (given === 'fd') sourceArg = checkHandle(args.fd!);
       else stdin = [args.text!];
       const view = await readFd(
@@ -186,7 +231,11 @@ export const TOOLS: readonly ToolSpec[] = [
       } finally {
         view.close();
       }
-      const warnings = view.warnings.map((d) => renderDiagnostic('Warning', d)).join('');
+      // A file read in place is named by the `path` it was given: its absolute path is no fd.
+      if (given === 'path') text = text.replace(/^<(fd_result|fd_content) fd="[^"]*"/, (_m, tag: string) => `<${tag} path="${escapeAttr(args.path!)}"`);
+      // The way to ask for lines here is the `lines` argument, not the CLI's --lines.
+      const shown = (d: Diagnostic) => ({ ...d, message: d.message.replace(/ --lines (\d+-\d+)$/, ' lines "$1"') });
+      const warnings = view.warnings.map((d) => renderDiagnostic('Warning', shown(d))).join('');
       return { text: text + warnings, isError: false };
     },
   },
@@ -262,6 +311,10 @@ export const TOOLS: readonly ToolSpec[] = [
             code: 'outside_root',
           });
         }
+        // The CLI's --force is the `force` argument here.
+        if (isRefcatError(err) && err.code === 'exists') {
+          throw new RefcatError(err.message.replace(/ \(use --force to overwrite\)$/, ' (pass force: true to overwrite)'), { code: 'exists', exitCode: err.exitCode, details: err.details, ref: err.ref });
+        }
         throw err;
       });
       const notes = [...set.warnings, ...warnings].map((d) => renderDiagnostic('Warning', d)).join('');
@@ -282,32 +335,41 @@ export const TOOLS: readonly ToolSpec[] = [
         return { name: e.name, target: e.target, source: e.source, origin: e.origin, shadowed };
       });
       const json = { version: 1, aliases, errors: errors.map((e) => ({ ref: null, code: e.code, message: e.message })) };
-      return { text: JSON.stringify(json, null, 2) + '\n', isError: errors.length > 0 };
+      return { text: JSON.stringify(json, null, 2) + '\n', isError: errors.length > 0, log: errors[0]?.message };
     },
   },
 ];
 
+/** The most characters of one extract answer; past it the whole answer is stored, to page with fd_read. */
+export const ANSWER_CAP_CHARS = 400_000;
+
+/** The end of an answer past the cap: where the rest is and the fd_read call that reads on. */
+function storedNote(s: StoredOutput): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const call = `fd_read ${JSON.stringify({ fd: s.fd, page: s.nextPage })}`;
+  return (
+    `\n… cut: this answer stops at the cap of ${n(s.cap)} characters, after line ${n(s.shownLines)} of ${n(s.totalLines)}. ` +
+    `The whole answer (${n(s.chars)} characters) is stored as ${s.fd}: ${call} reads on from line ${n(s.shownLines + 1)} ` +
+    `(page ${n(s.nextPage)} of ${n(s.pages)}, ${n(s.pageSize)} characters a page).\n`
+  );
+}
+
+/** Heavy calls of this server: two at a time, eight more waiting, then refused. */
+const heavyCalls = new HeavyCalls(2, 8);
+
+/** extract's counting worker, kept between calls: its tokenizer loads once per server. */
+const counters = new CounterPool(1);
+
 /** Run a tool: every failure becomes an isError answer with the CLI's message; nothing escapes. */
 export async function runTool(tool: ToolSpec, args: unknown, agent: AgentContext): Promise<ToolAnswer> {
   try {
+    if (tool.heavy) return await heavyCalls.run(tool.name, () => tool.run(args ?? {}, agent));
     return await tool.run(args ?? {}, agent);
   } catch (err) {
     if (err instanceof FdError) return { text: fdErrorRenderers.xml(err), isError: true };
     if (isRefcatError(err)) return { text: renderDiagnostic('Error', toDiagnostic(err)), isError: true };
     return { text: `Error: internal error: ${(err as Error)?.message ?? String(err)}\n`, isError: true };
   }
-}
-
-/**
- * The root, and the targets of the aliases the user defined outside it. An alias file under the
- * root (a workspace.lock.json, or .sdqctl/aliases.yaml when the root holds the home folder) comes
- * with the files being read and can be written by ref_export: its aliases open nothing outside the
- * root, or one written call would make every folder readable.
- */
-function confinementOf(ctx: Context, aliases: AliasResolver): Confinement {
-  const rootOnly = new Confinement(ctx.cwd);
-  const targets = aliases.listReadable().entries.filter((e) => e.source !== 'explicit' && !rootOnly.allows(e.origin)).map((e) => e.target);
-  return new Confinement(ctx.cwd, targets);
 }
 
 /** A ref's path must not name a place outside before anything is read (globs are checked per file after). */
@@ -338,6 +400,27 @@ function confinedReader(confinement: Confinement): ConvReader {
 function checkPathText(p: string, confinement: Confinement): void {
   if (p.split(/[\\/]/).includes('..') || (path.isAbsolute(p) && !confinement.allows(p))) throw outside(p, confinement.root);
   if (!hasGlobChars(p) && !confinement.allows(p)) throw outside(p, confinement.root);
+}
+
+/**
+ * fd_read reads files, not pipes: a FIFO or socket could hold the call (and the agent) for ever,
+ * and a device may never end. A folder is left to readFd, which says so.
+ */
+function regularOrFolder(abs: string, given: string): string {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(abs);
+  } catch {
+    return abs; // readFd reports the missing file
+  }
+  if (st.isFile() || st.isDirectory()) return abs;
+  const what = st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : 'a device';
+  throw new FdError('not_regular', given, `Not a regular file: ${given} (${what}; fd_read pages files, and takes other content as text)`);
+}
+
+/** A path as a literal gitignore-style rule: every character that would be a pattern is escaped. */
+function escapeRule(rel: string): string {
+  return rel.split(path.sep).join('/').replace(/[\\*?[\]!# ]/g, (c) => `\\${c}`);
 }
 
 function checkHandle(id: string): string {

@@ -5,7 +5,7 @@ import { closest } from '../../shared/did-you-mean.js';
 import { ConfigError, RefError, UsageError } from '../../shared/errors.js';
 import { lazyRequire } from '../../shared/lazy.js';
 import { readTextFile, TextFileError } from '../safe-read/read-text-file.js';
-import { findUp, resolveFrom, sdqctlDir, shownPath, tildify } from '../../shared/paths.js';
+import { findUp, hasSdqctlDir, resolveFrom, sdqctlDir, shownPath, tildify } from '../../shared/paths.js';
 
 /** Where an alias was defined, in resolution order (docs/reference.md#aliases). */
 export type AliasSource = 'explicit' | 'workspace' | 'global';
@@ -109,6 +109,7 @@ export class AliasResolver {
     throw new RefError('unknown_alias', `Unknown REFCAT alias: '${name}' in ${ref}${hint}`, ref, [
       `Known aliases: ${known.length > 0 ? this.bySource(entries) : '(none)'}`,
       'Define in ~/.sdqctl/aliases.yaml or use ALIAS directive',
+      'Or: --alias NAME=PATH, or a workspace.lock.json in this folder or above (see: refcat aliases)',
     ]);
   }
 
@@ -183,7 +184,8 @@ export class AliasResolver {
 
   private globalAliases(): Map<string, AliasEntry> {
     if (this.parent) return this.parent.globalAliases();
-    if (!this.global) this.global = readAliasYaml(this.globalFile(), this.ctx);
+    // Without a home folder there is no global alias file (a relative one would be the cwd's).
+    if (!this.global) this.global = hasSdqctlDir(this.ctx) ? readAliasYaml(this.globalFile(), this.ctx) : new Map();
     return this.global;
   }
 }

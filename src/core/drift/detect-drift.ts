@@ -7,10 +7,15 @@ import type { AliasEntry } from '../alias/resolve-aliases.js';
 import { escapePath, formatSelector, formatSpan } from '../ref-spec/format-ref-spec.js';
 import type { LineSpan, RangeSelector, RefSpec } from '../ref-spec/ref-spec.js';
 import { type FileChange, type Hunk, mapLine, parseDiff, type RepoChanges } from './diff-hunks.js';
-import { GitRunner } from './git-runner.js';
+import { type AcceptKey, applyAccepted, linesHash } from './accept-drift.js';
+import type { DriftNotFixed } from './fix-drift.js';
+import { GitError, GitRunner } from './git-runner.js';
 
-/** Verdicts of docs/reference.md#drift-verdicts; `fixed` is a `moved` ref that --fix rewrote. */
-export type DriftStatus = 'unchanged' | 'moved' | 'changed' | 'deleted' | 'unknown' | 'anchored' | 'fixed';
+/**
+ * Verdicts of docs/reference.md#drift-verdicts; `fixed` is a `moved` ref that --fix rewrote,
+ * `accepted` a `changed` ref a reviewer accepted as it is now (docs/drift.md#accepting-a-change).
+ */
+export type DriftStatus = 'unchanged' | 'moved' | 'changed' | 'deleted' | 'unknown' | 'anchored' | 'fixed' | 'accepted';
 
 /** A ref found in a scanned file, as detectDrift needs it. */
 export interface DriftRefInput {
@@ -25,6 +30,8 @@ export interface DriftRefInput {
   alias: AliasEntry | null;
   /** Folders a relative ref is looked up in, in order (the alias root for an alias ref). */
   searchDirs: readonly string[];
+  /** The scanned file's `fileStamp` when it was scanned: --fix skips it if it changed since. */
+  stamp?: string | null;
 }
 
 export interface DriftEntry {
@@ -43,10 +50,23 @@ export interface DriftEntry {
   oldLines: number;
   /** unknown: why. */
   reason: string | null;
+  /**
+   * The lines the ref selected at its base, as compared (no line ending); undefined when there is
+   * no base text (anchored, unknown, a line not committed yet).
+   */
+  baseLines?: string[];
+  /** unknown: the alias folder that does not exist, for reports that group such refs. */
+  notCloned?: string;
+  /** The scanned file's stamp when scanned (from the input), for --fix. */
+  stamp?: string | null;
+  /** changed: what acceptance records (docs/drift.md#accepting-a-change). */
+  acceptKey?: AcceptKey;
 }
 
 export interface DriftReport {
   entries: DriftEntry[];
+  /** After fixDrift: the files it left as they were, and why. */
+  notFixed?: DriftNotFixed[];
   counts: Record<DriftStatus, number>;
   /** git processes started for this report. */
   gitProcesses: number;
@@ -78,9 +98,11 @@ interface Pending {
 /**
  * Whether each line ref still points at the code it was written against
  * (docs/reference.md#drift-verdicts). Git runs a bounded number of times: one blame per scanned
- * file with line refs, a few batch lookups per repository, one diff per (repository, base) pair.
+ * file with line refs, a few batch lookups per repository, one diff per (repository, base) pair;
+ * independent runs (blames, diffs, lookups in different repositories) run at once, as many as the
+ * runner allows.
  */
-export function detectDrift(refs: readonly DriftRefInput[], ctx: Context, options: DetectDriftOptions = {}): DriftReport {
+export async function detectDrift(refs: readonly DriftRefInput[], ctx: Context, options: DetectDriftOptions = {}): Promise<DriftReport> {
   const git = options.git ?? new GitRunner(ctx);
   const before = git.spawned;
   const entries: DriftEntry[] = [];
@@ -89,6 +111,7 @@ export function detectDrift(refs: readonly DriftRefInput[], ctx: Context, option
 
   for (const input of refs) {
     const entry: DriftEntry = { file: input.file, line: input.line, ref: input.ref, status: 'anchored', base: null, newRef: null, editedLines: 0, oldLines: 0, reason: null };
+    if (input.stamp !== undefined) entry.stamp = input.stamp;
     entries.push(entry);
     const sel = input.spec.selector;
     if (!sel || sel.kind !== 'range') continue;
@@ -100,7 +123,7 @@ export function detectDrift(refs: readonly DriftRefInput[], ctx: Context, option
     pending.push({ input, entry, selector: sel, scanRepo, scanBase: null, scanTime: 0 });
   }
 
-  findBases(pending, ctx, git, options.since);
+  await findBases(pending, ctx, git, options.since);
   const live = pending.filter((p) => {
     if (p.entry.status === 'unknown') return false;
     if (p.scanBase === null) {
@@ -109,10 +132,11 @@ export function detectDrift(refs: readonly DriftRefInput[], ctx: Context, option
     }
     return true;
   });
-  findTargets(live, ctx, git, repoOf);
-  judge(live.filter((p) => p.entry.status !== 'unknown'), git);
+  await findTargets(live, ctx, git, repoOf);
+  await judge(live.filter((p) => p.entry.status !== 'unknown'), git);
 
-  const counts: Record<DriftStatus, number> = { unchanged: 0, moved: 0, changed: 0, deleted: 0, unknown: 0, anchored: 0, fixed: 0 };
+  applyAccepted(entries);
+  const counts: Record<DriftStatus, number> = { unchanged: 0, moved: 0, changed: 0, deleted: 0, unknown: 0, anchored: 0, fixed: 0, accepted: 0 };
   for (const e of entries) counts[e.status]++;
   return { entries, counts, gitProcesses: git.spawned - before };
 }
@@ -146,23 +170,22 @@ const ZERO_SHA = /^0+$/;
 const NOT_COMMITTED = /no such path '.*' in HEAD|no such ref: HEAD|does not have any commits yet/;
 
 /** The base of every ref in its scanned file's repository: blame (one per file), or --since. */
-function findBases(pending: Pending[], ctx: Context, git: GitRunner, since: string | undefined): void {
+async function findBases(pending: Pending[], ctx: Context, git: GitRunner, since: string | undefined): Promise<void> {
   if (since !== undefined) {
     // git would read `-x` as an option (`--output=FILE` writes a file): a revision never starts so.
     if (since.startsWith('-')) throw new UsageError(`Unknown revision for --since: ${since} (a revision, not an option)`, { code: 'bad_revision' });
     const byRepo = new Map<string, { sha: string; time: number }>();
-    for (const p of pending) {
-      let rev = byRepo.get(p.scanRepo);
-      if (!rev) {
-        const out = git.tryRun(p.scanRepo, ['log', '-1', '--no-walk', '--format=%H %ct', `${since}^{commit}`, '--']);
-        const m = out && /^([0-9a-f]{40,64}) (\d+)/.exec(out.toString('utf8'));
-        if (!m) {
-          const shallow = isShallow(p.scanRepo) ? ', a shallow clone: fetch the full history' : '';
-          throw new UsageError(`Unknown revision for --since: ${since} (in ${shown(ctx, p.scanRepo)}${shallow})`, { code: 'bad_revision' });
-        }
-        rev = { sha: m[1]!, time: Number(m[2]) };
-        byRepo.set(p.scanRepo, rev);
+    for (const repo of new Set(pending.map((p) => p.scanRepo))) {
+      const out = await git.tryRun(repo, ['log', '-1', '--no-walk', '--format=%H %ct', `${since}^{commit}`, '--']);
+      const m = out && /^([0-9a-f]{40,64}) (\d+)/.exec(out.toString('utf8'));
+      if (!m) {
+        const shallow = isShallow(repo) ? ', a shallow clone: fetch the full history' : '';
+        throw new UsageError(`Unknown revision for --since: ${since} (in ${shown(ctx, repo)}${shallow})`, { code: 'bad_revision' });
       }
+      byRepo.set(repo, { sha: m[1]!, time: Number(m[2]) });
+    }
+    for (const p of pending) {
+      const rev = byRepo.get(p.scanRepo)!;
       p.scanBase = rev.sha;
       p.scanTime = rev.time;
     }
@@ -170,7 +193,8 @@ function findBases(pending: Pending[], ctx: Context, git: GitRunner, since: stri
   }
   const byFile = new Map<string, Pending[]>();
   for (const p of pending) groupInto(byFile, p.input.file, p);
-  const addedOnce = byFile.size >= ADDED_ONCE_MIN_FILES ? filesAddedOnce(byFile, git) : new Map<string, Base>();
+  const addedOnce = byFile.size >= ADDED_ONCE_MIN_FILES ? await filesAddedOnce(byFile, git) : new Map<string, Base>();
+  const blamed: Promise<void>[] = [];
   for (const [file, group] of byFile) {
     const known = addedOnce.get(file);
     if (known) {
@@ -180,25 +204,31 @@ function findBases(pending: Pending[], ctx: Context, git: GitRunner, since: stri
       }
       continue;
     }
-    const repo = group[0]!.scanRepo;
-    const lines = [...new Set(group.map((p) => p.input.line))].sort((a, b) => a - b);
-    const args = ['blame', '--porcelain', ...lines.flatMap((n) => ['-L', `${n},${n}`]), '--', path.relative(repo, file)];
-    // A file git does not track yet (or a repository without a commit) was written against the
-    // working tree; any other failure (a corrupt repository, a missing blame.ignoreRevsFile) is
-    // an error naming the repository, never a silent `unchanged`.
-    const out = git.runExpecting(repo, args, NOT_COMMITTED);
-    if (out === null) continue;
-    const { byLine, timeOf, boundary } = parseBlame(out.toString('utf8'));
-    const shallow = isShallow(repo);
-    for (const p of group) {
-      const sha = byLine.get(p.input.line);
-      if (sha && shallow && boundary.has(sha)) {
-        // The history stops here: the line's real commit is older than the clone.
-        unknown(p.entry, `${shown(ctx, repo)} is a shallow clone: fetch the full history (actions/checkout: fetch-depth: 0)`);
-      } else if (sha && !ZERO_SHA.test(sha)) {
-        p.scanBase = sha;
-        p.scanTime = timeOf.get(sha) ?? 0;
-      }
+    blamed.push(blameInto(file, group, ctx, git));
+  }
+  await Promise.all(blamed);
+}
+
+/** The base of each ref of one scanned file: the commit of its line, from one `git blame`. */
+async function blameInto(file: string, group: Pending[], ctx: Context, git: GitRunner): Promise<void> {
+  const repo = group[0]!.scanRepo;
+  const lines = [...new Set(group.map((p) => p.input.line))].sort((a, b) => a - b);
+  const args = ['blame', '--porcelain', '--no-textconv', ...lines.flatMap((n) => ['-L', `${n},${n}`]), '--', path.relative(repo, file)];
+  // A file git does not track yet (or a repository without a commit) was written against the
+  // working tree; any other failure (a corrupt repository, a missing blame.ignoreRevsFile) is
+  // an error naming the repository, never a silent `unchanged`.
+  const out = await git.runExpecting(repo, args, NOT_COMMITTED);
+  if (out === null) return;
+  const { byLine, timeOf, boundary } = parseBlame(out.toString('utf8'));
+  const shallow = isShallow(repo);
+  for (const p of group) {
+    const sha = byLine.get(p.input.line);
+    if (sha && shallow && boundary.has(sha)) {
+      // The history stops here: the line's real commit is older than the clone.
+      unknown(p.entry, `${shown(ctx, repo)} is a shallow clone: fetch the full history (actions/checkout: fetch-depth: 0)`);
+    } else if (sha && !ZERO_SHA.test(sha)) {
+      p.scanBase = sha;
+      p.scanTime = timeOf.get(sha) ?? 0;
     }
   }
 }
@@ -243,28 +273,34 @@ const PATHS_PER_CALL = 2000;
  * of one blame per file; the other files are blamed as usual. Shallow clones are left to blame,
  * which knows where their history stops.
  */
-function filesAddedOnce(byFile: ReadonlyMap<string, Pending[]>, git: GitRunner): Map<string, Base> {
+async function filesAddedOnce(byFile: ReadonlyMap<string, Pending[]>, git: GitRunner): Promise<Map<string, Base>> {
   const out = new Map<string, Base>();
   const byRepo = new Map<string, string[]>();
   for (const [file, group] of byFile) groupInto(byRepo, group[0]!.scanRepo, file);
+  const batches: Promise<void>[] = [];
   for (const [repo, files] of byRepo) {
     if (isShallow(repo)) continue;
     for (let i = 0; i < files.length; i += PATHS_PER_CALL) {
       const batch = files.slice(i, i + PATHS_PER_CALL);
       const rel = new Map(batch.map((f) => [toPosix(path.relative(repo, f)), f]));
-      for (const [relPath, base] of addedOnceIn(git, repo, [...rel.keys()])) out.set(rel.get(relPath)!, base);
+      batches.push(addedOnceIn(git, repo, [...rel.keys()]).then((found) => {
+        for (const [relPath, base] of found) out.set(rel.get(relPath)!, base);
+      }));
     }
   }
+  await Promise.all(batches);
   return out;
 }
 
-function addedOnceIn(git: GitRunner, repo: string, rels: string[]): Map<string, Base> {
+async function addedOnceIn(git: GitRunner, repo: string, rels: string[]): Promise<Map<string, Base>> {
   const found = new Map<string, Base>();
-  const dirtyOut = git.tryRun(repo, ['--literal-pathspecs', 'diff', '--no-ext-diff', '--name-only', '-z', 'HEAD', '--', ...rels]);
   // A merge that changed a file counts as a change of its own (its diff to the first parent).
   const logArgs = ['--literal-pathspecs', 'log', '--diff-merges=first-parent', '--format=%x01%H %ct', '--name-status', '-z', '--', ...rels];
-  const logOut = dirtyOut && git.tryRun(repo, logArgs);
-  if (!logOut) return found; // no commits yet, or git could not say: blame decides
+  const [dirtyOut, logOut] = await Promise.all([
+    git.tryRun(repo, ['--literal-pathspecs', 'diff', '--no-ext-diff', '--no-textconv', '--name-only', '-z', 'HEAD', '--', ...rels]),
+    git.tryRun(repo, logArgs),
+  ]);
+  if (!dirtyOut || !logOut) return found; // no commits yet, or git could not say: blame decides
   const dirty = new Set(dirtyOut.toString('utf8').split('\0'));
   const touches = new Map<string, { base: Base; status: string }[]>();
   for (const commit of parseNameStatus(logOut)) {
@@ -284,7 +320,7 @@ function addedOnceIn(git: GitRunner, repo: string, rels: string[]): Map<string, 
   // A path-limited log cannot see where a file came from: ask each adding commit, with rename
   // detection over all its changes, whether the file was in fact renamed or copied there.
   const shas = [...new Set([...candidates.values()].map((b) => b.sha))];
-  const full = git.tryRun(repo, ['log', '--no-walk=unsorted', '-M', '--format=%x01%H %ct', '--name-status', '-z', ...shas]);
+  const full = await git.tryRun(repo, ['log', '--no-walk=unsorted', '-M', '--format=%x01%H %ct', '--name-status', '-z', ...shas]);
   if (!full) return found;
   const arrived = new Set<string>();
   for (const commit of parseNameStatus(full)) {
@@ -339,11 +375,11 @@ interface GitObject {
 }
 
 /** Batch-read objects (`<rev>:<path>` or a revision expression) in one `git cat-file --batch`. */
-function catFiles(git: GitRunner, repo: string, names: readonly string[]): Map<string, GitObject | null> {
+async function catFiles(git: GitRunner, repo: string, names: readonly string[]): Promise<Map<string, GitObject | null>> {
   const out = new Map<string, GitObject | null>();
   const wanted = [...new Set(names)].filter((n) => !n.includes('\n'));
   if (wanted.length === 0) return out;
-  const buf = git.run(repo, ['cat-file', '--batch'], wanted.join('\n') + '\n');
+  const buf = await git.run(repo, ['cat-file', '--batch'], wanted.join('\n') + '\n');
   let at = 0;
   for (const name of wanted) {
     const nl = buf.indexOf(10, at);
@@ -367,7 +403,7 @@ function catFiles(git: GitRunner, repo: string, names: readonly string[]): Map<s
  * file's base; an alias pinned in workspace.lock.json: the pin as the lockfile had it at the base;
  * any other alias: the target repository's last commit at or before the base's date.
  */
-function findTargets(pending: Pending[], ctx: Context, git: GitRunner, repoOf: (dir: string) => string | null): void {
+async function findTargets(pending: Pending[], ctx: Context, git: GitRunner, repoOf: (dir: string) => string | null): Promise<void> {
   // The relative refs' file: the first candidate that exists, else (a deleted file) the first
   // candidate that existed at the base commit.
   const needBase: { p: Pending; candidates: string[] }[] = [];
@@ -385,21 +421,27 @@ function findTargets(pending: Pending[], ctx: Context, git: GitRunner, repoOf: (
     const repo = repoOf(path.dirname(n.candidates[0]!)) ?? n.p.scanRepo;
     groupInto(missingByRepo, repo, n);
   }
-  for (const [repo, group] of missingByRepo) {
+  await Promise.all([...missingByRepo].map(async ([repo, group]) => {
     const name = (p: Pending, c: string) => `${p.scanBase}:${toPosix(path.relative(repo, c))}`;
-    const objects = catFiles(git, repo, group.flatMap(({ p, candidates }) => candidates.filter((c) => inside(repo, c)).map((c) => name(p, c))));
+    const found = await isolated(() => catFiles(git, repo, group.flatMap(({ p, candidates }) => candidates.filter((c) => inside(repo, c)).map((c) => name(p, c)))));
+    const objects = found instanceof GitError ? new Map<string, GitObject | null>() : found;
     for (const { p, candidates } of group) {
       const i = candidates.findIndex((c) => inside(repo, c) && objects.get(name(p, c)));
       p.target = candidates[i === -1 ? 0 : i];
       p.baseDir = p.input.searchDirs[i === -1 ? 0 : i];
     }
-  }
+  }));
 
   const pinLookups: { p: Pending; lockfile: string; targetRepo: string }[] = [];
   const byDate: { p: Pending; targetRepo: string }[] = [];
   for (const p of pending) {
     const targetRepo = repoOf(path.dirname(p.target!)) ?? (p.input.alias ? repoOf(p.input.alias.target) : null);
-    if (!targetRepo || (p.input.alias && !fs.existsSync(p.input.alias.target))) {
+    if (p.input.alias && !fs.existsSync(p.input.alias.target)) {
+      unknown(p.entry, `${shown(ctx, p.input.alias.target)} is not cloned (the folder does not exist)`);
+      p.entry.notCloned = p.input.alias.target;
+      continue;
+    }
+    if (!targetRepo) {
       unknown(p.entry, `${shown(ctx, p.input.alias?.target ?? path.dirname(p.target!))} is not a git repository`);
       continue;
     }
@@ -411,37 +453,107 @@ function findTargets(pending: Pending[], ctx: Context, git: GitRunner, repoOf: (
 
   // The lockfile as it was at each base: one batch per scanned repository.
   const lockName = (l: { p: Pending; lockfile: string }) => `${l.p.scanBase}:${toPosix(path.relative(l.p.scanRepo, l.lockfile))}`;
-  const lockTexts = new Map<string, Map<string, GitObject | null>>();
-  for (const repo of new Set(pinLookups.map((l) => l.p.scanRepo))) {
-    lockTexts.set(repo, catFiles(git, repo, pinLookups.filter((l) => l.p.scanRepo === repo).map(lockName)));
-  }
-  const pinned: { p: Pending; pin: string; targetRepo: string }[] = [];
+  const lockTexts = new Map<string, Map<string, GitObject | null> | GitError>();
+  await Promise.all([...new Set(pinLookups.map((l) => l.p.scanRepo))].map(async (repo) => {
+    lockTexts.set(repo, await isolated(() => catFiles(git, repo, pinLookups.filter((l) => l.p.scanRepo === repo).map(lockName))));
+  }));
+  const pinned: PinLookup[] = [];
   for (const l of pinLookups) {
-    const pin = pinIn(lockTexts.get(l.p.scanRepo)!.get(lockName(l))?.data ?? null, l.p.input.alias!);
+    const texts = lockTexts.get(l.p.scanRepo)!;
+    if (texts instanceof GitError) {
+      unknown(l.p.entry, texts.message);
+      continue;
+    }
+    const pin = pinIn(texts.get(lockName(l))?.data ?? null, l.p.input.alias!);
     if (pin) pinned.push({ p: l.p, pin, targetRepo: l.targetRepo });
     else byDate.push(l);
   }
-  // Pins to commits: one batch per target repository.
-  for (const repo of new Set(pinned.map((x) => x.targetRepo))) {
+  // Pins to commits or names: a few batch lookups per target repository; a failing repository
+  // makes only its own refs unknown.
+  await Promise.all([...new Set(pinned.map((x) => x.targetRepo))].map(async (repo) => {
     const group = pinned.filter((x) => x.targetRepo === repo);
-    const objects = catFiles(git, repo, group.map((x) => `${x.pin}^{commit}`));
-    for (const x of group) {
-      const commit = objects.get(`${x.pin}^{commit}`);
-      if (commit) x.p.targetBase = commit.oid;
-      else unknown(x.p.entry, `${shown(ctx, repo)} has no commit ${x.pin} (pinned in ${shown(ctx, x.p.input.alias!.origin)} at ${x.p.scanBase!.slice(0, 7)})`);
-    }
-  }
+    const failed = await isolated(() => resolvePins(git, ctx, repo, group));
+    if (failed instanceof GitError) for (const x of group) unknown(x.p.entry, failed.message);
+  }));
   // Unpinned: the last commit at or before the base's date, one rev-list per (repository, date).
-  const dated = new Map<string, string | null>();
+  const dated = new Map<string, Promise<string | null>>();
   for (const { p, targetRepo } of byDate) {
     const key = `${targetRepo}\0${p.scanTime}`;
-    if (!dated.has(key)) {
-      const out = git.tryRun(targetRepo, ['rev-list', '-1', `--before=${p.scanTime}`, 'HEAD', '--']);
-      dated.set(key, out ? out.toString('utf8').trim() || null : null);
-    }
-    const sha = dated.get(key);
+    if (!dated.has(key)) dated.set(key, git.tryRun(targetRepo, ['rev-list', '-1', `--before=${p.scanTime}`, 'HEAD', '--']).then((out) => (out ? out.toString('utf8').trim() || null : null)));
+  }
+  for (const { p, targetRepo } of byDate) {
+    const sha = await dated.get(`${targetRepo}\0${p.scanTime}`)!;
     if (sha) p.targetBase = sha;
-    else unknown(p.entry, `${shown(ctx, targetRepo)} has no commit at or before ${new Date(p.scanTime * 1000).toISOString().slice(0, 10)}`);
+    else unknown(p.entry, `${shown(ctx, targetRepo)} has no commit at or before ${day(p.scanTime)}`);
+  }
+}
+
+interface PinLookup {
+  p: Pending;
+  pin: string;
+  targetRepo: string;
+}
+
+/** A pin that looks like an abbreviated or full commit name. */
+const COMMIT_NAME = /^[0-9a-f]{4,64}$/i;
+
+/**
+ * The commit each pin names (docs/drift.md#branch-and-tag-pins): a commit name is that commit; any
+ * other pin (or a commit name the repository lacks) names a branch or tag, taken as it was at the
+ * base commit's date, its last commit at or before then. Of the refs bearing that name, the first
+ * of `refs/remotes/origin/NAME`, `refs/heads/NAME`, any other remote's `NAME`, `refs/tags/NAME`.
+ */
+async function resolvePins(git: GitRunner, ctx: Context, repo: string, group: PinLookup[]): Promise<void> {
+  const where = (x: PinLookup) => `(pinned in ${shown(ctx, x.p.input.alias!.origin)} at ${x.p.scanBase!.slice(0, 7)})`;
+  const objects = await catFiles(git, repo, group.filter((x) => COMMIT_NAME.test(x.pin)).map((x) => `${x.pin}^{commit}`));
+  const byName: PinLookup[] = [];
+  for (const x of group) {
+    const commit = COMMIT_NAME.test(x.pin) ? objects.get(`${x.pin}^{commit}`) : null;
+    if (commit) x.p.targetBase = commit.oid;
+    else byName.push(x);
+  }
+  if (byName.length === 0) return;
+  const names = [...new Set(byName.map((x) => x.pin))];
+  const patterns = names.flatMap((n) => [`refs/heads/${n}`, `refs/remotes/*/${n}`, `refs/tags/${n}`]);
+  const listed = (await git.run(repo, ['for-each-ref', '--format=%(refname)', '--', ...patterns])).toString('utf8').split('\n').filter(Boolean);
+  const refFor = new Map<string, string>();
+  for (const name of names) {
+    const rank = (r: string) =>
+      r === `refs/remotes/origin/${name}` ? 0 : r === `refs/heads/${name}` ? 1 : r.startsWith('refs/remotes/') && r.endsWith(`/${name}`) && r.split('/').length === 4 ? 2 : r === `refs/tags/${name}` ? 3 : 9;
+    const best = listed.filter((r) => rank(r) < 9).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : 1))[0];
+    if (best) refFor.set(name, best);
+  }
+  const dated = new Map<string, Promise<string | null>>();
+  const refOf = (x: PinLookup) => refFor.get(x.pin);
+  for (const x of byName) {
+    const ref = refOf(x);
+    const key = `${ref}\0${x.p.scanTime}`;
+    if (ref && !dated.has(key)) dated.set(key, git.run(repo, ['rev-list', '-1', `--before=${x.p.scanTime}`, ref, '--']).then((out) => out.toString('utf8').trim() || null));
+  }
+  for (const x of byName) {
+    const ref = refFor.get(x.pin);
+    if (!ref) {
+      const what = COMMIT_NAME.test(x.pin) ? 'commit, branch or tag' : 'branch or tag';
+      unknown(x.p.entry, `${shown(ctx, repo)} has no ${what} ${x.pin} ${where(x)}`);
+      continue;
+    }
+    const sha = await dated.get(`${ref}\0${x.p.scanTime}`)!;
+    if (sha) x.p.targetBase = sha;
+    else unknown(x.p.entry, `${shown(ctx, repo)} has no commit of ${ref.replace(/^refs\/(heads|remotes|tags)\//, '')} at or before ${day(x.p.scanTime)} ${where(x)}`);
+  }
+}
+
+function day(time: number): string {
+  return new Date(time * 1000).toISOString().slice(0, 10);
+}
+
+/** The result of a git step, or the GitError that ended it: one repository's failure is its refs' reason. */
+async function isolated<T>(step: () => Promise<T>): Promise<T | GitError> {
+  try {
+    return await step();
+  } catch (err) {
+    if (err instanceof GitError) return err;
+    throw err;
   }
 }
 
@@ -491,19 +603,18 @@ export function resolveSpan(sel: RangeSelector, count: number): LineSpan {
   return { start: Math.max(start, 1), end: Math.min(end, count) };
 }
 
-function judge(pending: Pending[], git: GitRunner): void {
+async function judge(pending: Pending[], git: GitRunner): Promise<void> {
   const byPair = new Map<string, Pending[]>();
-  for (const p of pending) {
-    const key = `${p.targetRepo}\0${p.targetBase}`;
-    groupInto(byPair, key, p);
-  }
+  for (const p of pending) groupInto(byPair, `${p.targetRepo}\0${p.targetBase}`, p);
   // Old contents: one batch per target repository.
   const oldName = (p: Pending) => `${p.targetBase}:${toPosix(path.relative(p.targetRepo!, p.target!))}`;
   const oldTexts = new Map<string, GitObject | null>();
-  for (const repo of new Set(pending.map((p) => p.targetRepo!))) {
-    const objects = catFiles(git, repo, pending.filter((p) => p.targetRepo === repo).map(oldName));
-    for (const [k, v] of objects) oldTexts.set(`${repo}\0${k}`, v);
-  }
+  const failed = new Map<string, GitError>();
+  await Promise.all([...new Set(pending.map((p) => p.targetRepo!))].map(async (repo) => {
+    const objects = await isolated(() => catFiles(git, repo, pending.filter((p) => p.targetRepo === repo).map(oldName)));
+    if (objects instanceof GitError) failed.set(repo, objects);
+    else for (const [k, v] of objects) oldTexts.set(`${repo}\0${k}`, v);
+  }));
   const currentLines = new Map<string, string[] | null>();
   const current = (file: string) => {
     if (!currentLines.has(file)) {
@@ -518,22 +629,70 @@ function judge(pending: Pending[], git: GitRunner): void {
     return currentLines.get(file)!;
   };
 
-  for (const [, group] of byPair) {
+  await Promise.all([...byPair.values()].map(async (group) => {
     const { targetRepo, targetBase } = group[0]!;
-    // The base is a commit git just named, so a failing diff is a broken repository: GitError.
-    const diff = git.run(targetRepo!, ['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--src-prefix=a/', '--dst-prefix=b/', '-M', '-U0', targetBase!, '--']);
-    const changes: RepoChanges = parseDiff(diff.toString('utf8'));
+    const repo = targetRepo!;
+    const base = targetBase!;
+    const rels = [...new Set(group.map((p) => toPosix(path.relative(repo, p.target!))))];
+    const result = failed.get(repo) ?? (await isolated(() => changesSince(git, repo, base, rels)));
+    if (result instanceof GitError) {
+      for (const p of group) unknown(p.entry, result.message);
+      return;
+    }
+    const missing = group.filter((p) => !oldTexts.get(`${repo}\0${oldName(p)}`));
+    // A path the base has whose object git cannot read: a partial clone or a damaged repository.
+    const unreadable = missing.length > 0 ? await isolated(() => pathsAt(git, repo, base, missing.map((p) => toPosix(path.relative(repo, p.target!))))) : new Set<string>();
     for (const p of group) {
-      p.entry.base = targetBase!;
-      const old = oldTexts.get(`${targetRepo}\0${oldName(p)}`);
-      const rel = toPosix(path.relative(targetRepo!, p.target!));
+      p.entry.base = base;
+      const old = oldTexts.get(`${repo}\0${oldName(p)}`);
+      const rel = toPosix(path.relative(repo, p.target!));
       if (!old) {
-        unknown(p.entry, `${p.input.spec.path} did not exist at ${targetBase!.slice(0, 7)}`);
+        if (unreadable instanceof GitError) unknown(p.entry, unreadable.message);
+        else if (unreadable.has(rel)) unknown(p.entry, `git cannot read ${p.input.spec.path} at ${base.slice(0, 7)} in ${repo}: its object is missing (a partial clone or a damaged repository)`);
+        else unknown(p.entry, `${p.input.spec.path} did not exist at ${base.slice(0, 7)}`);
         continue;
       }
-      judgeOne(p, linesOf(old.data), changes.get(rel) ?? null, current, targetRepo!);
+      judgeOne(p, linesOf(old.data), result.get(rel) ?? null, current, repo);
     }
+  }));
+}
+
+/**
+ * What became of `rels` between `base` and the working tree, reading no other file's content: a
+ * diff of the referenced paths only; when one of them is gone, renames are found over names only
+ * (`--name-status`, no content in the output) and just those pairs are content-diffed
+ * (docs/reference.md#drift-verdicts).
+ */
+async function changesSince(git: GitRunner, repo: string, base: string, rels: readonly string[]): Promise<RepoChanges> {
+  const changes = await contentDiff(git, repo, base, rels);
+  const gone = new Set([...changes.values()].filter((c) => c.newPath === null).map((c) => c.oldPath));
+  if (gone.size === 0) return changes;
+  const names = await git.run(repo, ['diff', '--no-ext-diff', '--no-textconv', '-M', '--name-status', '-z', base, '--']);
+  const pairs: string[] = [];
+  const fields = names.toString('utf8').split('\0');
+  for (let i = 0; i + 1 < fields.length; ) {
+    const status = fields[i]!;
+    const two = status.startsWith('R') || status.startsWith('C');
+    if (two && status.startsWith('R') && gone.has(fields[i + 1]!)) pairs.push(fields[i + 1]!, fields[i + 2]!);
+    i += two ? 3 : 2;
   }
+  for (const [k, v] of await contentDiff(git, repo, base, pairs)) changes.set(k, v);
+  return changes;
+}
+
+async function contentDiff(git: GitRunner, repo: string, base: string, paths: readonly string[]): Promise<RepoChanges> {
+  const changes: RepoChanges = new Map();
+  for (let i = 0; i < paths.length; i += PATHS_PER_CALL) {
+    const args = ['--literal-pathspecs', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', '--src-prefix=a/', '--dst-prefix=b/', '-M', '-U0', base, '--', ...paths.slice(i, i + PATHS_PER_CALL)];
+    for (const [k, v] of parseDiff((await git.run(repo, args)).toString('utf8'))) changes.set(k, v);
+  }
+  return changes;
+}
+
+/** Which of `rels` the tree of `base` holds (whether or not their objects can be read). */
+async function pathsAt(git: GitRunner, repo: string, base: string, rels: readonly string[]): Promise<Set<string>> {
+  const out = await git.run(repo, ['--literal-pathspecs', 'ls-tree', '-z', '--full-tree', '--name-only', base, '--', ...rels]);
+  return new Set(out.toString('utf8').split('\0').filter(Boolean));
 }
 
 function judgeOne(p: Pending, oldLines: string[], change: FileChange | null, current: (file: string) => string[] | null, repo: string): void {
@@ -545,6 +704,7 @@ function judgeOne(p: Pending, oldLines: string[], change: FileChange | null, cur
   }
   const block = oldLines.slice(span.start - 1, span.end);
   entry.oldLines = block.length;
+  entry.baseLines = block;
   if (change && change.newPath === null) {
     entry.status = 'deleted';
     return;
@@ -572,6 +732,8 @@ function judgeOne(p: Pending, oldLines: string[], change: FileChange | null, cur
     return;
   }
   entry.status = 'changed';
+  const now = resolveSpan(p.selector, lines.length);
+  entry.acceptKey = { repo: p.scanRepo, doc: toPosix(path.relative(p.scanRepo, p.input.file)), lines: linesHash(lines.slice(now.start - 1, Math.max(now.end, now.start - 1))) };
   let edited = 0;
   for (let n = span.start; n <= span.end; n++) if (mapLine(hunks, n).edited) edited++;
   // A rename git paired with enough edits can leave no hunk on these lines and still differ.

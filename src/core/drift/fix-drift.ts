@@ -1,7 +1,9 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Context } from '../../shared/context.js';
-import { RefcatError } from '../../shared/errors.js';
-import { writeFileAtomic } from '../safe-write/atomic-file.js';
+import { stopOnInterrupt } from '../../shared/interrupt.js';
+import { findUp, shownPath } from '../../shared/paths.js';
+import { reclaimTemps, writeFileAtomic } from '../safe-write/atomic-file.js';
 import { type DriftEntry, type DriftReport, groupInto } from './detect-drift.js';
 
 export interface DriftFix {
@@ -15,56 +17,93 @@ export interface DriftFix {
 /** Characters a ref may hold (docs/reference.md#verify-refs): a match must not run on into one. */
 const REF_CHAR = /[^\s`'"<>()[\]{}|,;]/;
 
+/** A scanned file --fix left as it was, and why (docs/reference.md#drift-verdicts). */
+export interface DriftNotFixed {
+  /** Absolute path of the scanned file. */
+  file: string;
+  /** How many moved refs it holds that were not rewritten. */
+  refs: number;
+  reason: string;
+  /** `unwritable` and `outside` fail the run; `changed` and `interrupted` are warnings. */
+  kind: 'changed' | 'outside' | 'unwritable' | 'interrupted';
+}
+
+/**
+ * What a scanned file was like when it was scanned (inode, size, modification time), to tell
+ * whether it changed before --fix writes it. Null when it cannot be read.
+ */
+export function fileStamp(file: string): string | null {
+  try {
+    const st = fs.statSync(file, { bigint: true });
+    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * `--fix` (docs/reference.md#drift-verdicts): rewrite every `moved` ref in place. Only the ref's
  * own characters change; every other byte (line endings, BOM, trailing spaces) stays. One atomic
- * replace per file, its mode kept. With `dryRun` nothing is written. Rewritten entries become
- * `fixed` in `report`.
+ * replace per file, its mode kept, its temp file named with `ctx.proc`'s pid so that one left by a
+ * crash is reclaimed later. A file that changed since it was scanned (its entries' `stamp`) is
+ * skipped; a symbolic link is written through to its target when that is inside the working
+ * directory or the link's repository, else refused; a folder that cannot be written fails only its
+ * own files. `signal` stops the writing between two files. With `dryRun` nothing is written.
+ * Rewritten entries become `fixed` in `report`; what was left is in `report.notFixed`.
  */
-export function fixDrift(report: DriftReport, _ctx: Context, options: { dryRun?: boolean } = {}): DriftFix[] {
+export async function fixDrift(report: DriftReport, ctx: Context, options: { dryRun?: boolean; signal?: AbortSignal } = {}): Promise<DriftFix[]> {
   const byFile = new Map<string, DriftEntry[]>();
   for (const e of report.entries) {
     if (e.status === 'moved' && e.newRef && e.newRef !== e.ref) groupInto(byFile, e.file, e);
   }
   const fixes: DriftFix[] = [];
+  const notFixed: DriftNotFixed[] = [];
+  report.notFixed = notFixed;
+  const reclaimed = new Set<string>();
+  let first = true;
+  let interrupted = false;
+  const settled = options.dryRun ? () => {} : stopOnInterrupt(() => (interrupted = true));
+  try {
   for (const [file, entries] of byFile) {
+    // Between two files: let a signal in, and stop there if one came.
+    if (!first && !options.dryRun) await new Promise((resolve) => setImmediate(resolve));
+    first = false;
+    if (interrupted || options.signal?.aborted) {
+      notFixed.push({ file, refs: entries.length, reason: 'not written: interrupted', kind: 'interrupted' });
+      continue;
+    }
+    const stamp = entries[0]!.stamp;
+    if (stamp !== undefined && fileStamp(file) !== stamp) {
+      notFixed.push({ file, refs: entries.length, reason: 'changed since it was scanned: run again', kind: 'changed' });
+      continue;
+    }
+    const target = writeTarget(file, ctx);
+    if (typeof target !== 'string') {
+      notFixed.push({ file, refs: entries.length, reason: target.refused, kind: 'outside' });
+      continue;
+    }
     let buf: Buffer;
     try {
-      buf = fs.readFileSync(file);
+      buf = fs.readFileSync(target);
     } catch (err) {
-      throw new RefcatError(`Cannot fix ${file}: ${(err as Error).message}`, { code: 'unwritable' });
+      notFixed.push({ file, refs: entries.length, reason: `cannot read it: ${why(err)}`, kind: 'unwritable' });
+      continue;
     }
-    const starts = lineStarts(buf);
-    const edits: { from: number; to: number; text: Buffer; entry: DriftEntry }[] = [];
-    const taken = new Set<number>();
-    for (const e of entries) {
-      const from = starts[e.line - 1];
-      if (from === undefined) continue;
-      const to = e.line < starts.length ? starts[e.line]! : buf.length;
-      const lineText = buf.subarray(from, to).toString('latin1');
-      const needle = Buffer.from(e.ref, 'utf8').toString('latin1');
-      for (let at = lineText.indexOf(needle); at !== -1; at = lineText.indexOf(needle, at + 1)) {
-        const before = lineText[at - 1];
-        const after = lineText[at + needle.length];
-        if (before !== undefined && REF_CHAR.test(before) && !/[*_~=]/.test(before)) continue;
-        if (after !== undefined && !endsRef(lineText.slice(at + needle.length))) continue;
-        if (taken.has(from + at)) continue;
-        taken.add(from + at);
-        edits.push({ from: from + at, to: from + at + needle.length, text: Buffer.from(e.newRef!, 'utf8'), entry: e });
-      }
-    }
+    const edits = editsFor(buf, entries);
     if (edits.length === 0) continue;
-    edits.sort((a, b) => a.from - b.from);
-    const parts: Buffer[] = [];
-    let at = 0;
-    for (const x of edits) {
-      parts.push(buf.subarray(at, x.from), x.text);
-      at = x.to;
-    }
-    parts.push(buf.subarray(at));
     if (!options.dryRun) {
-      const mode = fs.statSync(file).mode & 0o7777;
-      writeFileAtomic(file, Buffer.concat(parts), { mode, durable: true });
+      const dir = path.dirname(target);
+      if (!reclaimed.has(dir)) {
+        reclaimTemps(dir, ctx.proc);
+        reclaimed.add(dir);
+      }
+      try {
+        const mode = fs.statSync(target).mode & 0o7777;
+        writeFileAtomic(target, applyEdits(buf, edits), { mode, durable: true, pid: ctx.proc?.pid });
+      } catch (err) {
+        notFixed.push({ file, refs: entries.length, reason: `cannot write in ${shownPath(ctx.cwd, dir)}/: ${why(err)}`, kind: 'unwritable' });
+        continue;
+      }
     }
     const done = new Set<DriftEntry>();
     for (const x of edits) {
@@ -74,9 +113,85 @@ export function fixDrift(report: DriftReport, _ctx: Context, options: { dryRun?:
       if (!options.dryRun) x.entry.status = 'fixed';
     }
   }
+  } finally {
+    settled();
+  }
   report.counts.moved = report.entries.filter((e) => e.status === 'moved').length;
   report.counts.fixed = report.entries.filter((e) => e.status === 'fixed').length;
   return fixes;
+}
+
+interface Edit {
+  from: number;
+  to: number;
+  text: Buffer;
+  entry: DriftEntry;
+}
+
+/** Where each entry's ref is on its line (only whole refs, each place once). */
+function editsFor(buf: Buffer, entries: readonly DriftEntry[]): Edit[] {
+  const starts = lineStarts(buf);
+  const edits: Edit[] = [];
+  const taken = new Set<number>();
+  for (const e of entries) {
+    const from = starts[e.line - 1];
+    if (from === undefined) continue;
+    const to = e.line < starts.length ? starts[e.line]! : buf.length;
+    const lineText = buf.subarray(from, to).toString('latin1');
+    const needle = Buffer.from(e.ref, 'utf8').toString('latin1');
+    for (let at = lineText.indexOf(needle); at !== -1; at = lineText.indexOf(needle, at + 1)) {
+      const before = lineText[at - 1];
+      const after = lineText[at + needle.length];
+      if (before !== undefined && REF_CHAR.test(before) && !/[*_~=]/.test(before)) continue;
+      if (after !== undefined && !endsRef(lineText.slice(at + needle.length))) continue;
+      if (taken.has(from + at)) continue;
+      taken.add(from + at);
+      edits.push({ from: from + at, to: from + at + needle.length, text: Buffer.from(e.newRef!, 'utf8'), entry: e });
+    }
+  }
+  return edits.sort((a, b) => a.from - b.from);
+}
+
+function applyEdits(buf: Buffer, edits: readonly Edit[]): Buffer {
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (const x of edits) {
+    parts.push(buf.subarray(at, x.from), x.text);
+    at = x.to;
+  }
+  parts.push(buf.subarray(at));
+  return Buffer.concat(parts);
+}
+
+/**
+ * The file to write for a scanned file: itself, or for a symbolic link its final target when that
+ * is inside the working directory or the repository holding the link (replacing the link by a
+ * regular file would leave the real file with the old ref).
+ */
+function writeTarget(file: string, ctx: Context): string | { refused: string } {
+  let real: string;
+  try {
+    if (!fs.lstatSync(file).isSymbolicLink()) return file;
+    real = fs.realpathSync(file);
+  } catch (err) {
+    return { refused: `cannot resolve the link: ${why(err)}` };
+  }
+  const dotGit = findUp(path.dirname(file), '.git');
+  const roots = [ctx.cwd, ...(dotGit ? [path.dirname(dotGit)] : [])].map((r) => {
+    try {
+      return fs.realpathSync(r);
+    } catch {
+      return r;
+    }
+  });
+  if (roots.some((r) => real === r || real.startsWith(r.endsWith(path.sep) ? r : r + path.sep))) return real;
+  return { refused: `a link to ${real}, outside the working directory and the repository: not written` };
+}
+
+function why(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  const names: Record<string, string> = { EACCES: 'permission denied', EPERM: 'operation not permitted', EROFS: 'read-only file system', ENOSPC: 'no space left on device', ENOENT: 'no such file or directory' };
+  return (e.code && names[e.code]) ?? e.message ?? String(err);
 }
 
 /** Offsets of the first byte of every line. */

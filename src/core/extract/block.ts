@@ -141,13 +141,15 @@ class BlockScan {
     if (d.opened) return this.result([], null);
 
     // Allman style: `void f()` then `{` on its own line (`do` for a shell or Ruby loop).
+    // The blank lines looked past are at most a block's worth: memory and time stay linear on a
+    // file of blank lines, and no opener that far down could belong to this line anyway.
     const blanks: Pending[] = [];
     let line = this.read();
-    while (line !== null && line.raw.trim() === '') {
+    while (line !== null && line.raw.trim() === '' && blanks.length < this.maxLines) {
       blanks.push(line);
       line = this.read();
     }
-    if (line === null) return this.result(blanks.map((b) => b.raw), null);
+    if (line === null || blanks.length >= this.maxLines) return this.result([...blanks, ...(line ? [line] : [])].map((b) => b.raw), null);
     const depth = lineDepth(line.code, this.syntax).delta;
     if (/^\s*\{/.test(line.code) || (depth > 0 && /^\s*do\b/.test(line.code))) {
       this.body.push(...blanks.map((b) => b.raw), line.raw);
@@ -190,6 +192,9 @@ class BlockScan {
       if (this.body.length >= this.maxLines) {
         return this.result([...held, ...pending.map((p) => p.raw)], 'truncated');
       }
+      // A block's worth of blank lines in a row ends the block (they are trailing, as at the end of
+      // the file): held lines stay bounded, and a file of blank lines is scanned in linear time.
+      if (held.length >= this.maxLines) return this.result([...held, ...pending.map((p) => p.raw)], null);
       const line = pending.shift() ?? this.read();
       if (line === null) return this.result(held, null);
       const continued = line.state === 'string' || depth > 0;

@@ -6,9 +6,10 @@ import fs from 'node:fs';
  * end of the file). Streaming output reads them when it writes them, so that memory does not grow
  * with the size of a selection (docs/reference.md#streaming-and-memory).
  *
- * The selection pass has already read these bytes and judged them UTF-8 text; they are read
- * again from the same descriptor, so a file replaced by rename in between is not seen. A file
- * changed in place in between shows its new bytes (and a shorter one ends the content early).
+ * The selection pass has already read these bytes and judged them UTF-8 text. When it still holds
+ * them all (`bytes`: a file read in one piece, as most are) they are written from there; else they
+ * are read again from the same descriptor, so a file replaced by rename in between is not seen. A
+ * file changed in place in between shows its new bytes (and a shorter one ends the content early).
  *
  * The text is never decoded: UTF-8 bytes pass through as they are. Where text must be changed
  * (`\r\n` to `\n`, JSON escapes, line numbers), the bytes are held as a "byte string", one char
@@ -24,6 +25,8 @@ export interface ContentSpan {
   lines: number;
   /** Bytes read per call (default 64 KiB); tests make it small to cross chunk ends often. */
   chunkBytes?: number;
+  /** The bytes [start, end), when the selection pass still holds them: nothing is read again. */
+  bytes?: Buffer;
 }
 
 /** Bytes read per call: measured fastest here (JSON escaping of larger strings is several times slower). */
@@ -33,9 +36,16 @@ const LF = 0x0a;
 const TICK = 0x60;
 const TICKS = Buffer.from('```');
 
-/** The span's bytes in fresh buffers of up to chunkBytes (fewer if the file shrank meanwhile). */
+/**
+ * The span's bytes in pieces of up to chunkBytes (fewer if the file shrank meanwhile): views of
+ * `bytes`, or fresh buffers read from the file. Never changed afterwards: they may be held.
+ */
 function* spanBytes(span: ContentSpan): Generator<Buffer> {
   const size = span.chunkBytes ?? READ_BYTES;
+  if (span.bytes) {
+    for (let at = 0; at < span.bytes.length; at += size) yield span.bytes.subarray(at, at + size);
+    return;
+  }
   for (let at = span.start; at < span.end; ) {
     const buf = Buffer.allocUnsafe(Math.min(size, span.end - at));
     const n = fs.readSync(span.fd, buf, 0, buf.length, at);
@@ -62,7 +72,17 @@ function* crlfToLf(span: ContentSpan): Generator<Buffer> {
  * The span's lines each ended by `\n`, the last one too: the UTF-8 of
  * `lines.map((l) => l + '\n').join('')` for the same lines.
  */
-export function* spanLinesBytes(span: ContentSpan): Generator<Buffer> {
+export function spanLinesBytes(span: ContentSpan): Iterable<Buffer> {
+  // Bytes held in one piece without a `\r` (most files) are passed on as they are.
+  const held = span.bytes;
+  if (held && held.length <= (span.chunkBytes ?? READ_BYTES) && !held.includes(CR)) {
+    if (held.length === 0) return [];
+    return held[held.length - 1] === LF ? [held] : [held, Buffer.of(LF)];
+  }
+  return linesFromDisk(span);
+}
+
+function* linesFromDisk(span: ContentSpan): Generator<Buffer> {
   let last: Buffer | undefined;
   for (const buf of crlfToLf(span)) {
     last = buf;
@@ -122,6 +142,12 @@ export function* spanPrefixedBytes(span: ContentSpan, firstLine: number, prefix:
 
 /** Length of the longest run of backticks in the span (for the markdown fence). */
 export function longestBacktickRun(span: ContentSpan): number {
+  // Held bytes without three backticks in a row (most files): one search.
+  if (span.bytes && span.bytes.length <= (span.chunkBytes ?? READ_BYTES) && !span.bytes.includes(TICKS)) {
+    let k = span.bytes.length;
+    while (k > 0 && span.bytes[k - 1] === TICK) k--;
+    return span.bytes.length - k;
+  }
   let longest = 0;
   let carry = 0; // backticks at the end of the previous chunk
   for (const buf of spanBytes(span)) {

@@ -10,6 +10,7 @@ import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import type { RefSpec } from '../ref-spec/ref-spec.js';
 import { expandGlob, hasGlobChars, type WalkWarning } from '../walk/glob.js';
 import { PatternBudget } from './pattern-search.js';
+import { type Confinement, confinementOf, outside } from '../safe-read/confinement.js';
 import type { ContentSpan } from './content-span.js';
 import { BinaryContentError, DEFAULT_MAX_LINE_BYTES, LineReader, LineTooLongError } from './line-reader.js';
 import {
@@ -43,15 +44,21 @@ export interface ExtractOptions {
   /** Only check refs and count lines; `lines` of the results stay empty. */
   checkOnly?: boolean;
   /**
-   * With checkOnly: a whole-file ref reads only its first line (the binary check) instead of
-   * counting every line, and its `totalLines` is null. For `--list-files`, which needs the files,
-   * not their lengths.
+   * With checkOnly: a whole-file ref is not opened (a named one is only checked to be a regular
+   * file) and its `totalLines` is null. For `--list-files`, which needs the files, not their
+   * contents: a binary file is listed, as a glob's walk found it (docs/reference.md).
    */
   probeWholeFiles?: boolean;
   /** Most characters one selection may hold (default 64 MiB): past it, a `too_large` error. */
   maxSelectionChars?: number;
   /** Longest `:block` / `:function` / `:class` body (default 10000 lines): past it, cut with a warning. */
   maxBlockLines?: number;
+  /**
+   * Read only the files this allows: any other is refused (`outside_root`) before it is looked at,
+   * so the answer never depends on what it holds (refcat mcp, docs/reference.md#refcat-mcp). It is
+   * also what messages may quote; without it, the root and the alias targets defined outside it.
+   */
+  confine?: Confinement;
 }
 
 /** One file's extracted lines with everything a renderer needs. */
@@ -145,6 +152,9 @@ export function* extractSteps(
 ): Generator<ExtractStep> {
   const options = given.patternBudget ? given : { ...given, patternBudget: new PatternBudget() };
   const aliases = options.aliases ?? new AliasResolver(ctx);
+  // Built when a message would quote a line: the alias files are read only then.
+  let quoting: Confinement | undefined;
+  const quotable = (abs: string) => (quoting ??= options.confine ?? confinementOf(ctx, aliases)).allows(abs);
   for (const input of refs) {
     const refText = typeof input === 'string' ? input : input.raw;
     let spec: RefSpec;
@@ -163,7 +173,7 @@ export function* extractSteps(
     for (const file of files) {
       let found: { extraction: Extraction; warnings: SelectWarning[] };
       try {
-        found = readExtraction(file, options);
+        found = readExtraction(file, { ...options, quotable });
       } catch (err) {
         // A pattern applied to a glob picks the files it matches: the others are not errors.
         if (file.glob && isRefcatError(err) && err.code === 'pattern_not_found') skipped++;
@@ -212,9 +222,12 @@ export function resolveFiles(
   } else {
     dirs = options.searchDirs ?? [base];
   }
+  // A glob's matches are normalized paths: those inside a normalized base are shown by cutting it off.
+  const inside = path.resolve(displayBase) === displayBase ? (displayBase.endsWith(path.sep) ? displayBase : displayBase + path.sep) : null;
   const fileOf = (abs: string, glob: boolean): ResolvedFile => {
     // An absolute ref stays absolute in what is shown: `../../tmp/x` would help nobody.
-    const relPath = isAbsoluteRef ? abs.split(path.sep).join('/') : displayRelative(displayBase, abs);
+    const cut = glob && !isAbsoluteRef && inside !== null && abs.startsWith(inside) ? abs.slice(inside.length) : null;
+    const relPath = isAbsoluteRef ? abs.split(path.sep).join('/') : cut !== null ? toSlashes(cut) : displayRelative(displayBase, abs);
     const displayPath = spec.alias ? `${spec.alias}:${relPath}` : relPath;
     const refText = glob ? formatRef({ alias: spec.alias, path: relPath, selector: spec.selector }) : spec.raw;
     return { ref: spec, refText, path: abs, relPath, displayPath, displayBase, glob };
@@ -222,14 +235,29 @@ export function resolveFiles(
   const refPath = expandHome(spec.path, ctx.home);
   const isAbsoluteRef = !spec.alias && path.isAbsolute(refPath);
 
+  // With `confine`, a place outside is refused before it is looked at: stat, walk or read.
+  const confine = options.confine;
+  let refused = false;
+  const allowed = (abs: string) => {
+    if (!confine || confine.allows(abs)) return true;
+    refused = true;
+    return false;
+  };
+  const refuse = () => outside(spec.raw, confine!.root);
+
   if (hasGlobChars(refPath)) {
     for (const dir of dirs) {
       // A file literally named like a glob (`app/[id]/page.tsx`) is taken as it is.
       const literal = path.resolve(dir, refPath);
+      if (!allowed(path.resolve(dir, globBase(refPath))) || !allowed(literal)) continue;
       if (fs.existsSync(literal)) return [fileOf(literal, false)];
       const matches = expandGlob(refPath, dir, options.noIgnore ?? false, walkWarnings);
+      // A match through a symlink leading out refuses the whole ref, before any file is read.
+      const out = confine ? matches.find((abs) => !confine.allows(abs)) : undefined;
+      if (out !== undefined) throw outside(fileOf(out, true).refText, confine!.root);
       if (matches.length > 0) return matches.map((abs) => fileOf(abs, true));
     }
+    if (refused) throw refuse();
     const ignored = options.noIgnore ? 0 : dirs.reduce((n, dir) => n + expandGlob(refPath, dir, true).length, 0);
     const hint = ignored > 0 ? [`${ignored} ignored file(s) match (.gitignore, node_modules/, .git/): use --no-ignore to include them`] : [];
     throw new RefError('glob_no_match', `Glob matched no files: ${spec.raw}`, spec.raw, hint);
@@ -237,14 +265,26 @@ export function resolveFiles(
 
   const candidates = [...new Set(dirs.map((d) => path.resolve(d, refPath)))];
   for (const candidate of candidates) {
-    if (exists(candidate)) return [fileOf(candidate, false)];
+    if (allowed(candidate) && exists(candidate)) return [fileOf(candidate, false)];
   }
+  if (refused) throw refuse();
   throw new RefError(
     'not_found',
     `REFCAT ref not found: ${spec.raw}`,
     spec.raw,
     candidates.map((c) => `Searched: ${c}`),
   );
+}
+
+/** The folder a glob walks from: its segments before the first with glob characters. */
+function globBase(pattern: string): string {
+  const segments = pattern.split(/[\\/]/);
+  const first = segments.findIndex(hasGlobChars);
+  return segments.slice(0, first).join('/') || '.';
+}
+
+function toSlashes(p: string): string {
+  return path.sep === '/' ? p : p.split(path.sep).join('/');
 }
 
 function exists(p: string): boolean {
@@ -275,22 +315,30 @@ export function extractFileWithWarnings(
  * Read one resolved file and select its lines. With `onDisk`, a whole file or a range is only
  * measured and its descriptor is left open in `extraction.onDisk` for the caller to close.
  */
-function readExtraction(file: ResolvedFile, options: ExtractOptions & { onDisk?: boolean }): { extraction: Extraction; warnings: SelectWarning[] } {
+function readExtraction(
+  file: ResolvedFile,
+  options: ExtractOptions & { onDisk?: boolean; quotable?: (abs: string) => boolean },
+): { extraction: Extraction; warnings: SelectWarning[] } {
   const { ref, refText } = file;
   const language = languageOf(file.path);
+  if (options.checkOnly && options.probeWholeFiles && !ref.selector) {
+    // --list-files opens no whole file: a glob's walk found a regular file, a named one is stat'ed.
+    if (!file.glob) checkRegular(file.path, refText);
+    return { extraction: extractionOf(file, language, { start: 1, lines: [], totalLines: null, clamped: false }, 0), warnings: [] };
+  }
   const { fd, size } = openFile(file.path, refText);
   let sel: Selection | undefined;
+  let reader: LineReader | undefined;
   try {
     // Reads as large as the file, within bounds: a small file is read in one call into a small
     // buffer (globs read thousands), and a selection left on disk, only measured (no lines
     // decoded), reads faster in larger pieces.
     const measured = options.onDisk && !options.checkOnly && ref.selector?.kind !== 'pattern';
     const chunkSize = Math.min(Math.max(size + 1, 4096), measured ? 1 << 20 : 1 << 16);
-    const reader = new LineReader(fd, { maxLineBytes: options.maxSelectionChars, chunkSize });
+    reader = new LineReader(fd, { maxLineBytes: options.maxSelectionChars, chunkSize, size });
     const selectOpts = {
       context: options.context ?? 0,
       countOnly: options.checkOnly ?? false,
-      probeOnly: (options.checkOnly && options.probeWholeFiles) ?? false,
       maxChars: options.maxSelectionChars,
       fileSize: size,
       maxBlockLines: options.maxBlockLines,
@@ -320,7 +368,10 @@ function readExtraction(file: ResolvedFile, options: ExtractOptions & { onDisk?:
       ]);
     }
     if (err instanceof SelectError) {
-      const message = err.code === 'not_a_declaration' ? `${err.message} (in ${refText})` : `${err.message} in ${refText}`;
+      // A line is quoted only from a file under the root or an alias target: a ref in a workflow
+      // or doc could otherwise print any readable file into a CI log (docs/reference.md#limits-and-hostile-input).
+      const quote = err.excerpt !== undefined && options.quotable?.(file.path) ? `: ${err.excerpt}` : '';
+      const message = err.code === 'not_a_declaration' ? `${err.message}${quote} (in ${refText})` : `${err.message} in ${refText}`;
       throw new RefError(err.code, message, refText);
     }
     throw readError(err, refText);
@@ -330,6 +381,18 @@ function readExtraction(file: ResolvedFile, options: ExtractOptions & { onDisk?:
   }
 
   const count = options.checkOnly && !ref.selector ? (sel.totalLines ?? 0) : (sel.onDisk?.lines ?? sel.lines.length);
+  const extraction = extractionOf(file, language, sel, count);
+  if (sel.onDisk) {
+    // The bytes of a selection the reader still holds are written from memory, not read again.
+    const bytes = reader?.held(sel.onDisk.start, sel.onDisk.end) ?? undefined;
+    extraction.onDisk = bytes ? { fd, ...sel.onDisk, bytes } : { fd, ...sel.onDisk };
+  }
+  return { extraction, warnings: sel.warnings ?? [] };
+}
+
+/** The Extraction of `count` lines of `file` selected as `sel` says. */
+function extractionOf(file: ResolvedFile, language: string, sel: Selection, count: number): Extraction {
+  const { ref, refText } = file;
   const lineEnd = sel.start + count - 1;
   const empty = lineEnd < sel.start;
   const extraction: Extraction = {
@@ -348,8 +411,7 @@ function readExtraction(file: ResolvedFile, options: ExtractOptions & { onDisk?:
     wasClamped: sel.clamped,
     lines: sel.lines,
   };
-  if (sel.onDisk) extraction.onDisk = { fd, ...sel.onDisk };
-  return { extraction, warnings: sel.warnings ?? [] };
+  return extraction;
 }
 
 /**
@@ -372,6 +434,18 @@ function openFile(abs: string, refText: string): { fd: number; size: number } {
     fs.closeSync(fd);
     throw err;
   }
+}
+
+/** A named file that --list-files lists without opening it: refused as openFile() would. */
+function checkRegular(abs: string, refText: string): void {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(abs);
+  } catch (err) {
+    throw readError(err, refText);
+  }
+  if (stat.isDirectory()) throw new RefError('is_directory', `Is a directory: ${refText}`, refText);
+  if (!stat.isFile()) throw new RefError('not_regular', `Not a regular file: ${refText}`, refText);
 }
 
 function readError(err: unknown, refText: string): RefError {

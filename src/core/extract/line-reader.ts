@@ -9,6 +9,26 @@ export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 const LF = 0x0a;
 const CR = 0x0d;
 
+/**
+ * Read buffers are cut from shared slabs: a glob reads thousands of small files, and a buffer of
+ * its own for each (an ArrayBuffer, then garbage) cost more than reading them. A piece is never
+ * handed out twice, so bytes passed on (ContentSpan.bytes) stay valid as long as they are held.
+ */
+const SLAB = 1 << 20;
+let slab = Buffer.alloc(0);
+let slabUsed = 0;
+
+function readBuffer(size: number): Buffer {
+  if (size > SLAB >> 3) return Buffer.allocUnsafe(size);
+  if (slabUsed + size > slab.length) {
+    slab = Buffer.allocUnsafeSlow(SLAB);
+    slabUsed = 0;
+  }
+  const piece = slab.subarray(slabUsed, slabUsed + size);
+  slabUsed += (size + 7) & ~7;
+  return piece;
+}
+
 export class BinaryContentError extends Error {}
 export class LineTooLongError extends Error {}
 
@@ -31,6 +51,9 @@ export class LineReader {
   private readonly fd: number;
   private readonly maxLineBytes: number;
   private buf: Buffer;
+  /** The size of the file at open (fstat), when known: a short read that reaches it is the end. */
+  private readonly size: number;
+  private offset = 0; // file offset of buf[0]
   private start = 0; // first unconsumed byte in buf
   private end = 0; // one past the last valid byte in buf
   private checked = 0; // bytes of buf before this offset are known to be valid UTF-8
@@ -43,9 +66,10 @@ export class LineReader {
   /** Number of lines handed out (or skipped) so far: the 1-based number of the last line. */
   lineNo = 0;
 
-  constructor(fd: number, options: { chunkSize?: number; maxLineBytes?: number } = {}) {
+  constructor(fd: number, options: { chunkSize?: number; maxLineBytes?: number; size?: number } = {}) {
     this.fd = fd;
-    this.buf = Buffer.allocUnsafe(options.chunkSize ?? CHUNK);
+    this.buf = readBuffer(options.chunkSize ?? CHUNK);
+    this.size = options.size ?? 0;
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   }
 
@@ -104,6 +128,15 @@ export class LineReader {
     return this.bytesRead - (this.end - this.start);
   }
 
+  /**
+   * The file's bytes [from, to) when the reader still holds them all (a file read in one piece,
+   * say), else null. A view of the reader's buffer: valid until the reader reads again.
+   */
+  held(from: number, to: number): Buffer | null {
+    if (from < this.offset || to > this.offset + this.end) return null;
+    return this.buf.subarray(from - this.offset, to - this.offset);
+  }
+
   /** Bytes of the file not read yet (from the descriptor's size at open). */
   remainingBytes(size: number): number {
     return Math.max(0, size - this.bytesRead);
@@ -159,30 +192,33 @@ export class LineReader {
       // line is streamed through instead of held.
       if (this.checked > this.start) this.start = this.checked;
       from = this.end;
-      const shift = this.start;
+      const offset = this.offset;
       this.fill();
-      from -= shift;
+      from -= this.offset - offset;
     }
   }
 
-  /** Move unconsumed bytes to the front, grow if a line fills the buffer, read one chunk. */
+  /**
+   * Read one chunk after the bytes held. Only a full buffer is compacted (unconsumed bytes moved to
+   * the front) or, when a line fills it, grown: a file that fits stays whole, in place (held()).
+   */
   private fill(): void {
-    if (this.start > 0) {
+    if (this.end === this.buf.length && this.start > 0) {
       this.buf.copy(this.buf, 0, this.start, this.end);
+      this.offset += this.start;
       this.end -= this.start;
       this.checked = Math.max(0, this.checked - this.start);
       this.start = 0;
     }
     if (this.end === this.buf.length) {
-      const bigger = Buffer.allocUnsafe(this.buf.length * 2);
+      const bigger = readBuffer(this.buf.length * 2);
       this.buf.copy(bigger, 0, 0, this.end);
       this.buf = bigger;
     }
-    const n = fs.readSync(this.fd, this.buf, this.end, this.buf.length - this.end, null);
+    const wanted = this.buf.length - this.end;
+    const n = fs.readSync(this.fd, this.buf, this.end, wanted, null);
     if (n === 0) {
-      this.eof = true;
-      // An incomplete character at the very end of the file is not UTF-8.
-      if (this.checked < this.end) throw new BinaryContentError('not valid UTF-8');
+      this.endOfFile();
       return;
     }
     const from = this.end;
@@ -190,6 +226,15 @@ export class LineReader {
     if (this.bytesRead === 0) this.checkHead(from);
     this.bytesRead += n;
     this.checkUtf8();
+    // A regular file read short exactly at its size is at its end (Linux): no read to learn it.
+    // Never for a size of 0 (/proc files) or a file that grew since it was measured.
+    if (n < wanted && this.size > 0 && this.bytesRead === this.size) this.endOfFile();
+  }
+
+  private endOfFile(): void {
+    this.eof = true;
+    // An incomplete character at the very end of the file is not UTF-8.
+    if (this.checked < this.end) throw new BinaryContentError('not valid UTF-8');
   }
 
   private checkHead(from: number): void {

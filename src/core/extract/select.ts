@@ -33,8 +33,6 @@ export interface SelectOptions {
   context: number;
   /** Lines are only counted, not kept (validation). */
   countOnly?: boolean;
-  /** A whole file is only opened and its first line read (the binary check); nothing is counted. */
-  probeOnly?: boolean;
   /** Most characters one selection may hold (default DEFAULT_MAX_SELECTION_CHARS). */
   maxChars?: number;
   /** Size of the file at open, to decide whether counting the rest of it is cheap. */
@@ -65,6 +63,8 @@ export class SelectError extends Error {
   constructor(
     readonly code: 'pattern_not_found' | 'pattern_timeout' | 'not_a_declaration' | 'too_large',
     message: string,
+    /** The file's line the message is about, for the caller to quote or not (docs/reference.md#limits-and-hostile-input). */
+    readonly excerpt?: string,
   ) {
     super(message);
   }
@@ -88,10 +88,6 @@ function keeper(reader: LineReader, opts: SelectOptions): () => string | null {
 }
 
 export function selectWhole(reader: LineReader, opts: SelectOptions): Selection {
-  if (opts.probeOnly) {
-    reader.next();
-    return { start: 1, lines: [], totalLines: null, clamped: false };
-  }
   if (opts.countOnly) {
     const total = reader.countRemaining();
     return { start: 1, lines: [], totalLines: total, clamped: false };
@@ -248,7 +244,8 @@ function linesAfterMatch(
       if (block === null) {
         throw new SelectError(
           'not_a_declaration',
-          `Line ${matchNo} matched by /${sel.source}/ does not look like a ${extent.unit} declaration: ${matchLine.trim()}`,
+          `Line ${matchNo} matched by /${sel.source}/ does not look like a ${extent.unit} declaration`,
+          matchLine.trim(),
         );
       }
       reader.unread(block.lookahead);

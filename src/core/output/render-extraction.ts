@@ -2,10 +2,11 @@ import type { Diagnostic } from '../../shared/errors.js';
 import { visible } from '../../shared/visible.js';
 import type { ExtractReport, Extraction } from '../extract/extract.js';
 import { specOf } from '../ref-spec/format-ref-spec.js';
+import { citeComment } from '../snippets/cite-comment.js';
 import { longestBacktickRun, spanJsonBytes, spanLinesBytes, spanPrefixedBytes } from '../extract/content-span.js';
 
-export type OutputFormat = 'markdown' | 'json' | 'spec' | 'raw';
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ['markdown', 'json', 'spec', 'raw'];
+export type OutputFormat = 'markdown' | 'json' | 'spec' | 'raw' | 'cite';
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['markdown', 'json', 'spec', 'raw', 'cite'];
 
 export interface RenderOptions {
   lineNumbers: boolean;
@@ -40,6 +41,7 @@ export const renderers: Record<OutputFormat, Renderer> = {
   raw: (report, opts) => renderAll('raw', report, opts),
   spec: (report, opts) => renderAll('spec', report, opts),
   json: (report, opts) => renderAll('json', report, opts),
+  cite: (report, opts) => renderAll('cite', report, opts),
 };
 
 function renderAll(format: OutputFormat, report: ExtractReport, opts: RenderOptions): string {
@@ -69,6 +71,8 @@ const CHUNK_CHARS = 1 << 16;
  */
 export class ExtractionWriter {
   private count = 0;
+  /** `cite`: blocks written (an empty selection has none). */
+  private cited = 0;
 
   constructor(
     private readonly format: OutputFormat,
@@ -87,8 +91,7 @@ export class ExtractionWriter {
     const first = this.count++ === 0;
     switch (this.format) {
       case 'markdown':
-        if (!first) yield '\n';
-        yield* markdownBlock(r, this.opts);
+        yield* markdownBlock(r, this.opts, first ? '' : '\n');
         return;
       case 'raw':
         if (!isEmpty(r)) yield* bodyText(r);
@@ -98,6 +101,11 @@ export class ExtractionWriter {
         return;
       case 'json':
         yield* jsonRef(r, this.opts, first);
+        return;
+      case 'cite':
+        if (isEmpty(r)) return;
+        if (this.cited++ > 0) yield '\n';
+        yield* citeBlock(r, this.opts);
         return;
     }
   }
@@ -187,18 +195,30 @@ function specFor(r: Extraction, opts: RenderOptions): string {
 
 /** One result as a markdown block: header, fence, (numbered) lines, fence. */
 export function renderMarkdownBlock(r: Extraction, opts: RenderOptions): string {
-  return joinChunks(markdownBlock(r, opts));
+  return joinChunks(markdownBlock(r, opts, ''));
 }
 
-function* markdownBlock(r: Extraction, opts: RenderOptions): Generator<OutputChunk> {
+/** The block after `lead` (the blank line between blocks), in as few chunks as it can. */
+function* markdownBlock(r: Extraction, opts: RenderOptions, lead: string): Generator<OutputChunk> {
   if (isEmpty(r)) {
-    yield renderNothingSelected(r, opts);
+    yield lead + renderNothingSelected(r, opts);
     return;
   }
   const fence = r.onDisk ? fenceOfLength(longestBacktickRun(r.onDisk)) : fenceFor(r.lines);
-  yield (opts.attribution ? header(r, opts) + '\n' : '') + `${fence}${r.language}\n`;
+  yield lead + (opts.attribution ? header(r, opts) + '\n' : '') + `${fence}${r.language}\n`;
   if (opts.lineNumbers && !r.wholeFile) yield* numberedLines(r);
   else yield* bodyText(r);
+  yield fence + '\n';
+}
+
+/**
+ * `--cite` (docs/refs.md#writing-citations---cite): a citation `verify refs` reads back as verbatim:
+ * the fence, the ref as a comment of the file's language, the lines as they are.
+ */
+function* citeBlock(r: Extraction, opts: RenderOptions): Generator<OutputChunk> {
+  const fence = r.onDisk ? fenceOfLength(longestBacktickRun(r.onDisk)) : fenceFor(r.lines);
+  yield `${fence}${r.language}\n${citeComment(r.language, specFor(r, opts))}\n`;
+  yield* bodyText(r);
   yield fence + '\n';
 }
 

@@ -2,6 +2,7 @@ import type { FdError } from '../../shared/errors.js';
 import type { SafeWriteResult } from '../safe-write/safe-write.js';
 import type { FdView } from '../paging/fd-read.js';
 import type { EntryMeta } from '../paging/fd-store.js';
+import { plural } from './render-findings.js';
 
 export type FdFormat = 'xml' | 'json' | 'raw';
 export const FD_FORMATS: readonly FdFormat[] = ['xml', 'json', 'raw'];
@@ -39,7 +40,18 @@ export function resultMessage(v: FdView): string {
 export const fdRenderers: Record<FdFormat, (v: FdView) => Iterable<string>> = {
   *xml(v) {
     if (v.kind === 'plain') {
-      yield* v.text;
+      // A <ref> section's content is stored without its last newline (the closing tag's line);
+      // shown, it ends with one, as `ref show` and `ref export` give it. --format raw stays exact.
+      if (!v.fd.startsWith('ref:')) {
+        yield* v.text;
+        return;
+      }
+      let last = '';
+      for (const block of v.text) {
+        if (block.length > 0) last = block;
+        yield block;
+      }
+      if (last !== '' && !last.endsWith('\n')) yield '\n';
       return;
     }
     if (v.kind === 'result') {
@@ -118,7 +130,7 @@ export function renderList(entries: EntryMeta[], json: boolean, store: string): 
   if (json) {
     return JSON.stringify({ version: 1, store, entries: entries.map(entryJson) }, null, 2) + '\n';
   }
-  const rows = entries.map((e) => [e.id, `${e.lines} lines`, `${e.chars} chars`, e.created.replace(/\.\d+Z$/, 'Z'), e.source]);
+  const rows = entries.map((e) => [e.id, plural(e.lines, 'line'), plural(e.chars, 'char'), e.created.replace(/\.\d+Z$/, 'Z'), e.source]);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows.map((r) => r.map((c, i) => (i < 4 ? c.padEnd(widths[i]!) : c)).join('  ') + '\n').join('');
 }

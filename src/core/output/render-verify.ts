@@ -2,6 +2,7 @@ import { visible } from '../../shared/visible.js';
 import type { RefFinding, VerifyRefsReport } from '../verify-refs/verify-refs.js';
 import { shownPath } from '../../shared/paths.js';
 import type { DriftEntry } from '../drift/detect-drift.js';
+import type { SnippetEntry } from '../snippets/judge-snippets.js';
 import { type CheckFormat, type CheckRenderOptions, findingJson, findingPlace, githubAnnotation, type OutputChunk, plural, skippedJson, skippedLines } from './render-findings.js';
 
 /** An unknown alias names the aliases there are, and where each comes from: a typo is fixed from the report. */
@@ -19,6 +20,7 @@ export const verifyRenderers: Record<CheckFormat, Renderer> = {
     let out = headline(report, opts.strict ?? false);
     for (const f of report.errors) {
       out += `  ERROR ${findingPlace(f, opts.cwd)}: ${visible(f.ref ? `Broken reference: ${f.ref}` : f.message)}\n`;
+      for (const d of f.refs ? f.details : []) out += `    ${visible(d)}\n`;
       if (f.ref && f.code !== 'not_found') out += `    ${visible(f.message)}\n`;
       for (const d of knownAliases(f)) out += `    ${visible(d)}\n`;
       for (const s of f.suggestions ?? []) out += `    Suggestion: Found: ${visible(s)}\n`;
@@ -27,7 +29,10 @@ export const verifyRenderers: Record<CheckFormat, Renderer> = {
       out += `  WARNING ${findingPlace(f, opts.cwd)}: ${visible(f.message)}\n`;
       for (const d of f.details) out += `    ${visible(d)}\n`;
     }
+    for (const e of staleSnippets(report)) out += `  STALE ${shownPath(opts.cwd, e.file)}:${e.line}: ${visible(staleText(e))}\n`;
+    for (const line of refreshLines(report)) out += `  ${line.label} ${shownPath(opts.cwd, line.file)}:${line.line}: ${visible(line.text)}\n`;
     for (const line of driftLines(report, opts.cwd)) out += `  ${line.label} ${line.place}: ${visible(line.text)}\n`;
+    for (const n of report.drift?.notFixed ?? []) out += `  NOT FIXED ${visible(shownPath(opts.cwd, n.file))}: ${visible(notFixedText(n))}\n`;
     const notes = skippedLines(report.skipped, opts.cwd).map((line): OutputChunk => ({ stream: 'stderr', text: line + '\n' }));
     return [{ stream: 'stdout', text: out }, ...notes];
   },
@@ -38,10 +43,18 @@ export const verifyRenderers: Record<CheckFormat, Renderer> = {
       out += f.ref ? githubAnnotation(f, opts.cwd, `Broken reference: ${f.ref}`, extra) : githubAnnotation(f, opts.cwd);
     }
     for (const f of report.warnings) out += githubAnnotation(f, opts.cwd);
+    for (const e of staleSnippets(report)) {
+      const finding = { severity: 'error' as const, code: 'stale_snippet', message: '', details: [], file: e.file, line: e.line };
+      out += githubAnnotation(finding, opts.cwd, `Stale snippet: ${staleText(e)}`, []);
+    }
     for (const line of driftLines(report, opts.cwd)) {
-      const level = line.entry.status === 'changed' || line.entry.status === 'deleted' ? 'error' : line.entry.status === 'fixed' ? 'notice' : 'warning';
+      const level = line.entry.status === 'changed' || line.entry.status === 'deleted' ? 'error' : line.entry.status === 'fixed' || line.entry.status === 'accepted' ? 'notice' : 'warning';
       const finding = { severity: level as 'error', code: line.entry.status, message: '', details: [], file: line.entry.file, line: line.entry.line };
       out += githubAnnotation(finding, opts.cwd, `${line.label[0]}${line.label.slice(1).toLowerCase()} reference: ${line.text}`, []).replace(/^::error /, `::${level} `);
+    }
+    for (const n of report.drift?.notFixed ?? []) {
+      const severity = n.kind === 'unwritable' || n.kind === 'outside' ? 'error' : 'warning';
+      out += githubAnnotation({ severity, code: 'not_fixed', message: `Not fixed: ${notFixedText(n)}`, details: [], file: n.file, line: null }, opts.cwd);
     }
     for (const line of skippedLines(report.skipped, opts.cwd)) out += `::notice::${line}\n`;
     return [{ stream: 'stdout', text: out + headline(report, opts.strict ?? false) }];
@@ -50,33 +63,49 @@ export const verifyRenderers: Record<CheckFormat, Renderer> = {
     const json = (f: RefFinding) => {
       const o = findingJson(f, opts.cwd);
       if (f.suggestions) o.suggestions = f.suggestions;
+      if (f.refs) o.refs = f.refs.map((r) => ({ file: shownPath(opts.cwd, r.file), line: r.line, ref: r.ref }));
       return o;
     };
     const doc = {
       version: 1,
       passed: report.passed,
       files_scanned: report.filesScanned,
+      not_scanned: notScanned(report),
       refs_found: report.refsFound,
       valid: report.valid,
       broken: report.broken,
       errors: report.errors.map(json),
       warnings: report.warnings.map(json),
       skipped: skippedJson(report.skipped, opts.cwd),
+      ...(report.snippets ? { snippets: snippetsJson(report, opts.cwd) } : {}),
       ...(report.drift ? { drift: driftJson(report, opts.cwd) } : {}),
     };
     return [{ stream: 'stdout', text: JSON.stringify(doc, null, 2) + '\n' }];
   },
 };
 
+/** Docs found but not scanned (binary, not UTF-8, too large): each is a warning without a ref. */
+function notScanned(r: VerifyRefsReport): number {
+  return r.warnings.filter((w) => !w.ref && (w.code === 'binary' || w.code === 'too_large')).length;
+}
+
 /** `✓ PASSED: Scanned N file(s), found M reference(s): V valid, B broken` or `✗ FAILED: ...`. */
 function headline(r: VerifyRefsReport, strict: boolean): string {
   const head = r.passed ? '✓ PASSED' : '✗ FAILED';
-  let line = `${head}: Scanned ${r.filesScanned} file(s), found ${r.refsFound} reference(s): ${r.valid} valid, ${r.broken} broken`;
+  const skipped = notScanned(r);
+  const scanned = skipped > 0 ? `${r.filesScanned - skipped} file(s) (${skipped} skipped: binary, not UTF-8 or too large)` : `${r.filesScanned} file(s)`;
+  let line = `${head}: Scanned ${scanned}, found ${r.refsFound} reference(s): ${r.valid} valid, ${r.broken} broken`;
   if (r.warnings.length > 0) line += ` (${plural(r.warnings.length, 'warning')}${strict ? ', --strict' : ''})`;
+  if (r.snippets && r.snippets.entries.length > 0) {
+    line += `; snippets: ${r.snippets.verbatim} verbatim, ${r.snippets.excerpt} excerpt, ${r.snippets.stale} stale`;
+    const refresh = r.snippets.refresh;
+    if (refresh && refresh.refreshed.length > 0) line += refresh.dryRun ? ` (${refresh.refreshed.length} to refresh, --dry-run)` : `, ${refresh.refreshed.length} refreshed`;
+  }
   if (r.drift) {
     const c = r.drift.counts;
     line += `; drift: ${c.unchanged} unchanged, ${c.moved} moved, ${c.changed} changed, ${c.deleted} deleted, ${c.unknown} unknown, ${c.anchored} anchored`;
     if (c.fixed > 0) line += `, ${c.fixed} fixed`;
+    if (c.accepted > 0) line += `, ${c.accepted} accepted`;
     if (r.drift.dryRun && r.drift.fixes.length > 0) line += ` (${r.drift.fixes.length} to fix, --dry-run)`;
   }
   return line + '\n';
@@ -95,7 +124,19 @@ function driftLines(r: VerifyRefsReport, cwd: string): DriftLine[] {
   const lines: DriftLine[] = [];
   const since = (e: DriftEntry) => (e.base ? `since ${e.base.slice(0, 7)}` : '');
   const dryFixed = new Set(r.drift.dryRun ? r.drift.fixes.map((f) => `${f.file}\0${f.line}\0${f.oldRef}`) : []);
+  // A changed ref whose snippet --fix-snippets refreshed has its own REFRESHED line.
+  const refreshed = new Set((r.snippets?.refresh?.refreshed ?? []).map((x) => `${x.file}\0${x.line}\0${x.oldRef}`));
+  const justAccepted = new Map((r.drift.acceptances ?? []).map((a) => [`${a.file}\0${a.line}\0${a.ref}`, a.acceptFile]));
+  // Refs into a folder not cloned are one line per folder, where its first ref was.
+  const notCloned = new Map<string, number>();
+  for (const e of r.drift.entries) if (e.notCloned) notCloned.set(e.notCloned, (notCloned.get(e.notCloned) ?? 0) + 1);
   for (const e of r.drift.entries) {
+    if (e.notCloned) {
+      const n = notCloned.get(e.notCloned);
+      if (n !== undefined) lines.push({ label: 'UNKNOWN', place: shownPath(cwd, e.notCloned), text: `${n} reference${n === 1 ? '' : 's'}: ${e.reason}`, entry: e });
+      notCloned.delete(e.notCloned);
+      continue;
+    }
     const place = `${shownPath(cwd, e.file)}:${e.line}`;
     const add = (label: string, text: string) => lines.push({ label, place, text, entry: e });
     switch (e.status) {
@@ -103,7 +144,13 @@ function driftLines(r: VerifyRefsReport, cwd: string): DriftLine[] {
         add(dryFixed.has(`${e.file}\0${e.line}\0${e.ref}`) ? 'WOULD FIX' : 'MOVED', `${e.ref} → ${e.newRef} (${since(e)})`);
         break;
       case 'fixed':
-        add('FIXED', `${e.ref} → ${e.newRef}`);
+        if (!refreshed.has(`${e.file}\0${e.line}\0${e.ref}`)) add('FIXED', `${e.ref} → ${e.newRef}`);
+        break;
+      case 'accepted':
+        {
+          const file = justAccepted.get(`${e.file}\0${e.line}\0${e.ref}`);
+          if (file) add('ACCEPTED', `${e.ref}: recorded in ${shownPath(cwd, file)}`);
+        }
         break;
       case 'changed':
         add('CHANGED', `${e.ref}: ${e.editedLines} of ${e.oldLines} lines edited ${since(e)}${e.newRef ? ` (now about ${e.newRef})` : ''}`);
@@ -121,6 +168,10 @@ function driftLines(r: VerifyRefsReport, cwd: string): DriftLine[] {
   return lines;
 }
 
+function notFixedText(n: { refs: number; reason: string }): string {
+  return `${n.reason} (${n.refs} moved ref${n.refs === 1 ? '' : 's'} left as written)`;
+}
+
 /** The `drift` object of --json: counts and one entry for every ref found. */
 function driftJson(r: VerifyRefsReport, cwd: string): Record<string, unknown> {
   const d = r.drift!;
@@ -132,7 +183,9 @@ function driftJson(r: VerifyRefsReport, cwd: string): Record<string, unknown> {
     unknown: d.counts.unknown,
     anchored: d.counts.anchored,
     fixed: d.counts.fixed,
+    accepted: d.counts.accepted,
     dry_run: d.dryRun,
+    ...(d.notFixed && d.notFixed.length > 0 ? { not_fixed: d.notFixed.map((n) => ({ file: shownPath(cwd, n.file), refs: n.refs, kind: n.kind, reason: n.reason })) } : {}),
     refs: d.entries.map((e) => ({
       file: shownPath(cwd, e.file),
       line: e.line,
@@ -143,5 +196,73 @@ function driftJson(r: VerifyRefsReport, cwd: string): Record<string, unknown> {
       edited_lines: e.editedLines,
       reason: e.reason,
     })),
+  };
+}
+
+function staleSnippets(r: VerifyRefsReport): SnippetEntry[] {
+  return r.snippets?.entries.filter((e) => e.status === 'stale') ?? [];
+}
+
+/**
+ * `snippet differs from <ref> (stale since 1a2b3c4: the code changed): 1 of 6 lines not in the
+ * code: <line> | <line>; now at <ref>` (docs/snippets.md#output).
+ */
+function staleText(e: SnippetEntry): string {
+  let text = `snippet differs from ${e.ref}`;
+  if (e.matchedAtBase !== undefined && e.matchedAtBase !== null && e.base) {
+    const short = e.base.slice(0, 7);
+    text += e.matchedAtBase ? ` (stale since ${short}: the code changed)` : ` (never matched the code at ${short})`;
+  }
+  if (e.missing > 0) {
+    text += `: ${e.missing} of ${e.snippetLines} lines not in the code: ${e.missingLines.join(' | ')}`;
+  } else {
+    text += ': its lines are in the code, but not in this order';
+  }
+  if (e.nowAt) text += `; now at ${e.nowAt}`;
+  return text;
+}
+
+/** `REFRESHED`, `WOULD REFRESH` and `LEFT` lines of --fix-snippets (docs/snippets.md#--fix-snippets). */
+function refreshLines(r: VerifyRefsReport): { label: string; file: string; line: number; text: string }[] {
+  const refresh = r.snippets?.refresh;
+  if (!refresh) return [];
+  return [
+    ...refresh.refreshed.map((x) => ({
+      label: refresh.dryRun ? 'WOULD REFRESH' : 'REFRESHED',
+      file: x.file,
+      line: x.line,
+      text: `${x.oldRef} → ${x.newRef} (snippet ${x.oldLines} → ${x.newLines} lines)`,
+    })),
+    ...refresh.left.map((x) => ({ label: 'LEFT', file: x.file, line: x.line, text: `${x.ref}: ${x.reason}` })),
+  ];
+}
+
+/** The `snippets` object of --json: counts and one entry per cited snippet. */
+function snippetsJson(r: VerifyRefsReport, cwd: string): Record<string, unknown> {
+  const s = r.snippets!;
+  return {
+    verbatim: s.verbatim,
+    excerpt: s.excerpt,
+    stale: s.stale,
+    refs: s.entries.map((e) => ({
+      file: shownPath(cwd, e.file),
+      line: e.line,
+      fence_line: e.fenceLine,
+      ref: e.ref,
+      form: e.form,
+      status: e.status,
+      snippet_lines: e.snippetLines,
+      missing: e.missing,
+      missing_lines: e.missingLines,
+      now_at: e.nowAt,
+      ...(e.matchedAtBase !== undefined ? { matched_at_base: e.matchedAtBase, base: e.base ?? null } : {}),
+    })),
+    ...(s.refresh
+      ? {
+          dry_run: s.refresh.dryRun,
+          refreshed: s.refresh.refreshed.map((x) => ({ file: shownPath(cwd, x.file), line: x.line, old_ref: x.oldRef, new_ref: x.newRef, old_lines: x.oldLines, new_lines: x.newLines })),
+          left: s.refresh.left.map((x) => ({ file: shownPath(cwd, x.file), line: x.line, ref: x.ref, reason: x.reason })),
+        }
+      : {}),
   };
 }

@@ -28,7 +28,8 @@ export interface EntryMeta {
 
 export type EntryTotals = Pick<EntryMeta, 'bytes' | 'chars' | 'lines'>;
 
-const FD_RE = /^fd:(\d+)$/;
+// No leading zero: `fd:01` is not another spelling of fd:1 (nor is `fd:0` an fd).
+const FD_RE = /^fd:([1-9]\d*)$/;
 export const REF_ID_RE = /^[A-Za-z0-9_.:-]+$/;
 
 /** docs/reference.md#fd-and-ref: `--store DIR`, else `REFCAT_STORE`, else `~/.sdqctl/fd/` (`$SDQCTL_HOME/fd/`). */

@@ -35,18 +35,42 @@ const HOLD_LIMIT = 1 << 20;
  * store). Throws BinaryContentError for binary content; nothing of the entry is left then.
  */
 export async function ingest(chunks: AsyncIterable<Buffer | string> | Iterable<Buffer | string>, opts: IngestOptions): Promise<Content> {
-  const table = new PageTable();
-  const scanner = new ByteScanner(opts.pageSize, (s) => table.push(s));
-  // A page holds at most 4 bytes a code point: past that it cannot fit one page.
-  const holdLimit = opts.persist === 'always' ? 0 : Math.min(HOLD_LIMIT, 4 * opts.pageSize);
-  const sink = new Sink(opts);
+  const ingester = new Ingester(opts);
   try {
-    for await (const chunk of chunks) {
-      const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      scanner.push(buf);
-      sink.add(buf, holdLimit);
-    }
-    const totals = scanner.finish();
+    for await (const chunk of chunks) ingester.push(chunk);
+    return ingester.finish();
+  } catch (err) {
+    ingester.abort();
+    throw err;
+  }
+}
+
+/**
+ * ingest() for a writer that pushes its chunks (an answer past its cap, src/core/pipeline/): push
+ * every chunk, then finish() once, or abort() to leave nothing in the store.
+ */
+export class Ingester {
+  private readonly table = new PageTable();
+  private readonly scanner: ByteScanner;
+  private readonly sink: Sink;
+  /** A page holds at most 4 bytes a code point: past that it cannot fit one page. */
+  private readonly holdLimit: number;
+
+  constructor(private readonly opts: IngestOptions) {
+    this.scanner = new ByteScanner(opts.pageSize, (s) => this.table.push(s));
+    this.holdLimit = opts.persist === 'always' ? 0 : Math.min(HOLD_LIMIT, 4 * opts.pageSize);
+    this.sink = new Sink(opts);
+  }
+
+  push(chunk: Buffer | Uint8Array | string): void {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    this.scanner.push(buf);
+    this.sink.add(buf, this.holdLimit);
+  }
+
+  finish(): Content {
+    const { opts, sink, table } = this;
+    const totals = this.scanner.finish();
     const sizes = { bytes: totals.bytes, chars: totals.chars, lines: totals.lines };
     if (opts.persist === 'always' || totals.pages > 1) sink.spill();
     if (!sink.pending) {
@@ -54,10 +78,11 @@ export async function ingest(chunks: AsyncIterable<Buffer | string> | Iterable<B
     }
     const entry = sink.pending.commit(sizes, { pageSize: opts.pageSize, table });
     return { label: entry.meta.id, stored: true, bytes: entry.source(), pages: table, totals: sizes };
-  } catch (err) {
-    sink.pending?.abort();
-    table.close();
-    throw err;
+  }
+
+  abort(): void {
+    this.sink.pending?.abort();
+    this.table.close();
   }
 }
 

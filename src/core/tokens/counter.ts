@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { type Encoding, loadTokenizer, PieceCounter } from './tokenizer.js';
 
@@ -11,6 +13,8 @@ export interface Counter {
   add(piece: string | Uint8Array): void;
   total(): Promise<number>;
   close(): void;
+  /** Stop the worker now, even one a pool would keep (its memory is wanted): counter-pool.ts. */
+  discard?(): void;
 }
 
 /** What the worker is sent: a batch to count (answered with the counts), or a piece of the streamed text, or the end of it (answered with its total). */
@@ -36,6 +40,8 @@ export function startCounter(encoding: Encoding): Counter {
   let worker: Worker | null = null;
   let failed = false;
   try {
+    // Known at once, not when the first pieces are already lost to a worker that never started.
+    if (!fs.existsSync(fileURLToPath(workerFile()))) throw new Error('no worker file');
     worker = new Worker(workerFile(), { workerData: { encoding } });
     worker.on('error', () => (failed = true));
     worker.unref();

@@ -162,6 +162,11 @@ export function countManyWith(tok: Tokenizer): CountMany {
 
 /** The JSON report with `tokens` per ref (its content) and the total of the markdown the same call prints. */
 export async function tokensJson(report: ExtractReport, opts: RenderOptions, encoding: Encoding, countMany?: CountMany): Promise<string> {
+  return (await countedJson(report, opts, encoding, countMany)).text;
+}
+
+/** tokensJson(), and the total it holds. */
+export async function countedJson(report: ExtractReport, opts: RenderOptions, encoding: Encoding, countMany?: CountMany): Promise<{ text: string; total: number }> {
   const count = countMany ?? countManyWith(await loadTokenizer(encoding));
   const json = JSON.parse(renderers.json(report, opts)) as { refs: Record<string, unknown>[] } & Record<string, unknown>;
   const counts = await count([renderers.markdown(report, opts), ...report.results.map((r) => r.lines.join('\n'))]);
@@ -169,5 +174,5 @@ export async function tokensJson(report: ExtractReport, opts: RenderOptions, enc
     ref.tokens = counts[i + 1];
   });
   json.tokens = { encoding, total: counts[0] };
-  return JSON.stringify(json, null, 2) + '\n';
+  return { text: JSON.stringify(json, null, 2) + '\n', total: counts[0]! };
 }

@@ -1,3 +1,5 @@
+import type { Ranks } from './long-pieces.js';
+
 /**
  * Exact token counts (docs/reference.md#token-counts-and-budgets), by gpt-tokenizer: the same
  * numbers as tiktoken, loaded only when a count is asked for (its rank tables cost start-up).
@@ -18,15 +20,34 @@ const loaded = new Map<Encoding, Promise<Tokenizer>>();
 export function loadTokenizer(encoding: Encoding): Promise<Tokenizer> {
   let t = loaded.get(encoding);
   if (!t) {
-    t = (encoding === 'o200k_base' ? import('gpt-tokenizer/encoding/o200k_base') : import('gpt-tokenizer/encoding/cl100k_base')).then((m) => {
+    const o200k = encoding === 'o200k_base';
+    t = Promise.all([
+      o200k ? import('gpt-tokenizer/encoding/o200k_base') : import('gpt-tokenizer/encoding/cl100k_base'),
+      import('gpt-tokenizer/encodingParams/constants'),
+      // The rank table the encoding module has just loaded (the same module instance: no cost).
+      o200k ? import('gpt-tokenizer/bpeRanks/o200k_base') : import('gpt-tokenizer/bpeRanks/cl100k_base'),
+      import('./long-pieces.js'),
+    ]).then(([m, constants, bpe, long]) => {
       const options = { disallowedSpecial: new Set<string>() };
+      const split = o200k ? constants.O200K_TOKEN_SPLIT_REGEX : constants.CL100K_TOKEN_SPLIT_REGEX;
+      let ranks: Ranks | undefined;
+      // Indexed by bytes only when a long pre-token is met.
+      const ranksOnce = () => (ranks ??= long.ranksOf(bpe.default));
+      const short = (piece: string) => m.countTokens(piece, options);
+      // The tokenizer's merge loop is quadratic in a pre-token's length: long ones are merged by long-pieces.ts.
+      const countPiece = (piece: string) => (long.mayHoldLongPiece(piece) ? long.countWithLongPieces(piece, split, ranksOnce, short) : short(piece));
       return {
         encoding,
-        count: (text: string) => countBySafePieces(text, (piece) => m.countTokens(piece, options)),
+        count: (text: string) => countBySafePieces(text, countPiece),
         countWithin: (text: string, limit: number) => {
           let total = 0;
           for (const piece of safePieces(text)) {
             if (limit - total < 0) return null;
+            if (long.mayHoldLongPiece(piece)) {
+              total += countPiece(piece);
+              if (total > limit) return null;
+              continue;
+            }
             const n = m.isWithinTokenLimit(piece, limit - total, options);
             if (n === false) return null;
             total += n;

@@ -40,6 +40,11 @@ export interface ScanOptions {
   /** Whether an alias name is defined (explicit, workspace or global). */
   isKnownAlias: (name: string) => boolean;
   /**
+   * With markdown: the fenced blocks as a CommonMark parser found them (0-based lines, end
+   * exclusive), used instead of the line rule for fences.
+   */
+  fenced?: readonly { open: number; end: number }[];
+  /**
    * Whether an undefined alias still makes `alias:file.ext` (no folder, no selector) a ref, to be
    * reported: a near miss of a defined alias, or a workspace that sets up aliases. Default: no.
    */
@@ -113,6 +118,8 @@ export function findDocRefs(text: string, options: ScanOptions): DocRef[] {
   const markers = text.includes('verify-refs: o');
   let fence: string | null = null;
   let off = false;
+  const fenced = options.markdown ? options.fenced : undefined;
+  let nextBlock = 0;
   let lineNo = 0;
   for (let start = 0; start <= text.length; ) {
     lineNo++;
@@ -132,7 +139,14 @@ export function findDocRefs(text: string, options: ScanOptions): DocRef[] {
         continue;
       }
     }
-    if (options.markdown && mayBeFence(text, start, end)) {
+    if (fenced) {
+      const i = lineNo - 1;
+      while (nextBlock < fenced.length && fenced[nextBlock]!.end <= i) nextBlock++;
+      if (nextBlock < fenced.length && fenced[nextBlock]!.open <= i) {
+        start = next;
+        continue;
+      }
+    } else if (options.markdown && mayBeFence(text, start, end)) {
       const line = text.slice(start, end);
       const m = FENCE_RE.exec(line);
       if (fence !== null) {

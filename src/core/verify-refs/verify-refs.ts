@@ -1,9 +1,10 @@
 import path from 'node:path';
 import type { Context } from '../../shared/context.js';
 import { type Finding, RefError } from '../../shared/errors.js';
-import { displayRelative, shownPath } from '../../shared/paths.js';
+import { displayRelative, findUp, shownPath } from '../../shared/paths.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
 import { type ConvReader, loadConv } from '../workflow/load-conv.js';
+import type { Confinement } from '../safe-read/confinement.js';
 import { checkConvRefs, workflowAliases } from '../workflow/validate-conv.js';
 import { extract } from '../extract/extract.js';
 import { PatternBudget } from '../extract/pattern-search.js';
@@ -12,10 +13,15 @@ import { MAX_TEXT_FILE_BYTES, readTextFile, TextFileError } from '../safe-read/r
 import { collectFiles, type SkippedFile, walkFiles } from '../walk/collect-files.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { findDocRefs } from './find-doc-refs.js';
+import { type GroupedRef, groupNotCloned } from './group-not-cloned.js';
 import { convRefs } from '../workflow/conv-refs.js';
 import type { RefSpec } from '../ref-spec/ref-spec.js';
 import { detectDrift, type DriftRefInput, type DriftReport } from '../drift/detect-drift.js';
-import { type DriftFix, fixDrift } from '../drift/fix-drift.js';
+import { type DriftFix, fileStamp, fixDrift } from '../drift/fix-drift.js';
+import { acceptDrift, type DriftAcceptance } from '../drift/accept-drift.js';
+import type { Citation } from '../snippets/find-citations.js';
+import { addSnippetEntry, docCitations, emptySnippetReport, judgeSnippet, type SnippetEntry, type SnippetReport } from '../snippets/judge-snippets.js';
+import { judgeAtBase, judgeFixedAgain, keepBareRefs, refreshSnippets } from '../snippets/snippet-drift.js';
 
 /** The file types `verify refs` scans in folders (docs/reference.md#verify-refs). */
 export const VERIFY_EXTENSIONS: readonly string[] = ['.md', '.conv', '.txt', '.yaml', '.yml'];
@@ -29,9 +35,16 @@ export interface VerifyRefsOptions {
   suggestFixes?: boolean;
   /** Warnings (clamped ranges, CONTEXT-OPTIONAL matching nothing) fail the check too. */
   strict?: boolean;
+  /**
+   * Compare cited snippets with the code they cite (docs/snippets.md); default true. False
+   * (`--no-snippets`): citations are still found and their refs checked.
+   */
+  snippets?: boolean;
   /** Called after each file is checked (for a progress line on a terminal). */
   onProgress?: (checked: number, total: number) => void;
   readFile?: ConvReader;
+  /** Refs to files this does not allow are refused before they are looked at, and get no drift verdict (ExtractOptions.confine). */
+  confine?: Confinement;
   /** Also say whether each line ref still points at the code it was written against (docs/reference.md#drift-verdicts). */
   drift?: {
     /** Compare against this revision instead of the commit that last changed the ref's line. */
@@ -40,12 +53,18 @@ export interface VerifyRefsOptions {
     fix?: boolean;
     /** With fix: report what would be rewritten, write nothing. */
     dryRun?: boolean;
+    /** Also refresh stale snippets that were verbatim copies at their base (docs/snippets.md#--fix-snippets). */
+    fixSnippets?: boolean;
+    /** Record every changed ref as reviewed (docs/drift.md#accepting-a-change). */
+    accept?: boolean;
   };
 }
 
 export interface RefFinding extends Finding {
   /** With suggestFixes: refs to existing files with the same name, best first. */
   suggestions?: string[];
+  /** A finding that stands for several refs (an alias folder not cloned): each of them. */
+  refs?: GroupedRef[];
 }
 
 export interface VerifyRefsReport {
@@ -59,8 +78,10 @@ export interface VerifyRefsReport {
   errors: RefFinding[];
   warnings: RefFinding[];
   passed: boolean;
+  /** Every cited snippet's verdict (absent with `snippets: false`). */
+  snippets?: SnippetReport;
   /** With the `drift` option: a verdict for every ref found, and what --fix rewrote (or would). */
-  drift?: DriftReport & { fixes: DriftFix[]; dryRun: boolean };
+  drift?: DriftReport & { fixes: DriftFix[]; dryRun: boolean; acceptances?: DriftAcceptance[] };
 }
 
 const MAX_SUGGESTIONS = 5;
@@ -74,7 +95,7 @@ const MAX_DOC_BYTES = MAX_TEXT_FILE_BYTES;
  * folder, then in the folder being scanned, then in cwd. Throws UsageError for a path that does
  * not exist.
  */
-export function verifyRefs(paths: readonly string[], ctx: Context, options: VerifyRefsOptions = {}): VerifyRefsReport {
+export async function verifyRefs(paths: readonly string[], ctx: Context, options: VerifyRefsOptions = {}): Promise<VerifyRefsReport> {
   const { files, skipped } = collectFiles(paths.length > 0 ? paths : ['.'], ctx, { extensions: VERIFY_EXTENSIONS, exclude: options.exclude });
   const base = options.aliases ?? new AliasResolver(ctx);
   const findings: RefFinding[] = [];
@@ -82,24 +103,43 @@ export function verifyRefs(paths: readonly string[], ctx: Context, options: Veri
   // One CPU-time budget for every pattern of the call.
   const budget = new PatternBudget();
   const driftRefs: DriftRefInput[] | undefined = options.drift ? [] : undefined;
+  const snippets = options.snippets === false ? undefined : emptySnippetReport();
+  const bareRefs = new Set<string>();
   for (const [i, file] of files.entries()) {
     options.onProgress?.(i, files.length);
     refsFound += file.path.toLowerCase().endsWith('.conv')
-      ? checkWorkflow(file.path, ctx, base, options.readFile, findings, budget, driftRefs)
-      : checkDoc(file.path, file.root, ctx, base, findings, budget, driftRefs);
+      ? checkWorkflow(file.path, ctx, base, options.readFile, findings, budget, driftRefs, options.confine)
+      : checkDoc(file.path, file.root, ctx, base, { findings, budget, driftRefs, snippets, bareRefs, confine: options.confine });
   }
   let drift: VerifyRefsReport['drift'];
   if (options.drift && driftRefs) {
-    const found = detectDrift(driftRefs, ctx, { since: options.drift.since });
+    const found = await detectDrift(driftRefs, ctx, { since: options.drift.since });
+    keepBareRefs(found, bareRefs);
     const dryRun = options.drift.dryRun ?? false;
-    drift = { ...found, dryRun, fixes: options.drift.fix ? fixDrift(found, ctx, { dryRun }) : [] };
+    const fixes = options.drift.fix ? await fixDrift(found, ctx, { dryRun }) : [];
+    const acceptances = options.drift.accept ? acceptDrift(found, ctx, { dryRun }) : undefined;
+    drift = { ...found, dryRun, fixes, ...(acceptances ? { acceptances } : {}) };
+    if (snippets) {
+      // A snippet's lines as its (new) ref selects them now, looked up as the doc's refs are.
+      const select = (s: SnippetEntry, ref: string) => {
+        const report = extract([s.citation.bare && !ref.startsWith('@') ? '@' + ref : ref], ctx, { searchDirs: [...s.searchDirs], aliases: base, patternBudget: budget });
+        return report.errors.length === 0 ? report.results : null;
+      };
+      judgeAtBase(snippets, drift);
+      judgeFixedAgain(snippets, drift, select);
+      if (options.drift.fixSnippets) {
+        const isKnownAlias = (name: string) => base.lookup(name) !== undefined;
+        snippets.refresh = { ...refreshSnippets(snippets, drift, select, { dryRun, isKnownAlias }), dryRun };
+      }
+    }
   }
-  if (options.suggestFixes) addSuggestions(findings, base, files.map((f) => f.root));
+  if (options.suggestFixes) addSuggestions(findings, base, files.map((f) => f.root), ctx);
 
-  const errors = findings.filter((f) => f.severity === 'error');
-  const warnings = findings.filter((f) => f.severity === 'warning');
+  const grouped = groupNotCloned(findings, base, ctx);
+  const errors = grouped.filter((f) => f.severity === 'error');
+  const warnings = grouped.filter((f) => f.severity === 'warning');
   // Findings without a ref (a malformed ALIAS, an unreadable file) fail the run but are not refs.
-  const broken = new Set(errors.filter((f) => f.ref).map((f) => `${f.file}\0${f.line}\0${f.ref}`)).size;
+  const broken = new Set(errors.flatMap((f): { file: string; line: number | null; ref?: string }[] => f.refs ?? (f.ref ? [f] : [])).map((f) => `${f.file}\0${f.line}\0${f.ref}`)).size;
   return {
     filesScanned: files.length,
     skipped,
@@ -108,7 +148,9 @@ export function verifyRefs(paths: readonly string[], ctx: Context, options: Veri
     broken,
     errors,
     warnings,
-    passed: errors.length === 0 && !(options.strict && warnings.length > 0) && driftPasses(drift, options.strict ?? false),
+    passed:
+      errors.length === 0 && !(options.strict && warnings.length > 0) && driftPasses(drift, options.strict ?? false) && (snippets?.stale ?? 0) === 0,
+    ...(snippets ? { snippets } : {}),
     ...(drift ? { drift } : {}),
   };
 }
@@ -117,7 +159,9 @@ export function verifyRefs(paths: readonly string[], ctx: Context, options: Veri
 function driftPasses(drift: DriftReport | undefined, strict: boolean): boolean {
   if (!drift) return true;
   const { changed, deleted, moved, unknown } = drift.counts;
-  return changed + deleted === 0 && !(strict && moved + unknown > 0);
+  // A file --fix could not write (or would not, a link leading out) fails the run.
+  const unwritten = (drift.notFixed ?? []).some((n) => n.kind === 'unwritable' || n.kind === 'outside');
+  return changed + deleted === 0 && !unwritten && !(strict && moved + unknown > 0);
 }
 
 /** A ref as detectDrift needs it; an unparseable ref or an unknown alias is already broken. */
@@ -127,7 +171,7 @@ function driftInput(file: string, line: number, text: string, ref: string, alias
     spec = parseRef(ref);
     const alias = spec.alias ? aliases.lookup(spec.alias) : null;
     if (spec.alias && !alias) return null;
-    return { file, line, ref: text, spec, alias: alias ?? null, searchDirs: alias ? [alias.target] : searchDirs };
+    return { file, line, ref: text, spec, alias: alias ?? null, searchDirs: alias ? [alias.target] : searchDirs, stamp: fileStamp(file) };
   } catch (err) {
     if (err instanceof RefError || (err as { exitCode?: number }).exitCode !== undefined) return null;
     throw err;
@@ -142,13 +186,16 @@ function checkWorkflow(
   findings: Finding[],
   budget: PatternBudget,
   driftRefs?: DriftRefInput[],
+  confine?: Confinement,
 ): number {
   const display = (p: string) => shownPath(ctx.cwd, p);
   try {
     const conv = loadConv(file, { readFile, display });
     const aliases = workflowAliases(conv, ctx, base, display, findings);
-    const count = checkConvRefs(conv, ctx, aliases, findings, false, budget);
+    const count = checkConvRefs(conv, ctx, aliases, findings, false, budget, confine);
+    const refused = new Set(findings.filter((f) => f.code === 'outside_root').map((f) => `${f.file}\0${f.line}\0${f.ref}`));
     for (const r of driftRefs ? convRefs(conv) : []) {
+      if (refused.has(`${r.directive.file}\0${r.directive.line}\0${r.ref}`)) continue;
       const input = driftInput(r.directive.file, r.directive.line, r.ref, r.ref, aliases, [path.dirname(r.directive.file), ctx.cwd]);
       if (input) driftRefs!.push(input);
     }
@@ -160,65 +207,105 @@ function checkWorkflow(
   }
 }
 
-function checkDoc(
-  file: string,
-  root: string,
-  ctx: Context,
-  aliases: AliasResolver,
-  findings: Finding[],
-  budget: PatternBudget,
-  driftRefs?: DriftRefInput[],
-): number {
+/** What checking one document adds to: findings, drift inputs, snippet verdicts, one pattern budget. */
+interface DocSinks {
+  findings: Finding[];
+  budget: PatternBudget;
+  driftRefs?: DriftRefInput[];
+  snippets?: SnippetReport;
+  /** Bare citations (`file\0line\0ref`): drift's new refs for them are written bare too. */
+  bareRefs: Set<string>;
+  /** Refs may read only under these roots (refcat mcp). */
+  confine?: Confinement;
+}
+
+function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolver, sinks: DocSinks): number {
+  const { findings, budget, driftRefs, snippets, bareRefs, confine } = sinks;
   let text: string;
   try {
     text = readTextFile(file, MAX_DOC_BYTES);
   } catch (err) {
     if (!(err instanceof TextFileError)) throw err;
-    if (err.code === 'binary') return 0; // nothing to scan
-    // Too large: a data file or a log, not scanned, with a warning; anything else fails the run.
-    const skip = err.code === 'too_large';
-    const message = `${skip ? 'Not scanned' : 'Cannot read'}: ${shownPath(ctx.cwd, file)} ${err.problem}`;
+    // Binary, not UTF-8 or too large: not a doc, not scanned, with a warning (so --strict fails);
+    // anything else fails the run.
+    const skip = err.code === 'too_large' || err.code === 'binary';
+    const problem = err.code === 'binary' ? 'is binary or not UTF-8' : err.problem;
+    const message = `${skip ? 'Not scanned' : 'Cannot read'}: ${shownPath(ctx.cwd, file)} ${problem}`;
     findings.push({ severity: skip ? 'warning' : 'error', code: skip ? err.code : 'unreadable', message, details: [], file, line: null });
     return 0;
   }
+  const isKnownAlias = (name: string) => aliases.lookup(name) !== undefined;
+  const dir = path.dirname(file);
+  const searchDirs = [...new Set([dir, root, ctx.cwd])];
+  // Bare paths (embedme's citations) are resolved from the root first, then the doc's folder.
+  const bareDirs = [...new Set([root, dir, ctx.cwd])];
+  const cited = /\.(md|markdown)$/i.test(file) ? docCitations(text, bareDirs, isKnownAlias) : null;
   const refs = findDocRefs(text, {
     markdown: /\.(md|markdown|txt)$/i.test(file),
-    isKnownAlias: (name) => aliases.lookup(name) !== undefined,
+    isKnownAlias,
     reportUnknownAlias: (name) => aliases.mayBeAlias(name),
+    ...(cited ? { fenced: cited.fenced } : {}),
   });
-  const searchDirs = [...new Set([path.dirname(file), root, ctx.cwd])];
-  for (const r of refs) {
-    const report = extract([r.ref], ctx, { searchDirs, aliases, checkOnly: true, patternBudget: budget });
+  // A caption's ref is found by the scan too (it is outside the fence): it is checked once, as a citation.
+  const captions = new Map<string, Citation>();
+  const own: Citation[] = [];
+  for (const c of cited?.citations ?? []) {
+    if (c.form === 'caption' && !c.bare) captions.set(`${c.line}\0${c.text}`, c);
+    else own.push(c);
+  }
+  const check = (line: number, text: string, ref: string, dirs: string[], citation?: Citation) => {
+    const judging = citation !== undefined && snippets !== undefined;
+    const report = extract([ref], ctx, { searchDirs: dirs, aliases, checkOnly: !judging, patternBudget: budget, confine });
     const at = (severity: Finding['severity']) => (d: (typeof report.errors)[number]) =>
-      findings.push({ severity, code: d.code, message: d.message, details: d.details, ref: r.text, file, line: r.line });
+      findings.push({ severity, code: d.code, message: d.message, details: d.details, ref: text, file, line });
     report.errors.forEach(at('error'));
     report.warnings.forEach(at('warning'));
-    const input = driftRefs && driftInput(file, r.line, r.text, r.ref, aliases, searchDirs);
+    // A broken ref has no snippet verdict: its error says what is wrong.
+    if (judging && report.errors.length === 0) addSnippetEntry(snippets!, judgeSnippet(file, citation!, report.results, dirs));
+    if (citation?.bare) bareRefs.add(`${file}\0${line}\0${text}`);
+    const input = driftRefs && !report.errors.some((e) => e.code === 'outside_root') && driftInput(file, line, text, ref, aliases, dirs);
     if (input) driftRefs!.push(input);
-  }
-  return refs.length;
+  };
+  const all = [
+    ...refs.map((r) => ({ line: r.line, text: r.text, ref: r.ref, dirs: searchDirs, citation: captions.get(`${r.line}\0${r.text}`) })),
+    ...own.map((c) => ({ line: c.line, text: c.text, ref: c.ref, dirs: c.bare ? bareDirs : searchDirs, citation: c })),
+  ];
+  if (own.length > 0) all.sort((a, b) => a.line - b.line);
+  for (const r of all) check(r.line, r.text, r.ref, r.dirs, r.citation);
+  return all.length;
 }
 
 /**
  * For every ref to a missing file: existing files with the same name below the alias root (alias
- * refs) or below the scanned folders, as refs with the original selector, closest path first
- * (most trailing folders in common, then shortest).
+ * refs) or anywhere in the repository holding the current directory (the current directory outside
+ * a repository), as refs with the original selector, closest path first (most trailing folders in
+ * common, then shortest). A file below a scanned folder is written relative to it, any other
+ * relative to the current directory: both are folders a doc's ref is looked up in.
  */
-function addSuggestions(findings: RefFinding[], aliases: AliasResolver, roots: string[]): void {
+export function addSuggestions(findings: RefFinding[], aliases: AliasResolver, roots: string[], ctx: Context): void {
   const indexes = new Map<string, Map<string, string[]>>();
-  const indexOf = (root: string) => {
-    let index = indexes.get(root);
+  const indexOf = (root: string, shownFrom: (file: string) => string) => {
+    const key = `${shownFrom === fromScanRoot ? 'scan' : 'alias'}\0${root}`;
+    let index = indexes.get(key);
     if (!index) {
       index = new Map();
       for (const file of walkFiles(root, root, [], () => true)) {
         const name = path.basename(file);
-        index.set(name, [...(index.get(name) ?? []), displayRelative(root, file)]);
+        index.set(name, [...(index.get(name) ?? []), shownFrom(file)]);
       }
-      indexes.set(root, index);
+      indexes.set(key, index);
     }
     return index;
   };
   const scanRoots = [...new Set(roots)];
+  const dotGit = findUp(ctx.cwd, '.git');
+  const top = dotGit ? path.dirname(dotGit) : ctx.cwd;
+  // A scanned folder outside that repository is searched too.
+  const searched = [top, ...scanRoots.filter((r) => path.relative(top, r).startsWith('..') || path.isAbsolute(path.relative(top, r)))];
+  const fromScanRoot = (file: string) => {
+    const root = scanRoots.find((r) => file.startsWith(r.endsWith(path.sep) ? r : r + path.sep));
+    return displayRelative(root ?? ctx.cwd, file);
+  };
   for (const f of findings) {
     if (f.severity !== 'error' || (f.code !== 'not_found' && f.code !== 'context_no_match') || !f.ref) continue;
     // The ref as written may end in a heading anchor (`@docs/GUIDE.md#install`), not a selector.
@@ -227,8 +314,9 @@ function addSuggestions(findings: RefFinding[], aliases: AliasResolver, roots: s
     if (hasGlobChars(spec.path)) continue;
     const selector = hash === -1 ? '' : f.ref.slice(hash);
     const wanted = spec.path.split('/');
-    const roots = spec.alias ? [aliases.lookup(spec.alias)?.target].filter((r): r is string => !!r) : scanRoots;
-    const candidates = roots.flatMap((root) => indexOf(root).get(wanted[wanted.length - 1]!) ?? []);
+    const name = wanted[wanted.length - 1]!;
+    const target = spec.alias ? aliases.lookup(spec.alias)?.target : undefined;
+    const candidates = spec.alias ? (target ? (indexOf(target, (file) => displayRelative(target, file)).get(name) ?? []) : []) : searched.flatMap((root) => indexOf(root, fromScanRoot).get(name) ?? []);
     const shared = (p: string) => {
       const parts = p.split('/');
       let n = 0;

@@ -17,6 +17,11 @@ export interface CollectOptions {
   extensions: readonly string[];
   /** `-e/--exclude` globs, gitignore-style; matched against paths relative to the folder scanned and to cwd. */
   exclude?: readonly string[];
+  /**
+   * A file named directly must have a wanted extension too (`validate src/app.py` is a mistake,
+   * not a workflow); by default it is taken whatever its extension.
+   */
+  namedNeedExtension?: boolean;
 }
 
 /** A file with a wanted extension that an ignore rule kept out: a skip is never silent. */
@@ -40,7 +45,8 @@ export interface CollectedFile {
 }
 
 /**
- * The files that `inputs` name: a file is taken as it is (whatever its extension), a folder is
+ * The files that `inputs` name: a file is taken as it is (whatever its extension, unless
+ * namedNeedExtension), a folder is
  * scanned for files with the wanted extensions (skipping DEFAULT_SKIP_DIRS, symlinked folders and
  * what `<folder>/.sdqctlignore` and `exclude` match), a glob expands relative to cwd (kept: the
  * files with the wanted extensions). Sorted per input, in the order of the inputs, no file twice.
@@ -76,6 +82,9 @@ export function collectFiles(inputs: readonly string[], ctx: Context, options: C
         }
       }
     } else if (stat) {
+      if (options.namedNeedExtension && !wanted(abs)) {
+        throw new UsageError(`Not a ${options.extensions.join(' or ')} file: ${input}`);
+      }
       if (!ignored(exclude, [displayRelative(ctx.cwd, abs)], false)) add(abs, ctx.cwd);
       else skipped.push({ path: abs, by: EXCLUDE_FLAG });
     } else if (hasGlobChars(input)) {

@@ -9,6 +9,14 @@ export interface Rule {
   negated: boolean;
   dirOnly: boolean;
   match: (relPath: string) => boolean;
+  /** What `match` tests first (it matches when this does): the glob and its regular expression. */
+  source?: { glob: string; re: RegExp };
+}
+
+/** A glob's matcher as picomatch's own: the glob itself, or its regular expression. */
+export function compileGlob(glob: string, options: { dot: boolean }): { glob: string; re: RegExp; test: (s: string) => boolean } {
+  const re = picomatch().makeRe(glob, options);
+  return { glob, re, test: (s) => s === glob || re.test(s) };
 }
 
 /**
@@ -19,13 +27,17 @@ export interface Rule {
  * folder can be re-included. The repository's `.git/info/exclude` applies first, as git's lowest
  * precedence source; the global excludes file (`core.excludesFile`) is not read, since finding it
  * means reading git's config chain and a user's personal ignores rarely describe the project.
+ *
+ * A walk asks through scopes (`scope()`, then `IgnoreScope.child()` folder by folder): each
+ * folder's rules are compiled once, and an entry is matched by name, without path operations.
  */
 export class GitIgnore {
   private readonly root: string;
   /** Folders from the root down to `from` (which the user named) are never ignored as folders. */
   private readonly namedDepth: number;
-  private readonly cache = new Map<string, Rule[]>();
-  private readonly exclude: Rule[];
+  private readonly cache = new Map<string, RuleSet>();
+  private readonly exclude: RuleSet;
+  private top: IgnoreScope | undefined;
 
   /**
    * `from` is the folder globbing starts in; rules are looked up from its repository root, or,
@@ -34,64 +46,159 @@ export class GitIgnore {
    * Decision: the folder a glob names is asked for, so `dist/*.js` lists dist/ even when dist/ is
    * ignored; rules still apply to what the glob walks into and to the files themselves.
    */
-  constructor(from: string, top?: string) {
+  constructor(
+    private readonly from: string,
+    top?: string,
+  ) {
     const inTop = top !== undefined && !path.relative(top, from).startsWith('..');
     const repo = repoRoot(from);
     this.root = repo ?? (inTop ? top : from);
-    this.exclude = repo ? readRules(excludeFile(repo)) : [];
+    this.exclude = new RuleSet(repo ? readRules(excludeFile(repo)) : []);
     this.namedDepth = path.relative(this.root, from).split(path.sep).filter(Boolean).length;
+  }
+
+  /**
+   * The rules in force inside `from` (the folder the constructor got): what a walk that starts
+   * there asks, entering folders with `IgnoreScope.child()`. Never ignores anything when `from`
+   * lies outside the root.
+   */
+  scope(): IgnoreScope {
+    if (this.top) return this.top;
+    const rel = path.relative(this.root, this.from);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) return (this.top = new IgnoreScope(EMPTY, [], '', true));
+    let scope = new IgnoreScope(this.exclude, [], '', false).withRules(this.rules(this.root));
+    let dir = this.root;
+    for (const part of rel === '' ? [] : rel.split(path.sep)) {
+      dir = path.join(dir, part);
+      scope = scope.child(part).withRules(this.rules(dir));
+    }
+    return (this.top = scope);
   }
 
   /** Whether the absolute file path is ignored. */
   ignores(file: string): boolean {
-    const rel = path.relative(this.root, file);
-    if (rel.startsWith('..') || path.isAbsolute(rel)) return false;
-    const parts = rel.split(path.sep);
-    for (let i = this.namedDepth + 1; i < parts.length; i++) {
-      if (this.matches(parts.slice(0, i), true)) return true;
-    }
-    return this.matches(parts, false);
+    return this.verdict(file, false);
   }
 
   /** Whether the absolute folder path is ignored (then nothing below it can be re-included). */
   ignoresFolder(dir: string): boolean {
-    const rel = path.relative(this.root, dir);
+    return this.verdict(dir, true);
+  }
+
+  /** The path's verdict, each of its folders below `from` asked first, as a walk would. */
+  private verdict(target: string, isDir: boolean): boolean {
+    const rel = path.relative(this.root, target);
     if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return false;
     const parts = rel.split(path.sep);
-    for (let i = this.namedDepth + 1; i <= parts.length; i++) {
-      if (this.matches(parts.slice(0, i), true)) return true;
+    let scope = new IgnoreScope(this.exclude, [], '', false).withRules(this.rules(this.root));
+    let dir = this.root;
+    for (let i = 0; i < parts.length - 1; i++) {
+      if (i + 1 > this.namedDepth && scope.ignores(parts[i]!, true)) return true;
+      dir = path.join(dir, parts[i]!);
+      scope = scope.child(parts[i]!).withRules(this.rules(dir));
     }
-    return false;
+    if (isDir && parts.length <= this.namedDepth) return false;
+    return scope.ignores(parts[parts.length - 1]!, isDir);
   }
 
-  private matches(parts: string[], isDir: boolean): boolean {
-    let ignored = applyRules(this.exclude, parts.join('/'), isDir, false);
-    // Rules of the .gitignore in root, root/a, root/a/b ... up to the target's parent folder.
-    for (let depth = 0; depth < parts.length; depth++) {
-      const dir = path.join(this.root, ...parts.slice(0, depth));
-      ignored = applyRules(this.rules(dir), parts.slice(depth).join('/'), isDir, ignored);
-    }
-    return ignored;
-  }
-
-  private rules(dir: string): Rule[] {
+  private rules(dir: string): RuleSet {
     let rules = this.cache.get(dir);
     if (!rules) {
-      rules = readRules(path.join(dir, '.gitignore'));
+      rules = RuleSet.of(readRules(path.join(dir, '.gitignore')));
       this.cache.set(dir, rules);
     }
     return rules;
   }
 }
 
-/** One ignore file's verdict on `rel` (relative to that file's folder): the last matching rule wins. */
-function applyRules(rules: Rule[], rel: string, isDir: boolean, ignored: boolean): boolean {
-  for (const rule of rules) {
-    if (rule.dirOnly && !isDir) continue;
-    if (rule.match(rel)) ignored = !rule.negated;
+/**
+ * The ignore rules in force inside one folder: `.git/info/exclude`, then the `.gitignore` of every
+ * folder from the root down to this one. Immutable: `child()` and `withRules()` make new scopes.
+ */
+export class IgnoreScope {
+  constructor(
+    private readonly exclude: RuleSet,
+    /** The non-empty rule sets in force, shallowest first, with where their folder's path ends in `dir`. */
+    private readonly levels: readonly { rules: RuleSet; cut: number }[],
+    /** This folder relative to the root, `/`-separated ('' at the root). */
+    private readonly dir: string,
+    /** Outside the root: nothing is ignored. */
+    private readonly none: boolean,
+  ) {}
+
+  /**
+   * Whether the entry `name` of this folder is ignored. Its folders are not asked again: a walk
+   * never enters an ignored folder, and nothing below one can be re-included.
+   */
+  ignores(name: string, isDir: boolean): boolean {
+    if (this.none) return false;
+    const rel = this.dir === '' ? name : `${this.dir}/${name}`;
+    // The last rule that matches decides: deeper files first, each from its last rule.
+    for (let i = this.levels.length - 1; i >= 0; i--) {
+      const { rules, cut } = this.levels[i]!;
+      const verdict = rules.lastMatch(cut === 0 ? rel : rel.slice(cut), isDir);
+      if (verdict !== null) return verdict;
+    }
+    return this.exclude.lastMatch(rel, isDir) ?? false;
   }
-  return ignored;
+
+  /** The scope inside the sub-folder `name` (before that folder's own .gitignore: see withRules()). */
+  child(name: string): IgnoreScope {
+    return new IgnoreScope(this.exclude, this.levels, this.dir === '' ? name : `${this.dir}/${name}`, this.none);
+  }
+
+  /** This scope with the rules of this folder's own .gitignore added (compiled once, here). */
+  withRules(rules: RuleSet | readonly Rule[]): IgnoreScope {
+    const set = rules instanceof RuleSet ? rules : RuleSet.of(rules);
+    if (set.empty || this.none) return this;
+    const cut = this.dir === '' ? 0 : this.dir.length + 1;
+    return new IgnoreScope(this.exclude, [...this.levels, { rules: set, cut }], this.dir, false);
+  }
 }
+
+/**
+ * One ignore file's rules, compiled once: every pattern joined into one regular expression, so
+ * that a path no rule matches (most paths) costs one test.
+ */
+export class RuleSet {
+  private readonly rules: readonly Rule[];
+  private readonly any: RegExp | null;
+  private readonly literal: ReadonlySet<string>;
+  readonly empty: boolean;
+
+  constructor(rules: readonly Rule[]) {
+    this.rules = rules;
+    this.empty = rules.length === 0;
+    const sources = rules.map((r) => r.source);
+    this.any = sources.every((s) => s !== undefined) && sources.length > 0 ? new RegExp(sources.map((s) => `(?:${s!.re.source})`).join('|')) : null;
+    this.literal = new Set(sources.map((s) => s?.glob ?? ''));
+  }
+
+  /** The set of these rules, made once for the same rules (readRules() shares them). */
+  static of(rules: readonly Rule[]): RuleSet {
+    let set = sets.get(rules);
+    if (!set) {
+      set = new RuleSet(rules);
+      sets.set(rules, set);
+    }
+    return set;
+  }
+
+  /** `!negated` of the last rule that matches `rel` (relative to the file's folder), or null. */
+  lastMatch(rel: string, isDir: boolean): boolean | null {
+    if (this.empty) return null;
+    if (this.any !== null && !this.any.test(rel) && !this.literal.has(rel)) return null;
+    for (let i = this.rules.length - 1; i >= 0; i--) {
+      const rule = this.rules[i]!;
+      if (rule.dirOnly && !isDir) continue;
+      if (rule.match(rel)) return !rule.negated;
+    }
+    return null;
+  }
+}
+
+const sets = new WeakMap<readonly Rule[], RuleSet>();
+const EMPTY = new RuleSet([]);
 
 function repoRoot(from: string): string | null {
   const dotGit = findUp(from, '.git');
@@ -122,20 +229,26 @@ function excludeFile(repo: string): string {
 }
 
 /** The rules of one ignore file (none when it cannot be read). */
-export function readRules(file: string): Rule[] {
+export function readRules(file: string): readonly Rule[] {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch {
     return [];
   }
-  const rules: Rule[] = [];
-  for (const raw of text.split(/\r?\n/)) {
-    const rule = parseRule(raw);
-    if (rule) rules.push(rule);
+  // Many folders hold the same .gitignore: its text is compiled once per process.
+  let rules = compiled.get(text);
+  if (!rules) {
+    rules = text
+      .split(/\r?\n/)
+      .map(parseRule)
+      .filter((r): r is Rule => r !== null);
+    if (compiled.size < 1000) compiled.set(text, rules);
   }
   return rules;
 }
+
+const compiled = new Map<string, readonly Rule[]>();
 
 export function parseRule(raw: string): Rule | null {
   let line = raw.replace(/(?<!\\)\s+$/, '');
@@ -158,9 +271,10 @@ export function parseRule(raw: string): Rule | null {
   // git (fnmatch) negates a class with `[!...]`; picomatch reads that `!` as a character.
   line = line.replace(/(?<!\\)\[!/g, '[^');
   const glob = anchored ? line : `**/${line}`;
-  const isMatch = picomatch()(glob, { dot: true });
+  const isMatch = compileGlob(glob, { dot: true });
   // git's `logs/**` matches everything inside logs/, not logs/ itself (picomatch's does), so that
   // `!logs/keep.txt` can re-include a file there.
-  const isFolder = glob.endsWith('/**') ? picomatch()(glob.slice(0, -3), { dot: true }) : null;
-  return { negated, dirOnly, match: (rel) => isMatch(rel) && !isFolder?.(rel) };
+  const isFolder = glob.endsWith('/**') ? compileGlob(glob.slice(0, -3), { dot: true }) : null;
+  const match = isFolder ? (rel: string) => isMatch.test(rel) && !isFolder.test(rel) : isMatch.test;
+  return { negated, dirOnly, match, source: { glob, re: isMatch.re } };
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { lazyRequire } from '../../shared/lazy.js';
-import { GitIgnore } from './gitignore.js';
+import { compileGlob, GitIgnore, type IgnoreScope, readRules } from './gitignore.js';
 
 const picomatch = lazyRequire<typeof import('picomatch')>('picomatch');
 
@@ -38,15 +38,16 @@ export function expandGlob(pattern: string, base: string, noIgnore: boolean, war
     return [];
   }
   const glob = scan.glob || '*';
-  const isMatch = picomatch()(glob, { dot: false });
+  const isMatch = compileGlob(glob, { dot: false }).test;
   const maxDepth = glob.includes('**') ? Number.POSITIVE_INFINITY : glob.split('/').length;
   // As with `dot: false`, `**` and `*` do not enter dot folders; a glob that names one (`**/.github/*`) does.
   const dotFolders = /(^|\/)\./.test(glob);
-  const ignore = noIgnore ? null : new GitIgnore(root, base);
   const entered = new Set<string>([realRoot]);
   const files: string[] = [];
+  // Paths are built by joining names to normalized folders: no path operation per entry.
+  const under = (dir: string, name: string) => (dir.endsWith(path.sep) ? dir + name : dir + path.sep + name);
 
-  const walk = (dir: string, rel: string, depth: number, ancestors: string[]) => {
+  const walk = (dir: string, rel: string, depth: number, ancestors: string[], outer: IgnoreScope | null) => {
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(dir, { withFileTypes: true });
@@ -55,26 +56,30 @@ export function expandGlob(pattern: string, base: string, noIgnore: boolean, war
       warnings.push({ code: 'unreadable_folder', message: `Cannot read folder ${dir} (${code}): skipped` });
       return;
     }
+    // The folder's own .gitignore, read and compiled once, here (the top one by scope()).
+    const scope = outer && depth > 0 && entries.some((e) => e.name === '.gitignore') ? outer.withRules(readRules(under(dir, '.gitignore'))) : outer;
     for (const e of entries) {
-      const abs = path.join(dir, e.name);
-      const relPath = rel === '' ? e.name : `${rel}/${e.name}`;
+      const name = e.name;
+      const relPath = rel === '' ? name : `${rel}/${name}`;
       let isDir = e.isDirectory();
       let isFile = e.isFile();
-      if (e.isSymbolicLink()) {
-        const st = statOrNull(abs);
+      const link = e.isSymbolicLink();
+      if (link) {
+        const st = statOrNull(under(dir, name));
         isDir = st?.isDirectory() ?? false;
         isFile = st?.isFile() ?? false;
       }
       if (isFile) {
-        if (isMatch(relPath) && !ignore?.ignores(abs)) files.push(abs);
+        if (isMatch(relPath) && !scope?.ignores(name, false)) files.push(under(dir, name));
         continue;
       }
-      if (!isDir || depth + 1 >= maxDepth || (e.name.startsWith('.') && !dotFolders)) continue;
-      if (!noIgnore && (e.name === 'node_modules' || e.name === '.git')) continue;
-      if (ignore?.ignoresFolder(abs)) continue;
+      if (!isDir || depth + 1 >= maxDepth || (name.startsWith('.') && !dotFolders)) continue;
+      if (!noIgnore && (name === 'node_modules' || name === '.git')) continue;
+      if (scope?.ignores(name, true)) continue;
+      const abs = under(dir, name);
       let real: string;
       try {
-        real = e.isSymbolicLink() ? fs.realpathSync(abs) : path.join(ancestors[ancestors.length - 1]!, e.name);
+        real = link ? fs.realpathSync(abs) : under(ancestors[ancestors.length - 1]!, name);
       } catch {
         continue;
       }
@@ -85,11 +90,11 @@ export function expandGlob(pattern: string, base: string, noIgnore: boolean, war
         continue;
       }
       entered.add(real);
-      walk(abs, relPath, depth + 1, [...ancestors, real]);
+      walk(abs, relPath, depth + 1, [...ancestors, real], scope?.child(name) ?? null);
     }
   };
-  walk(root, '', 0, [realRoot]);
-  return files.map((f) => path.normalize(f)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  walk(root, '', 0, [realRoot], noIgnore ? null : new GitIgnore(root, base).scope());
+  return files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 function statOrNull(p: string): fs.Stats | null {

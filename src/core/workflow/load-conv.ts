@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { RefError } from '../../shared/errors.js';
+import { RefError, UsageError } from '../../shared/errors.js';
 import { readTextFile, TextFileError } from '../safe-read/read-text-file.js';
 import { parseConv } from './parse-conv.js';
 import type { ConvDirective, ConversationFile, ConvProblem } from './conv-types.js';
@@ -12,6 +12,8 @@ export interface LoadConvOptions {
   readFile?: ConvReader;
   /** How a path is shown in messages (default: relative to the top-level file's folder). */
   display?: (absPath: string) => string;
+  /** The folder a relative `file` is relative to (the caller's working directory). */
+  cwd?: string;
 }
 
 const fsReader: ConvReader = (p) => readTextFile(p);
@@ -25,7 +27,11 @@ const fsReader: ConvReader = (p) => readTextFile(p);
  * top-level file itself cannot be read.
  */
 export function loadConv(file: string, options: LoadConvOptions = {}): ConversationFile {
-  const top = path.resolve(file);
+  // Never the process's working directory: a library caller's cwd is options.cwd.
+  if (options.cwd === undefined && !path.isAbsolute(file)) {
+    throw new UsageError(`loadConv: '${file}' is relative; pass an absolute path or options.cwd`);
+  }
+  const top = options.cwd === undefined ? path.normalize(file) : path.resolve(options.cwd, file);
   const read = options.readFile ?? fsReader;
   const display = options.display ?? ((p: string) => path.relative(path.dirname(top), p) || path.basename(p));
   let text: string;

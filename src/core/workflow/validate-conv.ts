@@ -4,12 +4,14 @@ import type { Context } from '../../shared/context.js';
 import { type Diagnostic, type Finding, isRefcatError, RefError } from '../../shared/errors.js';
 import { lazyRequire } from '../../shared/lazy.js';
 import { shownPath } from '../../shared/paths.js';
+import { closest } from '../../shared/did-you-mean.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
 import { PatternBudget } from '../extract/pattern-search.js';
 import { extract, resolveFiles } from '../extract/extract.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { ALLOWED_VALUES, STEP_DIRECTIVES } from './conv-directives.js';
 import { type ConvReader, loadConv } from './load-conv.js';
+import type { Confinement } from '../safe-read/confinement.js';
 import { convRefs } from './conv-refs.js';
 import type { ConvDirective, ConversationFile } from './conv-types.js';
 
@@ -31,6 +33,8 @@ export interface ValidateConvOptions {
   noIgnore?: boolean;
   /** The CPU-time budget of every pattern; pass one to share it across the workflows of a call. */
   patternBudget?: PatternBudget;
+  /** Refs to files this does not allow are refused before they are looked at (ExtractOptions.confine). */
+  confine?: Confinement;
 }
 
 export interface ConvValidation {
@@ -70,10 +74,10 @@ export function validateConv(file: string, ctx: Context, options: ValidateConvOp
 
   const findings: Finding[] = conv.problems.map((p) => ({ ...p }));
   const resolver = workflowAliases(conv, ctx, options.aliases, display, findings);
-  const refs = checkConvRefs(conv, ctx, resolver, findings, options.noIgnore ?? false, options.patternBudget ?? new PatternBudget());
+  const refs = checkConvRefs(conv, ctx, resolver, findings, options.noIgnore ?? false, options.patternBudget ?? new PatternBudget(), options.confine);
   checkValues(conv, findings);
   checkElideChains(conv, findings);
-  checkRequire(conv, ctx, resolver, findings);
+  checkRequire(conv, ctx, resolver, findings, options.confine);
   if (!conv.directives.some((d) => d.name === 'PROMPT')) {
     findings.push({ severity: 'error', code: 'no_prompt', message: 'No PROMPT directives found', details: [], file: abs, line: null });
   }
@@ -174,12 +178,13 @@ export function checkConvRefs(
   findings: Finding[],
   noIgnore: boolean,
   patternBudget: PatternBudget,
+  confine?: Confinement,
 ): number {
   const excluded = contextExcluder(conv);
   let count = 0;
   for (const r of convRefs(conv)) {
     const d = r.directive;
-    const opts = { searchDirs: searchDirsFor(d, ctx), aliases, noIgnore, checkOnly: true, patternBudget };
+    const opts = { searchDirs: searchDirsFor(d, ctx), aliases, noIgnore, checkOnly: true, patternBudget, confine };
     if (r.kind === 'REFCAT') {
       count++;
       const report = extract([r.ref], ctx, opts);
@@ -224,7 +229,7 @@ function checkValues(conv: ConversationFile, findings: Finding[]): void {
       findings.push(at(d, 'error', 'invalid_value', `Invalid ${d.name} value '${d.value}' (expected ${expected})`));
     const allowed = ALLOWED_VALUES[d.name];
     if (allowed && !allowed.includes(d.value)) {
-      invalid(`${allowed.slice(0, -1).join(', ')} or ${allowed[allowed.length - 1]}`);
+      findings.push(noEffect(d, allowed));
     } else if (d.name === 'MAX-CYCLES' && !(/^\d+$/.test(d.value) && Number(d.value) > 0)) {
       invalid('a whole number > 0');
     } else if (d.name === 'CONTEXT-LIMIT' && !validPercent(d.value)) {
@@ -235,6 +240,21 @@ function checkValues(conv: ConversationFile, findings: Finding[]): void {
       findings.push(at(d, 'error', 'invalid_value', 'REFCAT needs at least one ref, like REFCAT @src/app.py#L10-L20'));
     }
   }
+}
+
+/**
+ * A value outside the set of an enumerated directive: sdqctl stores it and it selects nothing, so
+ * the directive is silently a no-op (`CHECKPOINT-AFTER 2` takes no checkpoint). That is a warning,
+ * not an error, since the workflow runs (docs/reference.md#validate); `--strict` makes it an error.
+ */
+function noEffect(d: ConvDirective, allowed: readonly string[]): Finding {
+  const expected = `${allowed.slice(0, -1).join(', ')} or ${allowed[allowed.length - 1]}`;
+  const meant = d.value === '' ? null : closest(d.value.toLowerCase(), allowed);
+  const message = meant
+    ? `${d.name} '${d.value}' has no effect (did you mean ${meant}?)`
+    : `${d.name} '${d.value}' has no effect (expected ${expected})`;
+  const details = [meant ? `expected ${expected}; sdqctl ignores any other value` : 'sdqctl ignores any other value'];
+  return at(d, 'warning', 'invalid_value', message, details);
 }
 
 function validPercent(value: string): boolean {
@@ -280,7 +300,7 @@ function checkElideChains(conv: ConversationFile, findings: Finding[]): void {
 }
 
 /** REQUIRE @file (looked up like refs) and REQUIRE cmd:name (on the PATH of ctx.env). */
-function checkRequire(conv: ConversationFile, ctx: Context, aliases: AliasResolver, findings: Finding[]): void {
+function checkRequire(conv: ConversationFile, ctx: Context, aliases: AliasResolver, findings: Finding[], confine?: Confinement): void {
   for (const d of conv.directives) {
     if (d.name !== 'REQUIRE') continue;
     const items = d.value.split(/\s+/).filter(Boolean);
@@ -295,7 +315,7 @@ function checkRequire(conv: ConversationFile, ctx: Context, aliases: AliasResolv
       }
       const ref = item.startsWith('@') ? item : `@${item}`;
       try {
-        resolveFiles(parseRef(ref), ctx, { searchDirs: searchDirsFor(d, ctx), aliases });
+        resolveFiles(parseRef(ref), ctx, { searchDirs: searchDirsFor(d, ctx), aliases, confine });
       } catch (err) {
         if (!isRefcatError(err)) throw err;
         const missing = err.code === 'not_found' || err.code === 'glob_no_match';

@@ -4,7 +4,7 @@ import { convRefs } from './conv-refs.js';
 import { searchDirsFor, sortFindings, workflowAliases } from './validate-conv.js';
 import type { Context } from '../../shared/context.js';
 import type { RefBatch } from '../extract/extract-batches.js';
-import { type Diagnostic, type Finding, RefError, UsageError } from '../../shared/errors.js';
+import type { Diagnostic, Finding } from '../../shared/errors.js';
 import { shownPath } from '../../shared/paths.js';
 
 /**
@@ -15,13 +15,8 @@ import { shownPath } from '../../shared/paths.js';
  */
 export function workflowRefs(file: string, ctx: Context, aliases: AliasResolver): { batches: RefBatch[]; errors: Diagnostic[] } {
   const display = (p: string) => shownPath(ctx.cwd, p);
-  let conv;
-  try {
-    conv = loadConv(file, { display });
-  } catch (err) {
-    if (err instanceof RefError) throw new UsageError(`--from-workflow: ${err.message}`);
-    throw err;
-  }
+  // A relative `file` is relative to ctx.cwd; a workflow that cannot be read throws RefError.
+  const conv = loadConv(file, { cwd: ctx.cwd, display });
   const findings: Finding[] = conv.problems.filter((p) => p.severity === 'error' && p.code.startsWith('include_'));
   const resolver = workflowAliases(conv, ctx, aliases, display, findings);
   const errors = sortFindings(findings, conv.files).map((f) => ({

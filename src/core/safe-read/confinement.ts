@@ -1,11 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Context } from '../../shared/context.js';
 import { UsageError } from '../../shared/errors.js';
+import type { AliasResolver } from '../alias/resolve-aliases.js';
 
 /**
- * Where an agent may read (docs/reference.md#refcat-mcp): the root and the alias targets, judged by
- * real paths, so `..`, an absolute path elsewhere or a symlink leading out is refused whatever
- * its spelling.
+ * Where an agent may read (docs/reference.md#refcat-mcp), and whose lines a message may quote
+ * (docs/reference.md#limits-and-hostile-input): the root and the alias targets, judged by real
+ * paths, so `..`, an absolute path elsewhere or a symlink leading out is outside whatever its
+ * spelling.
  */
 export class Confinement {
   private readonly allowed: string[];
@@ -40,6 +43,21 @@ export class Confinement {
   }
 }
 
+/**
+ * The root, and the targets of the aliases the user defined outside it (a config file above the
+ * root or in the home folder). An alias file under the root, or an ALIAS directive of a workflow,
+ * comes with the files being read and can be written by whoever wrote them: its aliases open
+ * nothing outside the root, or one written file would make every folder readable.
+ */
+export function confinementOf(ctx: Context, aliases: AliasResolver): Confinement {
+  const rootOnly = new Confinement(ctx.cwd);
+  const targets = aliases
+    .listReadable()
+    .entries.filter((e) => e.source !== 'explicit' && !rootOnly.allows(e.origin))
+    .map((e) => e.target);
+  return new Confinement(ctx.cwd, targets);
+}
+
 export function outside(file: string, root: string): UsageError {
   return new UsageError(`Refused: ${file} is outside the root ${root} (and every alias target)`, { code: 'outside_root' });
 }
@@ -57,18 +75,35 @@ function realOrSelf(p: string): string {
   }
 }
 
-/** A missing file is judged by the real path of its nearest existing folder. */
+/**
+ * A missing file is judged by the real path of its nearest existing folder, and a dangling symlink
+ * by what it names: whether its target exists must not change the answer.
+ */
 function realOrNearest(p: string): string {
   let rest = '';
   let cur = p;
-  for (;;) {
+  for (let links = 0; ; ) {
     try {
       return path.join(fs.realpathSync(cur), rest);
     } catch {
+      const target = links < 40 ? linkTarget(cur) : null;
+      if (target !== null) {
+        links++;
+        cur = path.resolve(path.dirname(cur), target);
+        continue;
+      }
       const parent = path.dirname(cur);
       if (parent === cur) return p;
       rest = path.join(path.basename(cur), rest);
       cur = parent;
     }
+  }
+}
+
+function linkTarget(p: string): string | null {
+  try {
+    return fs.readlinkSync(p);
+  } catch {
+    return null;
   }
 }

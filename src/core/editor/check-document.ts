@@ -1,0 +1,121 @@
+import { type Diagnostic, type Finding, isRefcatError } from '../../shared/errors.js';
+import { PatternBudget } from '../extract/pattern-search.js';
+import { readTextFile } from '../safe-read/read-text-file.js';
+import { validateConv } from '../workflow/validate-conv.js';
+import { type DocumentKind, documentRefs, type LocatedRef, textLines } from './document-refs.js';
+import { docSearchDirs, type EditorSession } from './editor-session.js';
+import { type EditorFinding, type FindingSeverity, lineSpan } from './editor-findings.js';
+
+/** A document as the editor holds it: unsaved text counts. */
+export interface EditorDocument {
+  /** Absolute path (for an unsaved new buffer: where it would be). */
+  path: string;
+  kind: DocumentKind;
+  text: string;
+  version: number;
+}
+
+/** A document with its lines and refs found once, for every check to share. */
+export interface CheckedDocument extends EditorDocument {
+  lines: string[];
+  refs: LocatedRef[];
+}
+
+/**
+ * A check beyond refs and workflows, run on every change with the same inputs. Stale cited
+ * snippets (docs/reference.md#verify-refs) plug in here: add a DocumentCheck to EXTRA_CHECKS that
+ * returns `source: 'snippets'` findings at the citation's ref, each with a "Refresh snippet from
+ * <ref>" fix whose edits replace the snippet's lines (and the ref, when it moved).
+ */
+export type DocumentCheck = (doc: CheckedDocument, session: EditorSession) => EditorFinding[];
+export const EXTRA_CHECKS: DocumentCheck[] = [];
+
+/**
+ * Larger documents are not checked as the user types (a log or a data file opened by mistake):
+ * one information finding says so and points at `refcat verify refs` (docs/editor.md#limits).
+ */
+export const MAX_LIVE_DOCUMENT_BYTES = 1024 * 1024;
+/** Refs resolved between two looks at whether the document changed meanwhile. */
+const SLICE = 25;
+
+/**
+ * Check one document's unsaved text as `verify refs` (docs) or `validate` (`.conv`) would check the
+ * file, each finding at the ref's line and columns with the CLI's message. Resolves to null when
+ * `isCurrent()` turns false between slices of work: a newer version is on its way and this
+ * result would be stale.
+ */
+export async function checkDocument(doc: EditorDocument, session: EditorSession, isCurrent: () => boolean = () => true): Promise<EditorFinding[] | null> {
+  const bytes = Buffer.byteLength(doc.text, 'utf8');
+  if (bytes > MAX_LIVE_DOCUMENT_BYTES) {
+    const mb = (bytes / (1024 * 1024)).toFixed(1);
+    const message = `Not checked as you type: the document is ${mb} MiB (the editor checks documents up to 1 MiB); run refcat verify refs`;
+    return [{ span: lineSpan(0, 0, 0), severity: 'info', source: 'refs', code: 'document_too_large', message, fixes: [] }];
+  }
+  session.startPass();
+  const lines = textLines(doc.text);
+  const refs = documentRefs(doc.text, doc.kind, session.isKnownAlias, doc.path);
+  const checked: CheckedDocument = { ...doc, lines, refs };
+  const findings: EditorFinding[] = [];
+  if (doc.kind === 'conv') {
+    findings.push(...workflowFindings(checked, session));
+  } else {
+    const budget = new PatternBudget();
+    const dirs = docSearchDirs(doc.path, session.root);
+    for (const [i, r] of refs.entries()) {
+      if (i > 0 && i % SLICE === 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (!isCurrent()) return null;
+      }
+      const { errors, warnings } = session.checkRef(r.ref, dirs, budget);
+      for (const d of errors) findings.push(refFinding(r, 'error', d));
+      for (const d of warnings) findings.push(refFinding(r, 'warning', d));
+    }
+  }
+  for (const check of EXTRA_CHECKS) findings.push(...check(checked, session));
+  return isCurrent() ? findings : null;
+}
+
+function refFinding(r: LocatedRef, severity: FindingSeverity, d: Diagnostic): EditorFinding {
+  return { span: lineSpan(r.line, r.start, r.end), severity, source: 'refs', code: d.code, message: withDetails(d.message, d.details), ref: r.text, fixes: [] };
+}
+
+function withDetails(message: string, details: readonly string[]): string {
+  return [message, ...details].join('\n');
+}
+
+/**
+ * `validate`'s findings for the workflow in the buffer (its INCLUDEs read from disk), each at the
+ * ref it is about or else at its directive's line; findings about the whole file go on line 1.
+ * Findings inside INCLUDEd files are shown when those files are open.
+ */
+function workflowFindings(doc: CheckedDocument, session: EditorSession): EditorFinding[] {
+  let result;
+  try {
+    result = validateConv(doc.path, session.ctx, {
+      aliases: session.aliases,
+      readFile: (p) => (p === doc.path ? doc.text : readTextFile(p)),
+    });
+  } catch (err) {
+    if (!isRefcatError(err)) throw err;
+    return [{ span: lineSpan(0, 0, 0), severity: 'error', source: 'workflow', code: err.code, message: withDetails(err.message, err.details), fixes: [] }];
+  }
+  const out: EditorFinding[] = [];
+  const place = (f: Finding) => {
+    if (f.line === null) return lineSpan(0, 0, doc.lines[0]?.length ?? 0);
+    const i = f.line - 1;
+    const r = f.ref !== undefined ? doc.refs.find((x) => x.line === i && (x.text === f.ref || x.ref === f.ref)) : undefined;
+    if (r) return lineSpan(i, r.start, r.end);
+    const text = doc.lines[i] ?? '';
+    const indent = text.length - text.trimStart().length;
+    return lineSpan(i, indent, text.trimEnd().length);
+  };
+  for (const [severity, list] of [['error', result.errors], ['warning', result.warnings]] as const) {
+    for (const f of list) {
+      if (f.file !== doc.path) continue;
+      const finding: EditorFinding = { span: place(f), severity, source: 'workflow', code: f.code, message: withDetails(f.message, f.details), fixes: [] };
+      if (f.ref !== undefined) finding.ref = f.ref;
+      out.push(finding);
+    }
+  }
+  return out;
+}

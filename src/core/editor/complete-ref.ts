@@ -1,0 +1,116 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { isRefcatError } from '../../shared/errors.js';
+import { extract } from '../extract/extract.js';
+import { DEFAULT_SKIP_DIRS } from '../walk/collect-files.js';
+import { GitIgnore } from '../walk/gitignore.js';
+import type { DocumentKind } from './document-refs.js';
+import { docSearchDirs, type EditorSession } from './editor-session.js';
+
+export interface CompletionEntry {
+  label: string;
+  kind: 'file' | 'folder' | 'lines';
+  detail?: string;
+  /** Replaces the columns [from, to) of the line. */
+  newText: string;
+  from: number;
+  to: number;
+}
+
+export interface Completions {
+  entries: CompletionEntry[];
+  /** More entries matched than were sent: the client asks again as the user types on. */
+  incomplete: boolean;
+}
+
+/** Most entries of one completion list. */
+export const MAX_COMPLETIONS = 200;
+
+/** Characters a ref may directly follow (as in docs: find-doc-refs.ts). */
+const BEFORE = `(?:^|[\\s([{<"'\`*_~>|,;=])`;
+const PATH_CHARS = `[^\\s#\`'"<>()\\[\\]{}|,;]`;
+const LINES_AFTER = new RegExp(`${BEFORE}(@?(?:[A-Za-z][\\w-]*:)?${PATH_CHARS}+)#(L\\d*)$`);
+const PATH_AFTER = new RegExp(`${BEFORE}(@)?(?:([A-Za-z][\\w-]*):)?(${PATH_CHARS.replace('#', '#:')}*)$`);
+const WORKFLOW_REF_LINE = /^\s*(REFCAT|CONTEXT|CONTEXT-OPTIONAL)\s/;
+
+/**
+ * Completion in a ref (docs/editor.md#completion): after `@` (or `alias:`), the files and folders
+ * under the root (or the alias target) whose names start with what is typed, `.gitignore` and the
+ * folders refs never look in (node_modules, .git, ...) left out; after `#L`, the file's lines.
+ * In a workflow's REFCAT line a ref needs no `@`.
+ */
+export function completeRef(lineText: string, column: number, docPath: string, kind: DocumentKind, session: EditorSession): Completions {
+  const before = lineText.slice(0, column);
+  const none: Completions = { entries: [], incomplete: false };
+  const lines = LINES_AFTER.exec(before);
+  if (lines) return { entries: lineEntries(lines[1]!, lines[2]!, column, docPath, session), incomplete: false };
+  const m = PATH_AFTER.exec(before);
+  if (!m) return none;
+  const [, at, alias, typed] = m as unknown as [string, string | undefined, string | undefined, string];
+  const bare = !at && !alias;
+  if (bare && !(kind === 'conv' && WORKFLOW_REF_LINE.test(before) && typed.length > 0)) return none;
+  let base: string;
+  if (alias) {
+    let entry;
+    try {
+      entry = session.aliases.lookup(alias);
+    } catch (err) {
+      if (isRefcatError(err)) return none;
+      throw err;
+    }
+    if (!entry) return none;
+    base = entry.target;
+  } else {
+    base = session.root;
+  }
+  const slash = typed.lastIndexOf('/');
+  const dirPart = typed.slice(0, slash + 1);
+  const prefix = typed.slice(slash + 1);
+  return pathEntries(base, dirPart, prefix, column);
+}
+
+function pathEntries(base: string, dirPart: string, prefix: string, column: number): Completions {
+  const dir = path.resolve(base, dirPart);
+  let dirents: fs.Dirent[];
+  try {
+    dirents = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return { entries: [], incomplete: false };
+  }
+  const ignore = new GitIgnore(dir, base);
+  const entries: CompletionEntry[] = [];
+  let matched = 0;
+  dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const d of dirents) {
+    if (!d.name.startsWith(prefix) || (d.name.startsWith('.') && !prefix.startsWith('.'))) continue;
+    const abs = path.join(dir, d.name);
+    const folder = d.isDirectory() || (d.isSymbolicLink() && statOrNull(abs)?.isDirectory() === true);
+    if (folder ? DEFAULT_SKIP_DIRS.includes(d.name) || ignore.ignoresFolder(abs) : ignore.ignores(abs)) continue;
+    matched++;
+    if (entries.length >= MAX_COMPLETIONS) continue;
+    const name = folder ? d.name + '/' : d.name;
+    entries.push({ label: name, kind: folder ? 'folder' : 'file', newText: name, from: column - prefix.length, to: column });
+  }
+  return { entries, incomplete: matched > entries.length };
+}
+
+/** After `#L`: the whole file, and from the typed line to the end; the detail gives the line count. */
+function lineEntries(ref: string, typed: string, column: number, docPath: string, session: EditorSession): CompletionEntry[] {
+  const report = extract([ref], session.ctx, { searchDirs: docSearchDirs(docPath, session.root), aliases: session.aliases, checkOnly: true });
+  const file = report.results[0];
+  if (report.results.length !== 1 || !file || file.totalLines === null || !statOrNull(file.path)?.isFile()) return [];
+  const n = file.totalLines;
+  const detail = `${n} line${n === 1 ? '' : 's'}`;
+  const from = column - typed.length;
+  const start = Number(typed.slice(1));
+  const ranges = typed === 'L' || start < 1 || start > n ? [`L1-L${n}`, `L${n}`] : [`L${start}-L${n}`, `L${start}`];
+  return [...new Set(ranges)].filter(() => n > 0).map((label) => ({ label, kind: 'lines' as const, detail, newText: label, from, to: column }));
+}
+
+function statOrNull(p: string): fs.Stats | null {
+  try {
+    return fs.statSync(p);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,175 @@
+import type { Context } from '../../shared/context.js';
+import { AliasResolver } from '../alias/resolve-aliases.js';
+import type { Diagnostic, ExitCode } from '../../shared/errors.js';
+import { BatchRun, extractBatches, type Logged, type RefBatch } from '../extract/extract-batches.js';
+import type { Extraction, ExtractOptions, ExtractReport } from '../extract/extract.js';
+import { diagnosticJson, ExtractionWriter, type OutputFormat, renderCheck, renderers, type RenderOptions } from '../output/render-extraction.js';
+import type { Counter } from '../tokens/counter.js';
+import type { CounterPool } from '../tokens/counter-pool.js';
+import type { Encoding } from '../tokens/tokenizer.js';
+import type { Store } from '../paging/fd-store.js';
+import { CappedOutput, type ExtractionSink, type StoredOutput } from './capped-output.js';
+
+export type { ExtractionSink, StoredOutput } from './capped-output.js';
+export { TextSink } from './capped-output.js';
+
+/**
+ * One extraction, as the CLI, `refcat mcp` and the editor ask for it. Each front end maps its own
+ * inputs onto this; runExtraction() does the rest (docs/reference.md#extraction-output).
+ */
+export interface ExtractionRequest {
+  batches: RefBatch[];
+  /** Errors found before extracting (a workflow's own), reported first. */
+  problems?: Diagnostic[];
+  /** `--from-workflow`: also the refs this `.conv` holds (an absolute path). */
+  workflow?: string;
+  extract: ExtractOptions;
+  format: OutputFormat;
+  render: RenderOptions;
+  /**
+   * `content` (the default) prints the refs; `check` prints one line per ref (`--validate-only`),
+   * `files` the files they expand to (`--list-files`).
+   */
+  mode?: 'content' | 'check' | 'files';
+  /**
+   * `--tokens` (`count`), `--max-tokens`; `budgetName` is how messages name the budget; a server
+   * passes `counters` to keep its counting workers between calls.
+   */
+  tokens?: { encoding: Encoding; count: boolean; maxTokens?: number; budgetName?: string; counters?: CounterPool };
+  /** Called with each result before any of its text is written; throws to refuse the call. */
+  admit?: (r: Extraction) => void;
+  /**
+   * An answer's most characters: past it, the sink gets the lines that fit and the whole output
+   * is stored as an fd to page through (see `ExtractionOutcome.stored`).
+   */
+  cap?: { chars: number; store: () => Store };
+}
+
+export interface ExtractionOutcome {
+  code: ExitCode;
+  /** What the CLI prints on stderr, in order: refs the budget left out, then each ref's warnings and errors. */
+  log: Logged[];
+  /** `refcat: N refs, T tokens (o200k_base)\n` when tokens were counted. */
+  summary: string | null;
+  /** Past the cap: where the whole output is, and how much of it the sink got. */
+  stored: StoredOutput | null;
+}
+
+/**
+ * The pipeline: refs, then extract, then budget, then render, then count, written to `sink`.
+ * Output is streamed result by result (files and ranges read from disk as they are written), so
+ * memory stays bounded whatever its size; only a budget and the JSON token counts need the
+ * extraction in memory first. Counts are made by a worker as the output is written.
+ */
+export async function runExtraction(req: ExtractionRequest, sink: ExtractionSink, ctx: Context): Promise<ExtractionOutcome> {
+  const { batches, problems } = await allBatches(req, ctx);
+  if (req.mode === 'check' || req.mode === 'files') return report(req, batches, problems, sink, ctx);
+  const tokens = req.tokens;
+  const inMemory = tokens !== undefined && (tokens.maxTokens !== undefined || (tokens.count && req.format === 'json'));
+  // A worker loads its tokenizer while the refs are extracted (a budget counts in this thread).
+  const counting = tokens?.count && tokens.maxTokens === undefined;
+  const counter = !counting ? undefined : tokens.counters ? tokens.counters.take(tokens.encoding) : (await import('../tokens/counter.js')).startCounter(tokens.encoding);
+  try {
+    const out = new CappedOutput(sink, req.cap, inMemory ? undefined : counter);
+    let done: Done;
+    try {
+      done = inMemory ? await budgeted(req, batches, problems, out, ctx, counter) : await streamed(req, batches, problems, out, ctx);
+    } catch (err) {
+      out.abort();
+      throw err;
+    }
+    const stored = await out.end();
+    const total = done.tokens ?? (counter ? await (out.shownTotal ?? counter.total()) : null);
+    const summary = tokens?.count && total !== null ? `refcat: ${done.refs} ${done.refs === 1 ? 'ref' : 'refs'}, ${total.toLocaleString('en-US')} tokens (${tokens.encoding})\n` : null;
+    return { code: done.code, log: done.log, summary, stored };
+  } finally {
+    counter?.close();
+  }
+}
+
+interface Done {
+  code: ExitCode;
+  log: Logged[];
+  refs: number;
+  /** Counted by the budget (null: by the counter, or not at all). */
+  tokens: number | null;
+}
+
+async function allBatches(req: ExtractionRequest, ctx: Context): Promise<{ batches: RefBatch[]; problems: Diagnostic[] }> {
+  const problems = [...(req.problems ?? [])];
+  if (req.workflow === undefined) return { batches: req.batches, problems };
+  const { workflowRefs } = await import('../workflow/workflow-refs.js');
+  const workflow = workflowRefs(req.workflow, ctx, req.extract.aliases ?? new AliasResolver(ctx));
+  return { batches: [...req.batches, ...workflow.batches], problems: [...problems, ...workflow.errors] };
+}
+
+/** Result by result: each is written before the next is read. */
+async function streamed(req: ExtractionRequest, batches: RefBatch[], problems: Diagnostic[], out: CappedOutput, ctx: Context): Promise<Done> {
+  const run = new BatchRun(problems);
+  const writer = new ExtractionWriter(req.format, req.render);
+  let refs = 0;
+  await out.write(writer.begin());
+  for (const result of run.results(batches, ctx, { ...req.extract, onDisk: true })) {
+    req.admit?.(result);
+    refs++;
+    for (const chunk of writer.add(result)) await out.write(chunk);
+  }
+  await out.write(writer.end(run.report));
+  // JSON carries its diagnostics.
+  return { code: run.code(), log: req.format === 'json' ? [] : run.log, refs, tokens: null };
+}
+
+/** `--max-tokens`, and the token counts of `--json --tokens`: the refs are extracted first. */
+async function budgeted(
+  req: ExtractionRequest,
+  batches: RefBatch[],
+  problems: Diagnostic[],
+  out: CappedOutput,
+  ctx: Context,
+  counter: Counter | undefined,
+): Promise<Done> {
+  const tokens = req.tokens!;
+  // Held in memory: under a cap, one selection may not be larger than this.
+  const extract = req.cap ? { ...req.extract, maxSelectionChars: Math.min(req.extract.maxSelectionChars ?? IN_MEMORY_CHARS, IN_MEMORY_CHARS) } : req.extract;
+  const { report, log, code } = extractBatches(batches, problems, ctx, extract);
+  admitAll(req, report);
+  const { budgetMarkdown, countedJson } = await import('../tokens/token-budget.js');
+  if (req.format === 'json') {
+    const { text, total } = await countedJson(report, req.render, tokens.encoding, counter?.count);
+    await out.write(text);
+    return { code, log, refs: report.results.length, tokens: total };
+  }
+  const budget = await budgetMarkdown(report, req.render, { encoding: tokens.encoding, maxTokens: tokens.maxTokens, budgetName: tokens.budgetName });
+  if (budget.text) await out.write(budget.text);
+  const leftOut = budget.leftOut.map((ref): Logged => ({ level: 'warning', diagnostic: { code: 'token_budget', message: `left out (token budget): ${ref}`, details: [], ref } }));
+  return { code, log: [...leftOut, ...log], refs: budget.refs, tokens: budget.tokens };
+}
+
+/** Largest selection held in memory under a cap (a budget or JSON counts): 16 MiB. */
+const IN_MEMORY_CHARS = 16 * 1024 * 1024;
+
+function admitAll(req: ExtractionRequest, report: ExtractReport): void {
+  if (req.admit) for (const r of report.results) req.admit(r);
+}
+
+/**
+ * `--validate-only` (one `✓` line per ref, or the JSON report without content) and `--list-files`
+ * (the files extraction would print, found by the same pass: a pattern after a glob lists the
+ * files where it matches, and a folder or a binary file is the same error as when extracting).
+ */
+async function report(req: ExtractionRequest, batches: RefBatch[], problems: Diagnostic[], sink: ExtractionSink, ctx: Context): Promise<ExtractionOutcome> {
+  const files = req.mode === 'files';
+  const { report, log, code } = extractBatches(batches, problems, ctx, { ...req.extract, checkOnly: true, probeWholeFiles: files });
+  admitAll(req, report);
+  const json = req.format === 'json';
+  let text: string;
+  if (files) {
+    const list = [...new Set(report.results.map((r) => (req.render.absolute ? r.path : r.displayPath)))];
+    text = json ? JSON.stringify({ version: 1, files: list, errors: report.errors.map(diagnosticJson) }, null, 2) + '\n' : list.map((f) => f + '\n').join('');
+  } else {
+    text = json ? renderers.json(report, req.render) : renderCheck(report, req.render);
+  }
+  if (text) await sink.write(text);
+  await sink.end();
+  return { code, log: json ? [] : log, summary: null, stored: null };
+}

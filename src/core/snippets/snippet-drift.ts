@@ -1,0 +1,182 @@
+import fs from 'node:fs';
+import type { DriftEntry, DriftReport } from '../drift/detect-drift.js';
+import type { Extraction } from '../extract/extract.js';
+import { writeFileAtomic } from '../safe-write/atomic-file.js';
+import { compareSnippet } from './compare-snippet.js';
+import { fencedBlocks } from './fenced-blocks.js';
+import { type Citation, findCitations } from './find-citations.js';
+import { judgeSnippet, type SnippetEntry, type SnippetReport } from './judge-snippets.js';
+import { applyLineEdits, refreshEdits } from './refresh-snippet.js';
+
+/**
+ * Cited snippets under `--drift` (docs/snippets.md#with---drift): whether each snippet matched the
+ * code at its ref's base (from the base text drift already fetched: no git call of its own), and
+ * `--fix-snippets`, which refreshes the stale snippets that were verbatim copies at base.
+ */
+
+const key = (file: string, line: number, ref: string) => `${file}\0${line}\0${ref}`;
+
+/** The drift entry of each snippet, by (file, line, ref as written). */
+function driftOf(drift: DriftReport): Map<string, DriftEntry> {
+  return new Map(drift.entries.map((e) => [key(e.file, e.line, e.ref), e]));
+}
+
+/**
+ * Set `matchedAtBase`, `verbatimAtBase` and `base` on every snippet: null when its ref has no base
+ * text (not a line ref, unknown, a line not committed yet).
+ */
+export function judgeAtBase(snippets: SnippetReport, drift: DriftReport): void {
+  const entries = driftOf(drift);
+  for (const s of snippets.entries) {
+    const e = entries.get(key(s.file, s.line, s.ref));
+    const baseLines = e?.baseLines;
+    if (!e || !baseLines || !e.base) {
+      s.matchedAtBase = null;
+      s.verbatimAtBase = null;
+      s.base = e?.base ?? null;
+      continue;
+    }
+    const then = compareSnippet(s.citation.snippet, baseLines).status;
+    s.matchedAtBase = then !== 'stale';
+    s.verbatimAtBase = then === 'verbatim';
+    s.base = e.base;
+  }
+}
+
+/** A bare citation (embedme's `// src/a.ts#L3`) keeps its form when drift proposes a new ref. */
+export function keepBareRefs(drift: DriftReport, bare: ReadonlySet<string>): void {
+  for (const e of drift.entries) {
+    if (e.newRef?.startsWith('@') && bare.has(key(e.file, e.line, e.ref))) e.newRef = e.newRef.slice(1);
+  }
+}
+
+/**
+ * After --fix moved refs: a snippet whose ref was rewritten is judged again against the lines its
+ * new ref selects (`select` extracts a ref as the doc's other refs are).
+ */
+export function judgeFixedAgain(snippets: SnippetReport, drift: DriftReport, select: (entry: SnippetEntry, ref: string) => Extraction[] | null): void {
+  const entries = driftOf(drift);
+  for (const [i, s] of snippets.entries.entries()) {
+    const e = entries.get(key(s.file, s.line, s.ref));
+    if (!e || e.status !== 'fixed' || !e.newRef) continue;
+    const selected = select(s, e.newRef);
+    if (!selected) continue;
+    const again = judgeSnippet(s.file, { ...s.citation, text: e.newRef }, selected, s.searchDirs);
+    snippets[s.status]--;
+    snippets[again.status]++;
+    snippets.entries[i] = { ...again, matchedAtBase: s.matchedAtBase, verbatimAtBase: s.verbatimAtBase, base: s.base };
+  }
+}
+
+/** A snippet --fix-snippets rewrote (or, with dryRun, would). */
+export interface SnippetRefresh {
+  file: string;
+  line: number;
+  oldRef: string;
+  newRef: string;
+  oldLines: number;
+  newLines: number;
+}
+
+/** A stale snippet --fix-snippets left alone, and why. */
+export interface SnippetLeft {
+  file: string;
+  line: number;
+  ref: string;
+  reason: string;
+}
+
+export interface RefreshResult {
+  refreshed: SnippetRefresh[];
+  left: SnippetLeft[];
+}
+
+/**
+ * `--fix-snippets`: a stale snippet that was verbatim at its base, whose ref drift found `changed`,
+ * gets the ref's new range (git's mapping of the old lines) and that range's current lines. A
+ * deleted target, an excerpt or a snippet that never matched is left, and says why. The document
+ * is read again and its citation found again before it is written: a doc edited since the scan is
+ * left as it is. One atomic replace per document; with dryRun nothing is written.
+ */
+export function refreshSnippets(
+  snippets: SnippetReport,
+  drift: DriftReport,
+  select: (entry: SnippetEntry, ref: string) => Extraction[] | null,
+  options: { dryRun: boolean; isKnownAlias: (name: string) => boolean },
+): RefreshResult {
+  const entries = driftOf(drift);
+  const result: RefreshResult = { refreshed: [], left: [] };
+  const byFile = new Map<string, { s: SnippetEntry; d: DriftEntry; code: string[] }[]>();
+  for (const s of snippets.entries) {
+    if (s.status !== 'stale') continue;
+    const d = entries.get(key(s.file, s.line, s.ref));
+    const leave = (reason: string) => result.left.push({ file: s.file, line: s.line, ref: s.ref, reason });
+    const base = s.base ? s.base.slice(0, 7) : null;
+    if (!d || !base || s.verbatimAtBase === null || s.verbatimAtBase === undefined) leave('no base to compare with');
+    else if (!s.verbatimAtBase) leave(`not a verbatim copy at ${base}`);
+    else if (d.status === 'deleted') leave(`its file was deleted since ${base}`);
+    else if (d.status !== 'changed' || !d.newRef) leave(`its ref is ${d.status}, not changed`);
+    else {
+      const selected = select(s, d.newRef);
+      if (!selected) leave(`${d.newRef} does not resolve`);
+      else {
+        const list = byFile.get(s.file) ?? [];
+        list.push({ s, d, code: selected.flatMap((x) => x.lines) });
+        byFile.set(s.file, list);
+      }
+    }
+  }
+  for (const [file, list] of byFile) {
+    let buf: Buffer;
+    try {
+      buf = fs.readFileSync(file);
+    } catch (err) {
+      for (const { s } of list) result.left.push({ file, line: s.line, ref: s.ref, reason: `cannot read it again: ${(err as Error).message}` });
+      continue;
+    }
+    const text = buf.toString('utf8');
+    const docLines = text.split('\n');
+    const now = findCitations(docLines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l)), fencedBlocks(text), {
+      isKnownAlias: options.isKnownAlias,
+      bareFileExists: () => true,
+    });
+    const edits = [];
+    const done: { s: SnippetEntry; d: DriftEntry; code: string[] }[] = [];
+    for (const item of list) {
+      const c = sameCitation(now, item.s.citation);
+      if (!c) {
+        result.left.push({ file, line: item.s.line, ref: item.s.ref, reason: 'the doc changed since it was scanned' });
+        continue;
+      }
+      edits.push(...refreshEdits(docLines, c, item.d.newRef!, item.code));
+      done.push(item);
+    }
+    if (done.length === 0) continue;
+    if (!options.dryRun) {
+      const mode = fs.statSync(file).mode & 0o7777;
+      writeFileAtomic(file, applyLineEdits(docLines, edits).join('\n'), { mode, durable: true });
+    }
+    for (const { s, d, code } of done) {
+      const newRef = d.newRef!;
+      result.refreshed.push({ file, line: s.line, oldRef: s.ref, newRef, oldLines: s.citation.snippet.length, newLines: code.length });
+      if (options.dryRun) continue;
+      snippets.stale--;
+      snippets.verbatim++;
+      s.status = 'verbatim';
+      s.missing = 0;
+      s.missingLines = [];
+      s.nowAt = null;
+      d.status = 'fixed';
+    }
+  }
+  drift.counts.changed = drift.entries.filter((e) => e.status === 'changed').length;
+  drift.counts.fixed = drift.entries.filter((e) => e.status === 'fixed').length;
+  return result;
+}
+
+/** The citation of `now` at the same place, with the same ref and the same snippet, or null. */
+function sameCitation(now: readonly Citation[], then: Citation): Citation | null {
+  const c = now.find((x) => x.line === then.line && x.fenceLine === then.fenceLine && x.text === then.text);
+  if (!c || c.snippet.length !== then.snippet.length || c.snippet.some((l, i) => l !== then.snippet[i])) return null;
+  return c;
+}

@@ -1,0 +1,89 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { freshHome, REPO } from '../helpers/cli.js';
+import { tmpDir, writeFiles } from '../helpers/tmp.js';
+
+// Installing refcat the way pre-commit installs a node hook (docs/workflows.md#pre-commit), from a
+// copy of this checkout, into a temp prefix: in the clone `npm install --dev --prod`, then
+// `npm pack`, whose stdout pre-commit takes as the tarball's name, then `npm install -g` of that
+// tarball; then the installed `refcat` runs. npm's lifecycle banners on that stdout broke it; the
+// project's .npmrc (`foreground-scripts=false`) keeps them off. It spawns npm, which downloads or
+// reads its cache and builds twice: minutes on a busy machine, hence the timeout.
+
+const npmCli = process.env.npm_execpath && /\.[cm]?js$/.test(process.env.npm_execpath) ? process.env.npm_execpath : null;
+
+/** npm's own environment only: nothing of the `npm test` that runs this leaks in. */
+function npmEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k)) env[k] = v;
+  return { ...env, NO_COLOR: '1', ...extra };
+}
+
+function npm(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
+  const [cmd, argv] = npmCli ? [process.execPath, [npmCli, ...args]] : ['npm', args];
+  return spawnSync(cmd, argv, { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, shell: !npmCli && process.platform === 'win32' });
+}
+
+const npmMissing = npm(['--version'], REPO, npmEnv({})).status !== 0;
+
+/** The files a clone of this checkout holds (tracked, plus new files not ignored). */
+function copyCheckout(to: string): void {
+  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO, encoding: 'utf8' });
+  expect(listed.status, listed.stderr).toBe(0);
+  for (const rel of listed.stdout.split('\0').filter(Boolean)) {
+    const from = path.join(REPO, rel);
+    if (!fs.existsSync(from)) continue; // deleted in the work tree, not yet committed
+    fs.mkdirSync(path.dirname(path.join(to, rel)), { recursive: true });
+    fs.copyFileSync(from, path.join(to, rel));
+  }
+}
+
+describe('installing the pre-commit hooks', () => {
+  it('as pre-commit does it: the installed refcat runs', { timeout: 15 * 60_000 }, (ctx) => {
+    if (npmMissing) ctx.skip('npm is not available: nothing here can install a node hook');
+    // Its own temp folder, removed within the test's time: two node_modules take a while to delete.
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'refcat-install-')));
+    try {
+      installAndRun(root);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+function installAndRun(root: string): void {
+  const clone = path.join(root, 'clone');
+  const prefix = path.join(root, 'prefix');
+  copyCheckout(clone);
+  // pre-commit points the global prefix at its hook environment.
+  const env = npmEnv({ npm_config_prefix: prefix, NPM_CONFIG_PREFIX: prefix });
+
+  const install = npm(['install', '--dev', '--prod', '--ignore-prepublish', '--no-progress', '--no-save'], clone, env);
+  expect(install.status, install.stderr).toBe(0);
+
+  const pack = npm(['pack'], clone, env);
+  expect(pack.status, pack.stderr).toBe(0);
+  const { version } = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string };
+  expect(pack.stdout.trim()).toBe(`refcat-${version}.tgz`);
+
+  const global = npm(['install', '-g', path.join(clone, pack.stdout.trim())], clone, env);
+  expect(global.status, global.stderr).toBe(0);
+  // The docs that `refcat mcp --help` and the README point to come with the package.
+  expect(fs.existsSync(path.join(prefix, 'lib', 'node_modules', 'refcat', 'docs', 'reference.md'))).toBe(true);
+
+  // What the hooks run (entry `refcat validate` / `refcat verify refs`, with the staged files).
+  const work = tmpDir();
+  writeFiles(work, { 'notes.txt': 'one\ntwo\n', 'flow.conv': 'MODEL m\nREFCAT @notes.txt#L2\nPROMPT hi\n', 'README.md': 'See @notes.txt#L1.\n' });
+  const home = freshHome();
+  const run = (args: string[]) =>
+    spawnSync(path.join(prefix, 'bin', 'refcat'), args, { cwd: work, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: home, SDQCTL_HOME: path.join(home, '.sdqctl'), NO_COLOR: '1' } });
+  const extract = run(['@notes.txt#L2', '-q']);
+  expect([extract.status, extract.stdout, extract.stderr]).toEqual([0, 'two\n', '']);
+  const validate = run(['validate', 'flow.conv']);
+  expect([validate.status, validate.stdout]).toEqual([0, '✓ flow.conv: valid\n']);
+  const verify = run(['verify', 'refs', 'README.md']);
+  expect(verify.status, verify.stderr).toBe(0);
+}

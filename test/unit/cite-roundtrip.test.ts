@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { refcatInProcess } from '../helpers/in-process.js';
+import { tmpDir } from '../helpers/tmp.js';
+
+// Whatever `refcat REFS --cite` prints, pasted into a .md file, reads back as verbatim citations
+// (docs/snippets.md): the writer and the reader of citations agree, for every comment syntax.
+const EXTENSIONS = ['ts', 'js', 'py', 'sh', 'rb', 'yaml', 'toml', 'sql', 'lua', 'hs', 'html', 'xml', 'md', 'css', 'clj', 'ini', 'erl', 'go', 'rs', 'swift', 'kt', 'java', 'c', 'r', 'pl', 'txt', 'csv'];
+const line = fc.oneof(
+  fc.stringMatching(/^[ -~]{0,40}$/),
+  fc.constantFrom('```', '````js', '~~~', '...', '// ...', '    indented', '', '<!-- x -->', '# heading', '> quote', '- item', 'é ü ✓ 漢字'),
+);
+
+describe('--cite reads back verbatim', () => {
+  it('for random files, ranges and languages', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ ext: fc.constantFrom(...EXTENSIONS), lines: fc.array(line, { minLength: 1, maxLength: 25 }), from: fc.nat(30), len: fc.nat(12), whole: fc.boolean() }), { minLength: 1, maxLength: 3 }),
+        async (files) => {
+          const dir = tmpDir();
+          const refs = files.map((f, i) => {
+            const name = `src/f${i}.${f.ext}`;
+            fs.mkdirSync(path.join(dir, 'src'), { recursive: true });
+            fs.writeFileSync(path.join(dir, name), f.lines.join('\n') + '\n');
+            const start = 1 + (f.from % f.lines.length);
+            const end = Math.min(f.lines.length, start + f.len);
+            return f.whole ? `@${name}` : `@${name}#L${start}-L${end}`;
+          });
+          const cited = await refcatInProcess([...refs, '--cite'], { cwd: dir });
+          expect(cited.code).toBe(0);
+          fs.mkdirSync(path.join(dir, 'docs'));
+          fs.writeFileSync(path.join(dir, 'docs/cited.md'), '# Cited\n\n' + cited.stdout);
+          const verified = await refcatInProcess(['verify', 'refs', 'docs', '--json'], { cwd: dir });
+          const json = JSON.parse(verified.stdout);
+          expect(json.errors).toEqual([]);
+          expect(json.snippets.refs.map((s: { status: string }) => s.status)).toEqual(refs.map(() => 'verbatim'));
+          expect(verified.code).toBe(0);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  }, 120_000);
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { GitRepo, numbered } from '../helpers/git-repo.js';
+import { refcatInProcess } from '../helpers/in-process.js';
+
+// A workspace where most externals are not cloned: one error per alias folder, not one per ref
+// (docs/reference.md#verify-refs), and drift says "not cloned" once per folder.
+
+function workspace(): GitRepo {
+  const lock = {
+    externals_dir: 'externals',
+    repos: [
+      { alias: 'trio', name: 'Trio', url: 'https://github.com/nightscout/Trio.git', ref: 'dev' },
+      { alias: 'lf', name: 'LoopFollow' },
+      { alias: 'here', name: 'here' },
+    ],
+  };
+  return GitRepo.init({
+    'workspace.lock.json': JSON.stringify(lock, null, 2) + '\n',
+    'externals/here/a.js': numbered('a', 5),
+    'docs/a.md': 'trio:Trio/A.swift#L1 and trio:Trio/B.swift#L2-L3\nlf:LoopFollow/C.swift#L4\nhere:a.js#L2 and here:gone.js\n',
+    'docs/b.md': 'Also trio:Trio/D.swift#L9.\n',
+  });
+}
+
+describe('verify refs: refs into an alias folder that does not exist', () => {
+  it('text: one ERROR per folder with the count and how to clone it; other broken refs as before', async () => {
+    const repo = workspace();
+    const r = await refcatInProcess(['verify', 'refs', '--drift', 'docs'], { cwd: repo.dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout.split('\n')).toEqual([
+      '✗ FAILED: Scanned 2 file(s), found 6 reference(s): 1 valid, 5 broken; drift: 1 unchanged, 0 moved, 0 changed, 0 deleted, 4 unknown, 1 anchored',
+      '  ERROR externals/Trio: Not cloned: externals/Trio does not exist (alias trio from workspace.lock.json): 3 broken references into it',
+      '    Clone it: git clone https://github.com/nightscout/Trio.git externals/Trio && git -C externals/Trio checkout dev',
+      '  ERROR externals/LoopFollow: Not cloned: externals/LoopFollow does not exist (alias lf from workspace.lock.json): 1 broken reference into it',
+      '    Clone the repository LoopFollow of workspace.lock.json into externals/LoopFollow',
+      '  ERROR docs/a.md:3: Broken reference: here:gone.js',
+      '  UNKNOWN externals/Trio: 3 references: externals/Trio is not cloned (the folder does not exist)',
+      '  UNKNOWN externals/LoopFollow: 1 reference: externals/LoopFollow is not cloned (the folder does not exist)',
+      '',
+    ]);
+  });
+
+  it('--json still lists every ref: in the grouped error and in drift', async () => {
+    const repo = workspace();
+    const r = await refcatInProcess(['verify', 'refs', '--drift', '--json', 'docs'], { cwd: repo.dir });
+    const doc = JSON.parse(r.stdout) as { broken: number; errors: { code: string; refs?: { file: string; line: number; ref: string }[] }[]; drift: { refs: { ref: string; status: string; reason: string | null }[] } };
+    expect(doc.broken).toBe(5);
+    expect(doc.errors.map((e) => [e.code, e.refs])).toEqual([
+      [
+        'not_cloned',
+        [
+          { file: 'docs/a.md', line: 1, ref: 'trio:Trio/A.swift#L1' },
+          { file: 'docs/a.md', line: 1, ref: 'trio:Trio/B.swift#L2-L3' },
+          { file: 'docs/b.md', line: 1, ref: 'trio:Trio/D.swift#L9' },
+        ],
+      ],
+      ['not_cloned', [{ file: 'docs/a.md', line: 2, ref: 'lf:LoopFollow/C.swift#L4' }]],
+      ['not_found', undefined],
+    ]);
+    expect(doc.drift.refs.filter((x) => x.status === 'unknown').map((x) => [x.ref, x.reason])).toEqual([
+      ['trio:Trio/A.swift#L1', 'externals/Trio is not cloned (the folder does not exist)'],
+      ['trio:Trio/B.swift#L2-L3', 'externals/Trio is not cloned (the folder does not exist)'],
+      ['lf:LoopFollow/C.swift#L4', 'externals/LoopFollow is not cloned (the folder does not exist)'],
+      ['trio:Trio/D.swift#L9', 'externals/Trio is not cloned (the folder does not exist)'],
+    ]);
+  });
+});
