@@ -148,7 +148,7 @@ console.log('done');
 
 const { verifyRefs } = await import(path.join(ROOT, 'dist', 'index.js'));
 const ctx = { cwd: root, env: { PATH: process.env.PATH, HOME: root }, home: root };
-const report = verifyRefs(['.'], ctx);
+const report = await verifyRefs(['.'], ctx);
 const { files, bytes } = docFiles(root);
 console.log(
   `workspace: ${report.filesScanned} files scanned, ${(bytes / 1e6).toFixed(1)} MB, ${report.refsFound} refs (${report.valid} valid, ${report.broken} broken)`,
