@@ -72,7 +72,7 @@ export { KNOWN_DIRECTIVES } from './core/workflow/conv-directives.js';
 export type { ConversationFile, ConvDirective, ConvBlock, ConvProblem, ConvSeverity } from './core/workflow/conv-types.js';
 export { validateConv, type ValidateConvOptions, type ConvValidation } from './core/workflow/validate-conv.js';
 export { verifyRefs, type VerifyRefsOptions, type VerifyRefsReport, type RefFinding } from './core/verify-refs/verify-refs.js';
-export { findDocRefs, type DocRef, type ScanOptions } from './core/verify-refs/find-doc-refs.js';
+export { findDocRefs, refsInLine, type DocRef, type LineRef, type ScanOptions } from './core/verify-refs/find-doc-refs.js';
 export { paginate, type Page, type Pagination, type PaginateOptions } from './core/paging/paginate.js';
 export { DEFAULT_PAGE_SIZE } from './core/paging/page-builder.js';
 export { parseResponseRefs, type ResponseRef, type ResponseRefs } from './core/response-refs/parse-response-refs.js';

@@ -62,10 +62,26 @@ const extRef = (k) => {
   const start = 1 + ((k * 53) % 170);
   return `${alias}:lib/${alias}${k % SOURCES}.js#L${start}-L${start + (k % 9)}`;
 };
+/** The source files refs point at: 200 lines, a function every 20. */
+const source = (name, n) => {
+  let text = '';
+  for (let l = 1; l <= 200; l++) text += l % 20 === 1 ? `export function ${name}${n}_${l}(input) {\n` : `  const v${l} = step(${n}, ${l}); // ${name}\n`;
+  return text;
+};
 const codeBlock = (k) => {
   const cited = k % 3 === 0;
   const lines = [cited ? '```js' : pick(['```bash', '```json', '```python', '```'])];
-  if (cited) lines.push(`// ${extRef(k)}`);
+  if (cited) {
+    // A cited snippet, as the code has it (docs/reference.md: cited snippets are checked verbatim).
+    const ref = extRef(k);
+    lines.push(`// ${ref}`);
+    const [, alias, n, from, to] = /^(\w+):lib\/\w+?(\d+)\.js#L(\d+)-L(\d+)$/.exec(ref);
+    lines.push(...source(alias, Number(n)).split('\n').slice(Number(from) - 1, Number(to)));
+    lines.push('```');
+    return lines.join('\n');
+  }
+  // An example, not a citation: its caption holds no ref (a fence after a one-ref caption is cited).
+  lines.unshift(sentence(), '');
   const n = 6 + Math.floor(rand() * 30);
   for (let i = 0; i < n; i++) lines.push(`  const v${i} = await client.get('/api/v1/entries.json?count=${i}'); // ${pick(WORDS)}:${i}`);
   lines.push('```');
@@ -90,7 +106,8 @@ function markdownDoc(d, size, refs) {
     if (placed < refs && rand() < 0.3) {
       placed++;
       k++;
-      part += pick([
+      // After a code block the ref goes on its own line: text after a closing fence keeps the block open.
+      part += (part.endsWith('```') ? '\n' : '') + pick([
         ` See \`@${srcRef(k)}\`.`,
         ` The mapping lives in ${extRef(k)}, compare @${srcRef(k + 1)}.`,
         ` (details: [guide](@docs/guide.md#install)).`,
@@ -109,14 +126,9 @@ function write(file, text) {
 }
 
 function generate() {
-  const marker = path.join(root, `.done-${DOCS}`);
+  const marker = path.join(root, `.done-${DOCS}-verbatim3`);
   if (fs.existsSync(marker)) return;
   fs.rmSync(root, { recursive: true, force: true });
-  const source = (name, n) => {
-    let text = '';
-    for (let l = 1; l <= 200; l++) text += l % 20 === 1 ? `export function ${name}${n}_${l}(input) {\n` : `  const v${l} = step(${n}, ${l}); // ${name}\n`;
-    return text;
-  };
   for (let n = 0; n < SOURCES; n++) {
     write(path.join(root, 'src', `m${n}.ts`), source('m', n));
     for (const a of ['alpha', 'beta']) write(path.join(root, 'externals', a, 'lib', `${a}${n}.js`), source(a, n));
@@ -148,7 +160,7 @@ console.log('done');
 
 const { verifyRefs } = await import(path.join(ROOT, 'dist', 'index.js'));
 const ctx = { cwd: root, env: { PATH: process.env.PATH, HOME: root }, home: root };
-const report = verifyRefs(['.'], ctx);
+const report = await verifyRefs(['.'], ctx);
 const { files, bytes } = docFiles(root);
 console.log(
   `workspace: ${report.filesScanned} files scanned, ${(bytes / 1e6).toFixed(1)} MB, ${report.refsFound} refs (${report.valid} valid, ${report.broken} broken)`,

@@ -54,7 +54,7 @@ describe('verify refs: an unknown alias is reported where it can only be a typo,
   });
 
   it('a placeholder word defined as an alias is an alias', async () => {
-    const root = tmpDir({ 'docs/a.md': 'see `project:src/x.py`\n', 'workspace.lock.json': JSON.stringify({ repos: [{ alias: 'project', name: 'P' }] }) });
+    const root = tmpDir({ 'docs/a.md': 'see `project:src/x.py`\n', 'workspace.lock.json': JSON.stringify({ repos: [{ alias: 'project', name: 'P' }] }), 'externals/P/README.md': '# P\n' });
     const report = await verifyRefs(['docs'], testCtx(root));
     expect(report.refsFound).toBe(1);
     expect(report.errors[0]).toMatchObject({ code: 'not_found', ref: 'project:src/x.py' });
