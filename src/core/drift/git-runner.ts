@@ -123,18 +123,18 @@ export class GitRunner {
 
 function runGit(repo: string, argv: string[], env: Record<string, string | undefined>, input: string | undefined): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', argv, { cwd: repo, env, windowsHide: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('git', argv, { cwd: repo, env, windowsHide: true, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
-    child.stdin.on('error', () => {}); // git may exit before reading all of it; its status says why
+    child.stdout!.on('data', (b: Buffer) => out.push(b));
+    child.stderr!.on('data', (b: Buffer) => err.push(b));
+    child.stdin?.on('error', () => {}); // git may exit before reading all of it; its status says why
     child.on('error', (e: NodeJS.ErrnoException) => {
       if (e.code === 'ENOENT') reject(new UsageError('git is not installed (or not on PATH): --drift and --fix need the git command', { code: 'git_missing' }));
       else reject(new GitError(`git failed in ${repo}: ${e.message}`));
     });
     child.on('close', (code, signal) => resolve({ status: code ?? (signal ? 128 : 1), stdout: Buffer.concat(out), stderr: Buffer.concat(err) }));
-    child.stdin.end(input ?? '');
+    child.stdin?.end(input);
   });
 }
 
