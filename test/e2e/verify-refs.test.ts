@@ -135,6 +135,7 @@ describe('refcat verify refs: --json and --format github', () => {
       version: 1,
       passed: false,
       files_scanned: 3,
+      not_scanned: 0,
       refs_found: 7,
       valid: 6,
       broken: 1,
