@@ -32,6 +32,7 @@ const stats = (s) => `min ${fmt(s.min)}, median ${fmt(s.median)}`;
 let busy = null;
 if (process.env.REFCAT_BENCH_BUSY === '1') {
   busy = spawn('bash', ['-c', 'exec yes > /dev/null'], { stdio: 'ignore' });
+  busy.unref(); // the suite ends when its work does; the busy process is stopped then
   process.on('exit', () => busy.kill());
   console.log(`(one busy process running: yes > /dev/null, pid ${busy.pid})`);
 }
