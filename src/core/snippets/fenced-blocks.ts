@@ -25,18 +25,23 @@ export interface FencedBlock {
 }
 
 type Parser = { parse(src: string, env: object): { type: string; map: [number, number] | null; info: string; content: string }[] };
-let parser: Parser | undefined;
+const parsers: { plain?: Parser; normalizing?: Parser } = {};
 
 /**
  * markdown-it with only its block rules: fences are block structure, so the inline pass (links,
- * emphasis), most of a full parse's cost, is never run (docs/snippets.md#cost).
+ * emphasis), most of a full parse's cost, is never run (docs/snippets.md#cost). Its first pass
+ * rewrites `\r\n`, a lone `\r` and NUL over the whole text; most docs hold none of them, and
+ * for those the pass is skipped.
  */
-function blockParser(): Parser {
+function blockParser(text: string): Parser {
+  const normalizing = text.includes('\r') || text.includes('\0');
+  const key = normalizing ? 'normalizing' : 'plain';
+  let parser = parsers[key];
   if (!parser) {
     const MarkdownIt = markdownIt() as unknown as new (preset: string) => Parser & { core: { ruler: { disable(names: string[]): void } } };
     const md = new MarkdownIt('commonmark');
-    md.core.ruler.disable(['inline', 'text_join']);
-    parser = md;
+    md.core.ruler.disable(normalizing ? ['inline', 'text_join'] : ['normalize', 'inline', 'text_join']);
+    parser = parsers[key] = md;
   }
   return parser;
 }
@@ -48,7 +53,7 @@ function blockParser(): Parser {
 export function fencedBlocks(text: string): FencedBlock[] {
   if (!text.includes('```') && !text.includes('~~~')) return [];
   const blocks: FencedBlock[] = [];
-  for (const token of blockParser().parse(text, {})) {
+  for (const token of blockParser(text).parse(text, {})) {
     if (token.type !== 'fence' || !token.map) continue;
     const [open, end] = token.map;
     const lines = token.content === '' ? [] : token.content.slice(0, token.content.endsWith('\n') ? -1 : undefined).split('\n');
