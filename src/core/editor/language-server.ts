@@ -69,7 +69,7 @@ export function serveLanguageServer(options: LanguageServerOptions): Promise<Exi
       resolve(code);
     };
   });
-  // The library's own watchdog would call process.exit: this one only ends the serve call.
+  // The library's own watchdog would end the whole process: this one only ends the serve call.
   const watchDog: WatchDog = {
     initialize: () => {},
     get shutdownReceived() {
