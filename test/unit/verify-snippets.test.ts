@@ -202,3 +202,25 @@ describe('snippets are compared only with files under the root or an alias targe
     expect(r.stdout).not.toContain('now_at":"');
   });
 });
+
+describe('refcat mcp', () => {
+  it('verify_refs returns the snippets object; extract with format cite writes a citation that reads back verbatim', async () => {
+    const { runTool, TOOLS } = await import('../../src/core/agents/mcp-tools.js');
+    const { testCtx } = await import('../helpers/tmp.js');
+    const path = await import('node:path');
+    const fs = await import('node:fs');
+    const dir = project(fence('swift', '// @src/remote.swift#L3-L4', 'enum RemoteType: String, Codable {', '    case nightscout = "Nightscout"'));
+    const agent = { ctx: testCtx(dir), store: path.join(dir, '.store') };
+    const tool = (name: string) => TOOLS.find((t) => t.name === name)!;
+    const verified = await runTool(tool('verify_refs'), { paths: ['docs'] }, agent);
+    expect(verified.isError).toBe(true);
+    expect(JSON.parse(verified.text).snippets).toMatchObject({ verbatim: 0, excerpt: 0, stale: 1, refs: [{ line: 2, status: 'stale', missing_lines: ['case nightscout = "Nightscout"'] }] });
+    const cited = await runTool(tool('extract'), { refs: ['@src/remote.swift#L3-L4'], format: 'cite' }, agent);
+    expect(cited.isError).toBe(false);
+    const block = cited.text.slice(0, cited.text.lastIndexOf('```') + 3);
+    fs.writeFileSync(path.join(dir, 'docs/remote.md'), block + '\n');
+    const again = await runTool(tool('verify_refs'), { paths: ['docs'] }, agent);
+    expect(JSON.parse(again.text).snippets).toMatchObject({ verbatim: 1, stale: 0 });
+    expect(again.isError).toBe(false);
+  });
+});
