@@ -57,3 +57,12 @@ export function findUp(start: string, name: string): string | null {
     dir = parent;
   }
 }
+
+/** Whether `p` is a regular file (following links); false when it is missing or unreadable. */
+export function isFile(p: string): boolean {
+  try {
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}

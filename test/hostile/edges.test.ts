@@ -1,6 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -76,7 +75,7 @@ describe('in process', () => {
 
   it('fd_close fd:01 is refused, and fd:1 stays open', async () => {
     const root = tmpDir();
-    const agent: AgentContext = { ctx: testCtx(root), store: path.join(os.tmpdir(), `refcat-store-${process.pid}-${Date.now()}`) };
+    const agent: AgentContext = { ctx: testCtx(root), store: path.join(tmpDir(), 'store') };
     const tool = (name: string) => TOOLS.find((t) => t.name === name)!;
     try {
       const opened = await runTool(tool('fd_read'), { text: 'y\n'.repeat(5000) }, agent);

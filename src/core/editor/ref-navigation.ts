@@ -1,5 +1,5 @@
-import fs from 'node:fs';
 import { isRefcatError } from '../../shared/errors.js';
+import { isFile } from '../../shared/paths.js';
 import { extract, type Extraction } from '../extract/extract.js';
 import { DEFAULT_RENDER_OPTIONS, renderDiagnostic, renderMarkdownBlock } from '../output/render-extraction.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
@@ -79,13 +79,6 @@ export function refTarget(r: LocatedRef, docPath: string, session: EditorSession
   }
 }
 
-function isFile(p: string): boolean {
-  try {
-    return fs.statSync(p).isFile();
-  } catch {
-    return false;
-  }
-}
 
 /**
  * "Replace with <suggestion>" for a ref to a missing file: the files of the same name that

@@ -1,10 +1,11 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Extraction } from '../extract/extract.js';
 import { MAX_TEXT_FILE_BYTES, readTextFile } from '../safe-read/read-text-file.js';
 import { compareSnippet, findSnippetRun, type SnippetStatus } from './compare-snippet.js';
 import { fencedBlocks } from './fenced-blocks.js';
 import { type Citation, type CitationForm, findCitations } from './find-citations.js';
+import { MARKER_OFF, MARKER_ON } from '../verify-refs/find-doc-refs.js';
+import { isFile } from '../../shared/paths.js';
 import type { SnippetLeft, SnippetRefresh } from './snippet-drift.js';
 
 /**
@@ -128,22 +129,15 @@ function readLines(file: string): string[] {
   }
 }
 
-function isFile(p: string): boolean {
-  try {
-    return fs.statSync(p).isFile();
-  } catch {
-    return false;
-  }
-}
 
 /** Lines inside `verify-refs: off` ... `verify-refs: on` regions (docs/reference.md#verify-refs). */
 function offLines(lines: readonly string[]): Set<number> {
   const off = new Set<number>();
   let inside = false;
   lines.forEach((line, i) => {
-    const starts = line.includes('verify-refs: off');
+    const starts = line.includes(MARKER_OFF);
     if (starts) inside = true;
-    if (line.includes('verify-refs: on')) inside = false;
+    if (line.includes(MARKER_ON)) inside = false;
     if (inside || starts) off.add(i);
   });
   return off;

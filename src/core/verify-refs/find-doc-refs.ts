@@ -63,8 +63,8 @@ export const KNOWN_EXTENSIONS: ReadonlySet<string> = new Set(
 );
 
 /** Region markers, in any comment syntax: `<!-- verify-refs: off -->` ... `<!-- verify-refs: on -->`. */
-const MARKER_OFF = 'verify-refs: off';
-const MARKER_ON = 'verify-refs: on';
+export const MARKER_OFF = 'verify-refs: off';
+export const MARKER_ON = 'verify-refs: on';
 const FENCE_RE = /^ {0,3}(`{3,}|~{3,})/;
 /** URLs, `mailto:` and e-mail addresses: blanked out (same length) before a line is scanned. */
 const URL_RE = /\b[A-Za-z][A-Za-z0-9+.-]*:\/\/\S*|\bmailto:\S+|\b[A-Za-z0-9][\w.+-]*@[\w-]+(?:\.[\w-]+)+/g;
