@@ -36,6 +36,20 @@ describe('Confinement (refcat mcp reads)', () => {
     });
   }
 
+  it('a snapshot (one command) judges every path of the table alike, asked twice', () => {
+    const { top, root } = setup();
+    const c = new Confinement(root, [path.join(top, 'lib')], { snapshot: true });
+    for (const round of [1, 2]) for (const [p, ok] of table) expect(c.allows(p), `${p}, round ${round}`).toBe(ok);
+  });
+
+  it('a snapshot judges a symlinked file by its target, in a folder it already knows', () => {
+    const { top, root } = setup();
+    const c = new Confinement(root, [], { snapshot: true });
+    expect(c.allows('src/a.ts')).toBe(true);
+    fs.symlinkSync(path.join(top, 'outside', 'secret.txt'), path.join(root, 'src', 'late.txt'));
+    expect(c.allows('src/late.txt')).toBe(false);
+  });
+
   it('a .git folder is recognised by its real path, whatever the spelling', () => {
     const { root, c } = setup();
     fs.mkdirSync(path.join(root, '.git', 'hooks'), { recursive: true });

@@ -13,6 +13,7 @@ import { PatternBudget } from './pattern-search.js';
 import { type Confinement, confinementOf, outside } from '../safe-read/confinement.js';
 import type { ContentSpan } from './content-span.js';
 import { BinaryContentError, DEFAULT_MAX_LINE_BYTES, LineReader, LineTooLongError } from './line-reader.js';
+import type { ReadCache } from './read-cache.js';
 import {
   DEFAULT_MAX_SELECTION_CHARS,
   type Selection,
@@ -59,6 +60,11 @@ export interface ExtractOptions {
    * also what messages may quote; without it, the root and the alias targets defined outside it.
    */
   confine?: Confinement;
+  /**
+   * Small files read once for a whole command (read-cache.ts): for a caller that checks many refs
+   * into the same files against one snapshot of them, such as `verify refs`. Not for streaming.
+   */
+  readCache?: ReadCache;
 }
 
 /** One file's extracted lines with everything a renderer needs. */
@@ -265,7 +271,7 @@ export function resolveFiles(
 
   const candidates = [...new Set(dirs.map((d) => path.resolve(d, refPath)))];
   for (const candidate of candidates) {
-    if (allowed(candidate) && exists(candidate)) return [fileOf(candidate, false)];
+    if (allowed(candidate) && (options.readCache ? options.readCache.exists(candidate, exists) : exists(candidate))) return [fileOf(candidate, false)];
   }
   if (refused) throw refuse();
   throw new RefError(
@@ -326,7 +332,9 @@ function readExtraction(
     if (!file.glob) checkRegular(file.path, refText);
     return { extraction: extractionOf(file, language, { start: 1, lines: [], totalLines: null, clamped: false }, 0), warnings: [] };
   }
-  const { fd, size } = openFile(file.path, refText);
+  // A held file is never streamed: onDisk wants a descriptor.
+  const held = options.onDisk ? null : (options.readCache?.bytes(file.path) ?? null);
+  const { fd, size } = held ? { fd: -1, size: held.length } : openFile(file.path, refText);
   let sel: Selection | undefined;
   let reader: LineReader | undefined;
   try {
@@ -335,7 +343,9 @@ function readExtraction(
     // decoded), reads faster in larger pieces.
     const measured = options.onDisk && !options.checkOnly && ref.selector?.kind !== 'pattern';
     const chunkSize = Math.min(Math.max(size + 1, 4096), measured ? 1 << 20 : 1 << 16);
-    reader = new LineReader(fd, { maxLineBytes: options.maxSelectionChars, chunkSize, size });
+    reader = held
+      ? LineReader.ofBytes(held, { maxLineBytes: options.maxSelectionChars })
+      : new LineReader(fd, { maxLineBytes: options.maxSelectionChars, chunkSize, size });
     const selectOpts = {
       context: options.context ?? 0,
       countOnly: options.checkOnly ?? false,
@@ -377,7 +387,7 @@ function readExtraction(
     throw readError(err, refText);
   } finally {
     // A selection left on disk keeps its descriptor (extraction.onDisk); every other one closes it.
-    if (!sel?.onDisk) fs.closeSync(fd);
+    if (!sel?.onDisk && !held) fs.closeSync(fd);
   }
 
   const count = options.checkOnly && !ref.selector ? (sel.totalLines ?? 0) : (sel.onDisk?.lines ?? sel.lines.length);

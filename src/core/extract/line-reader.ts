@@ -73,6 +73,24 @@ export class LineReader {
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   }
 
+  /**
+   * A reader over a whole file already in memory (ReadCache), judged as a descriptor's reader
+   * judges a file it reads in one piece: binary or not UTF-8 throws here. The bytes are never
+   * written to.
+   */
+  static ofBytes(bytes: Buffer, options: { maxLineBytes?: number } = {}): LineReader {
+    const reader = new LineReader(-1, { chunkSize: 0, maxLineBytes: options.maxLineBytes, size: bytes.length });
+    reader.buf = bytes;
+    reader.end = bytes.length;
+    reader.bytesRead = bytes.length;
+    if (bytes.length > 0) {
+      reader.checkHead(0);
+      reader.checkUtf8();
+    }
+    reader.endOfFile();
+    return reader;
+  }
+
   /** The next line without its terminator, or null at end of file. */
   next(): string | null {
     if (this.pushed.length > 0) {

@@ -12,18 +12,46 @@ import type { AliasResolver } from '../alias/resolve-aliases.js';
  */
 export class Confinement {
   private readonly allowed: string[];
+  /** With `snapshot`: the real path of each folder a file was judged in. */
+  private readonly folders: Map<string, string> | null;
 
+  /**
+   * `snapshot`: for one command over files that do not move meanwhile (`verify refs`), a folder's
+   * real path is looked up once, and a file in it costs one lstat. A long-lived server
+   * (`refcat mcp`) judges every path afresh: a symlink made after it started counts.
+   */
   constructor(
     readonly root: string,
     aliasTargets: readonly string[] = [],
+    options: { snapshot?: boolean } = {},
   ) {
     this.allowed = [root, ...aliasTargets].map(realOrSelf);
+    this.folders = options.snapshot ? new Map() : null;
   }
 
   /** Whether `file` (absolute, or relative to the root) lies inside the root or an alias target. */
   allows(file: string): boolean {
-    const real = realOrNearest(path.resolve(this.root, file));
+    const abs = path.resolve(this.root, file);
+    const real = (this.folders && this.inKnownFolder(abs)) ?? realOrNearest(abs);
     return this.allowed.some((dir) => inside(real, dir));
+  }
+
+  /** The real path of `abs`, a file that is not a symlink, from its folder's remembered real path; else null. */
+  private inKnownFolder(abs: string): string | null {
+    let stat: fs.Stats | undefined;
+    try {
+      stat = fs.lstatSync(abs, { throwIfNoEntry: false });
+    } catch {
+      return null;
+    }
+    if (!stat || stat.isSymbolicLink()) return null;
+    const dir = path.dirname(abs);
+    let real = this.folders!.get(dir);
+    if (real === undefined) {
+      real = realOrNearest(dir);
+      this.folders!.set(dir, real);
+    }
+    return path.join(real, path.basename(abs));
   }
 
   /**

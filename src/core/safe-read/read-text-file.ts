@@ -60,9 +60,13 @@ function readBounded(fd: number, maxBytes: number, size: number): Buffer {
     scratch ??= Buffer.allocUnsafe(SCRATCH_BYTES);
     let total = 0;
     for (;;) {
-      const n = fs.readSync(fd, scratch, total, SCRATCH_BYTES - total, null);
+      const wanted = SCRATCH_BYTES - total;
+      const n = fs.readSync(fd, scratch, total, wanted, null);
       if (n === 0) return scratch.subarray(0, total);
       total += n;
+      // A regular file read short exactly at its size is at its end (Linux): no read to learn it.
+      // Never for a size of 0 (/proc files) or a file that grew since it was measured.
+      if (n < wanted && size > 0 && total === size) return scratch.subarray(0, total);
       if (total === SCRATCH_BYTES) break; // grew while being read: read the rest in chunks
     }
     return readChunks(fd, maxBytes, [Buffer.from(scratch)], SCRATCH_BYTES);

@@ -27,20 +27,56 @@ export interface FencedBlock {
 type Parser = { parse(src: string, env: object): { type: string; map: [number, number] | null; info: string; content: string }[] };
 const parsers: { plain?: Parser; normalizing?: Parser } = {};
 
+/** The part of markdown-it's block state a paragraph rule reads (markdown-it 14, lib/rules_block/paragraph.mjs). */
+interface BlockState {
+  md: { block: { ruler: { getRules(chain: string): ((state: BlockState, line: number, end: number, silent: boolean) => boolean)[] } } };
+  parentType: string;
+  sCount: number[];
+  blkIndent: number;
+  line: number;
+  isEmpty(line: number): boolean;
+}
+
 /**
- * markdown-it with only its block rules: fences are block structure, so the inline pass (links,
- * emphasis), most of a full parse's cost, is never run (docs/snippets.md#cost). Its first pass
- * rewrites `\r\n`, a lone `\r` and NUL over the whole text; most docs hold none of them, and
- * for those the pass is skipped.
+ * markdown-it's paragraph rule without its output: the same lines end a paragraph (a blank line,
+ * or a line another block rule may start on, lazy continuations included), but its text is not
+ * gathered and no token is pushed. Only fences are wanted here, and paragraphs are most of a doc.
+ */
+function skipParagraph(state: BlockState, startLine: number, endLine: number): boolean {
+  const terminators = state.md.block.ruler.getRules('paragraph');
+  const parentType = state.parentType;
+  state.parentType = 'paragraph';
+  let next = startLine + 1;
+  for (; next < endLine && !state.isEmpty(next); next++) {
+    // Indented past a code block's 4 columns, or a block quote's lazy line: a continuation.
+    if (state.sCount[next]! - state.blkIndent > 3 || state.sCount[next]! < 0) continue;
+    if (terminators.some((rule) => rule(state, next, endLine, true))) break;
+  }
+  state.line = next;
+  state.parentType = parentType;
+  return true;
+}
+
+/**
+ * markdown-it (CommonMark preset) with only its block rules: fences are block structure, so the
+ * inline pass (links, emphasis), most of a full parse's cost, is never run (docs/snippets.md#cost).
+ * Paragraphs are skipped, not collected (skipParagraph), and setext headings are left to it: a
+ * setext heading's underline ends a paragraph as a thematic break or stays in it as text, and
+ * neither opens or closes a fence. test/unit/fenced-blocks.test.ts holds it equal to a full parse.
+ * The first pass rewrites `\r\n`, a lone `\r` and NUL over the whole text; most docs hold none of
+ * them, and for those the pass is skipped.
  */
 function blockParser(text: string): Parser {
   const normalizing = text.includes('\r') || text.includes('\0');
   const key = normalizing ? 'normalizing' : 'plain';
   let parser = parsers[key];
   if (!parser) {
-    const MarkdownIt = markdownIt() as unknown as new (preset: string) => Parser & { core: { ruler: { disable(names: string[]): void } } };
+    type Ruler = { disable(names: string[]): void; at(name: string, rule: typeof skipParagraph): void };
+    const MarkdownIt = markdownIt() as unknown as new (preset: string) => Parser & { core: { ruler: Ruler }; block: { ruler: Ruler } };
     const md = new MarkdownIt('commonmark');
     md.core.ruler.disable(normalizing ? ['inline', 'text_join'] : ['normalize', 'inline', 'text_join']);
+    md.block.ruler.disable(['lheading']);
+    md.block.ruler.at('paragraph', skipParagraph);
     parser = parsers[key] = md;
   }
   return parser;

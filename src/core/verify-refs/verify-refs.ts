@@ -8,6 +8,7 @@ import { Confinement } from '../safe-read/confinement.js';
 import { checkConvRefs, workflowAliases } from '../workflow/validate-conv.js';
 import { extract } from '../extract/extract.js';
 import { PatternBudget } from '../extract/pattern-search.js';
+import { ReadCache } from '../extract/read-cache.js';
 import { hasGlobChars } from '../walk/glob.js';
 import { MAX_TEXT_FILE_BYTES, readTextFile, TextFileError } from '../safe-read/read-text-file.js';
 import { collectFiles, type SkippedFile, walkFiles } from '../walk/collect-files.js';
@@ -106,11 +107,13 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
   const snippets = options.snippets === false ? undefined : emptySnippetReport();
   const comparable = snippets ? snippetTargets(ctx, base) : undefined;
   const bareRefs = new Set<string>();
+  // The files refs point at, read once for the scan (drift and --fix read them again, fresh).
+  const readCache = new ReadCache();
   for (const [i, file] of files.entries()) {
     options.onProgress?.(i, files.length);
     refsFound += file.path.toLowerCase().endsWith('.conv')
       ? checkWorkflow(file.path, ctx, base, options.readFile, findings, budget, driftRefs, options.confine)
-      : checkDoc(file.path, file.root, ctx, base, { findings, budget, driftRefs, snippets, comparable, bareRefs, confine: options.confine });
+      : checkDoc(file.path, file.root, ctx, base, { findings, budget, driftRefs, snippets, comparable, bareRefs, confine: options.confine, readCache });
   }
   let drift: VerifyRefsReport['drift'];
   if (options.drift && driftRefs) {
@@ -165,7 +168,7 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
 function snippetTargets(ctx: Context, aliases: AliasResolver): Confinement {
   const root = new Confinement(ctx.cwd);
   const targets = aliases.listReadable().entries.filter((e) => e.source === 'explicit' || !root.allows(e.origin)).map((e) => e.target);
-  return new Confinement(ctx.cwd, targets);
+  return new Confinement(ctx.cwd, targets, { snapshot: true });
 }
 
 /** Changed and deleted refs fail the check; moved and unknown ones only with --strict. */
@@ -232,10 +235,11 @@ interface DocSinks {
   confine?: Confinement;
   /** Files a snippet may be compared with (docs/snippets.md#comparing). */
   comparable?: Confinement;
+  readCache: ReadCache;
 }
 
 function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolver, sinks: DocSinks): number {
-  const { findings, budget, driftRefs, snippets, comparable, bareRefs, confine } = sinks;
+  const { findings, budget, driftRefs, snippets, comparable, bareRefs, confine, readCache } = sinks;
   let text: string;
   try {
     text = readTextFile(file, MAX_DOC_BYTES);
@@ -270,7 +274,7 @@ function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolv
   }
   const check = (line: number, text: string, ref: string, dirs: string[], citation?: Citation) => {
     const judging = citation !== undefined && snippets !== undefined;
-    const report = extract([ref], ctx, { searchDirs: dirs, aliases, checkOnly: !judging, patternBudget: budget, confine });
+    const report = extract([ref], ctx, { searchDirs: dirs, aliases, checkOnly: !judging, patternBudget: budget, confine, readCache });
     const at = (severity: Finding['severity']) => (d: (typeof report.errors)[number]) =>
       findings.push({ severity, code: d.code, message: d.message, details: d.details, ref: text, file, line });
     report.errors.forEach(at('error'));

@@ -1,0 +1,118 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { fencedBlocks } from '../../src/core/snippets/fenced-blocks.js';
+import { REPO } from '../helpers/cli.js';
+
+// fencedBlocks() runs a trimmed markdown-it: paragraphs skipped rather than collected, setext
+// headings left to the paragraph rule, no inline pass. These hold it equal to markdown-it's full
+// CommonMark parse, fence for fence (lines, info string, content), on real docs and on generated
+// ones built from the constructs that decide where a fence is: containers, lazy lines, indented
+// code, HTML blocks, setext underlines, thematic breaks.
+
+type Token = { type: string; map: [number, number] | null; info: string; content: string };
+const MarkdownIt = createRequire(import.meta.url)('markdown-it') as new (preset: string) => { parse(src: string, env: object): Token[] };
+const full = new MarkdownIt('commonmark');
+
+/** The fences of a full parse, in the shape fencedBlocks() gives. */
+function fullParseFences(text: string) {
+  return full
+    .parse(text, {})
+    .filter((t) => t.type === 'fence' && t.map)
+    .map((t) => {
+      const [open, end] = t.map!;
+      const lines = t.content === '' ? [] : t.content.slice(0, t.content.endsWith('\n') ? -1 : undefined).split('\n');
+      return { open, close: end - open >= lines.length + 2 ? end - 1 : null, end, info: t.info.trim(), lines };
+    });
+}
+
+function markdownFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (e.name === 'node_modules' || e.name === '.git' || e.name === 'dist' || e.name.startsWith('.bench')) continue;
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...markdownFiles(p));
+    else if (/\.(md|markdown)$/i.test(e.name)) out.push(p);
+  }
+  return out;
+}
+
+describe('fencedBlocks: the same fences as a full CommonMark parse', () => {
+  it('on every markdown file of this repository (docs, fixtures, tests)', () => {
+    const files = markdownFiles(REPO);
+    expect(files.length).toBeGreaterThan(20);
+    let fences = 0;
+    for (const file of files) {
+      const text = fs.readFileSync(file, 'utf8');
+      const expected = fullParseFences(text);
+      fences += expected.length;
+      expect(fencedBlocks(text), path.relative(REPO, file)).toEqual(expected);
+    }
+    expect(fences).toBeGreaterThan(50);
+  });
+
+  const cases: [string, string][] = [
+    ['setext underline after a paragraph', 'Title\n=====\n```js\nx\n```\n'],
+    ['dash underline, then a fence', 'Title\n---\n```\ny\n```\n'],
+    ['lazy continuation in a block quote', '> quoted\nlazy\n```\nz\n```\n'],
+    ['indented fence after a paragraph is text', 'para\n    ```\n    code\n```\nw\n```\n'],
+    ['fence in a list item after a paragraph', '- item\n  ```py\n  a = 1\n  ```\n'],
+    ['html block swallows a fence until a blank line', '<div>\n```\nnot a fence\n</div>\n\n```\nyes\n```\n'],
+    ['thematic break looking like a list', '- - -\n      ```js\n      x\n      ```\n'],
+    ['reference definition then a fence', '[a]: /url\n```\nq\n```\n'],
+    ['ordered list interrupting a paragraph only from 1', 'text\n2. two\n```\nr\n```\n'],
+    ['unclosed fence in a block quote', '> ```\n> open\nafter\n'],
+    ['CRLF and a lone CR', 'p\r\n```js\r\nx\r\n```\r\nq\rr\n'],
+  ];
+  it.each(cases)('%s', (_name, text) => {
+    expect(fencedBlocks(text)).toEqual(fullParseFences(text));
+  });
+
+  it('on generated documents (fast-check)', () => {
+    const line = fc.constantFrom(
+      'Some prose here.',
+      'Title',
+      '=====',
+      '---',
+      '***',
+      '- - -',
+      '',
+      '',
+      '```',
+      '```js',
+      '~~~',
+      '````',
+      '    ```',
+      '   ```',
+      '    indented code',
+      '> quoted',
+      '> ```',
+      '>',
+      '- item',
+      '  ```',
+      '  continued',
+      '1. first',
+      '2. second',
+      '   ```py',
+      '* star',
+      '<div>',
+      '</div>',
+      '<!-- note -->',
+      '[ref]: /url',
+      '# Heading',
+      '| a | b |',
+      '|---|---|',
+      '// @src/app.ts#L1-L3',
+      '\t```',
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 40 }), (lines) => {
+        const text = lines.join('\n') + '\n';
+        expect(fencedBlocks(text)).toEqual(fullParseFences(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
