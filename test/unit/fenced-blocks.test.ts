@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fencedBlocks } from '../../src/core/snippets/fenced-blocks.js';
+import { fastState, fencedBlocks } from '../../src/core/snippets/fenced-blocks.js';
 import { REPO } from '../helpers/cli.js';
 
 // fencedBlocks() runs a trimmed markdown-it: paragraphs skipped rather than collected, setext
@@ -13,7 +13,9 @@ import { REPO } from '../helpers/cli.js';
 // code, HTML blocks, setext underlines, thematic breaks.
 
 type Token = { type: string; map: [number, number] | null; info: string; content: string };
-const MarkdownIt = createRequire(import.meta.url)('markdown-it') as new (preset: string) => { parse(src: string, env: object): Token[] };
+type Marks = Record<'bMarks' | 'eMarks' | 'tShift' | 'sCount' | 'bsCount', number[]> & { lineMax: number };
+type State = new (src: string, md: unknown, env: object, tokens: Token[]) => Marks;
+const MarkdownIt = createRequire(import.meta.url)('markdown-it') as new (preset: string) => { parse(src: string, env: object): Token[]; block: { State: State } };
 const full = new MarkdownIt('commonmark');
 
 /** The fences of a full parse, in the shape fencedBlocks() gives. */
@@ -106,13 +108,31 @@ describe('fencedBlocks: the same fences as a full CommonMark parse', () => {
       '|---|---|',
       '// @src/app.ts#L1-L3',
       '\t```',
+      '  ',
+      '\t',
+      ' \t> x',
+      '\t- tabbed item',
     );
     fc.assert(
-      fc.property(fc.array(line, { maxLength: 40 }), (lines) => {
-        const text = lines.join('\n') + '\n';
+      fc.property(fc.array(line, { maxLength: 40 }), fc.boolean(), (lines, newlineAtEnd) => {
+        const text = lines.join('\n') + (newlineAtEnd ? '\n' : '');
         expect(fencedBlocks(text)).toEqual(fullParseFences(text));
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it("marks lines as markdown-it's own block state does (fast-check)", () => {
+    const Base = full.block.State;
+    const Fast = fastState(Base as never) as unknown as State;
+    const text = fc.array(fc.constantFrom('a', ' ', '  ', '\t', '\n', '\n\n', '> ', '- ', 'é', '```'), { maxLength: 50 }).map((xs) => xs.join(''));
+    fc.assert(
+      fc.property(text, (src) => {
+        const want = new Base(src, full, {}, []);
+        const got = new Fast(src, full, {}, []);
+        for (const key of ['bMarks', 'eMarks', 'tShift', 'sCount', 'bsCount', 'lineMax'] as const) expect(got[key], key).toEqual(want[key]);
+      }),
+      { numRuns: 3000 },
     );
   });
 });

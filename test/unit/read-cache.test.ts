@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { extract } from '../../src/core/extract/extract.js';
 import { MAX_CACHED_FILE_BYTES, ReadCache } from '../../src/core/extract/read-cache.js';
@@ -62,11 +63,29 @@ describe('ReadCache: the same answers as reading afresh', () => {
     }
   });
 
+  it('random files and ranges (fast-check): lines, counts and clamps as a fresh read gives them', () => {
+    const dir = tmpDir();
+    const ctx = testCtx(dir);
+    const piece = fc.constantFrom('a', 'é', '😀', ' ', '\t', '\n', '\r\n', '\r', '```', 'x\n\n');
+    let k = 0;
+    fc.assert(
+      fc.property(fc.boolean(), fc.array(piece, { maxLength: 60 }), fc.nat(25), fc.nat(8), fc.boolean(), (bom, pieces, start, len, checkOnly) => {
+        const name = `f${k++}.txt`;
+        fs.writeFileSync(path.join(dir, name), (bom ? '\ufeff' : '') + pieces.join(''));
+        const cache = new ReadCache();
+        for (const ref of [`@${name}`, `@${name}#L${start + 1}`, `@${name}#L${start + 1}-L${start + 1 + len}`, `@${name}#L${start + 1}:-${len}..+${len}`]) {
+          expect(extract([ref], ctx, { checkOnly, readCache: cache }), ref).toEqual(extract([ref], ctx, { checkOnly }));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('holds no more than its bound, and reads the rest the usual way', () => {
     const dir = tmpDir({ 'a.txt': 'a\n'.repeat(100), 'b.txt': 'b\n'.repeat(100) });
     const cache = new ReadCache(250);
-    expect(cache.bytes(path.join(dir, 'a.txt'))?.toString()).toBe('a\n'.repeat(100));
-    expect(cache.bytes(path.join(dir, 'b.txt'))).toBeNull();
+    expect(cache.file(path.join(dir, 'a.txt'))?.lines).toEqual(Array(100).fill('a'));
+    expect(cache.file(path.join(dir, 'b.txt'))).toBeNull();
     const ctx = testCtx(dir);
     expect(extract(['@b.txt#L100'], ctx, { readCache: cache }).results[0]!.lines).toEqual(['b']);
   });

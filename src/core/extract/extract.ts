@@ -13,7 +13,7 @@ import { PatternBudget } from './pattern-search.js';
 import { type Confinement, confinementOf, outside } from '../safe-read/confinement.js';
 import type { ContentSpan } from './content-span.js';
 import { BinaryContentError, DEFAULT_MAX_LINE_BYTES, LineReader, LineTooLongError } from './line-reader.js';
-import type { ReadCache } from './read-cache.js';
+import { MAX_CACHED_FILE_BYTES, type ReadCache } from './read-cache.js';
 import {
   DEFAULT_MAX_SELECTION_CHARS,
   type Selection,
@@ -332,9 +332,9 @@ function readExtraction(
     if (!file.glob) checkRegular(file.path, refText);
     return { extraction: extractionOf(file, language, { start: 1, lines: [], totalLines: null, clamped: false }, 0), warnings: [] };
   }
-  // A held file is never streamed: onDisk wants a descriptor.
-  const held = options.onDisk ? null : (options.readCache?.bytes(file.path) ?? null);
-  const { fd, size } = held ? { fd: -1, size: held.length } : openFile(file.path, refText);
+  // A held file is never streamed (onDisk wants a descriptor), nor read with a line cap below its size.
+  const held = options.onDisk || (options.maxSelectionChars ?? Infinity) < MAX_CACHED_FILE_BYTES ? null : (options.readCache?.file(file.path) ?? null);
+  const { fd, size } = held ? { fd: -1, size: held.size } : openFile(file.path, refText);
   let sel: Selection | undefined;
   let reader: LineReader | undefined;
   try {
@@ -344,7 +344,7 @@ function readExtraction(
     const measured = options.onDisk && !options.checkOnly && ref.selector?.kind !== 'pattern';
     const chunkSize = Math.min(Math.max(size + 1, 4096), measured ? 1 << 20 : 1 << 16);
     reader = held
-      ? LineReader.ofBytes(held, { maxLineBytes: options.maxSelectionChars })
+      ? LineReader.ofLines(held.lines, held.size)
       : new LineReader(fd, { maxLineBytes: options.maxSelectionChars, chunkSize, size });
     const selectOpts = {
       context: options.context ?? 0,

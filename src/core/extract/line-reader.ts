@@ -74,12 +74,11 @@ export class LineReader {
   }
 
   /**
-   * A reader over a whole file already in memory (ReadCache), judged as a descriptor's reader
-   * judges a file it reads in one piece: binary or not UTF-8 throws here. The bytes are never
-   * written to.
+   * Every line of a whole file in memory, as next() would give them, or a BinaryContentError: the
+   * verdict a descriptor's reader gives a file it reads in one piece. For ReadCache.
    */
-  static ofBytes(bytes: Buffer, options: { maxLineBytes?: number } = {}): LineReader {
-    const reader = new LineReader(-1, { chunkSize: 0, maxLineBytes: options.maxLineBytes, size: bytes.length });
+  static linesOf(bytes: Buffer): string[] {
+    const reader = new LineReader(-1, { chunkSize: 0, size: bytes.length });
     reader.buf = bytes;
     reader.end = bytes.length;
     reader.bytesRead = bytes.length;
@@ -88,6 +87,17 @@ export class LineReader {
       reader.checkUtf8();
     }
     reader.endOfFile();
+    const lines: string[] = [];
+    for (let line = reader.next(); line !== null; line = reader.next()) lines.push(line);
+    return lines;
+  }
+
+  /** A reader over linesOf()'s lines of a file of `size` bytes. The array is never written to. */
+  static ofLines(lines: string[], size: number): LineReader {
+    const reader = new LineReader(-1, { chunkSize: 0, size });
+    reader.queue = lines;
+    reader.bytesRead = size;
+    reader.eof = true;
     return reader;
   }
 

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { LineReader } from './line-reader.js';
 
 /** A file a LineReader reads in one piece anyway (extract.ts reads up to 64 KiB at once). */
 export const MAX_CACHED_FILE_BYTES = 64 * 1024;
@@ -15,7 +16,7 @@ const MAX_CACHED_BYTES = 32 * 1024 * 1024;
  * over a snapshot of the files: a file changed during the run is seen as it was first read.
  */
 export class ReadCache {
-  private readonly files = new Map<string, Buffer | null>();
+  private readonly files = new Map<string, HeldFile | null>();
   private readonly found = new Map<string, boolean>();
   private held = 0;
 
@@ -28,15 +29,16 @@ export class ReadCache {
     return yes;
   }
 
-  /** The whole content of `abs`, or null: read it the usual way. */
-  bytes(abs: string): Buffer | null {
-    let bytes = this.files.get(abs);
-    if (bytes === undefined) {
-      bytes = this.read(abs);
-      if (bytes) this.held += bytes.length;
-      this.files.set(abs, bytes);
+  /** The lines of `abs` (decoded once), or null: read it the usual way. */
+  file(abs: string): HeldFile | null {
+    let file = this.files.get(abs);
+    if (file === undefined) {
+      const bytes = this.read(abs);
+      file = bytes && linesOf(bytes);
+      if (file) this.held += file.size;
+      this.files.set(abs, file);
     }
-    return bytes;
+    return file;
   }
 
   private read(abs: string): Buffer | null {
@@ -60,5 +62,20 @@ export class ReadCache {
     } finally {
       fs.closeSync(fd);
     }
+  }
+}
+
+/** A file held by a ReadCache: its lines as a LineReader gives them, and its size in bytes. */
+export interface HeldFile {
+  lines: string[];
+  size: number;
+}
+
+/** Binary or not UTF-8: not held, so the usual read says so. */
+function linesOf(bytes: Buffer): HeldFile | null {
+  try {
+    return { lines: LineReader.linesOf(bytes), size: bytes.length };
+  } catch {
+    return null;
   }
 }

@@ -57,10 +57,66 @@ function skipParagraph(state: BlockState, startLine: number, endLine: number): b
   return true;
 }
 
+/** markdown-it's block state, as far as its constructor goes (lib/rules_block/state_block.mjs). */
+interface LineMarks {
+  src: string;
+  bMarks: number[];
+  eMarks: number[];
+  tShift: number[];
+  sCount: number[];
+  bsCount: number[];
+  lineMax: number;
+}
+type StateConstructor = { prototype: object; call(self: object, src: string, md: unknown, env: unknown, tokens: unknown): void };
+
+/**
+ * markdown-it's block state, its line marks found with indexOf: its constructor reads every
+ * character of the document in JavaScript, which cost more than the parse. Only each line's
+ * indentation is read here. The marks are the same, down to a quirk: a last line of only spaces
+ * and tabs, without a newline, is no line.
+ */
+export function fastState(Base: StateConstructor) {
+  function State(this: LineMarks, src: string, md: unknown, env: unknown, tokens: unknown) {
+    Base.call(this, '', md, env, tokens);
+    this.src = src;
+    const { bMarks, eMarks, tShift, sCount, bsCount } = this;
+    bMarks.length = eMarks.length = tShift.length = sCount.length = bsCount.length = 0;
+    for (let start = 0; start < src.length; ) {
+      const newline = src.indexOf('\n', start);
+      const end = newline === -1 ? src.length : newline;
+      let pos = start;
+      let offset = 0;
+      for (; pos < end; pos++) {
+        const ch = src.charCodeAt(pos);
+        if (ch === 0x20) offset++;
+        else if (ch === 0x09) offset += 4 - (offset % 4);
+        else break;
+      }
+      if (newline === -1 && pos === end) break;
+      bMarks.push(start);
+      eMarks.push(end);
+      tShift.push(pos - start);
+      sCount.push(offset);
+      bsCount.push(0);
+      start = end + 1;
+    }
+    // markdown-it's fake last line, for its bounds checks.
+    bMarks.push(src.length);
+    eMarks.push(src.length);
+    tShift.push(0);
+    sCount.push(0);
+    bsCount.push(0);
+    this.lineMax = bMarks.length - 1;
+  }
+  State.prototype = Base.prototype;
+  return State;
+}
+
 /**
  * markdown-it (CommonMark preset) with only its block rules: fences are block structure, so the
  * inline pass (links, emphasis), most of a full parse's cost, is never run (docs/snippets.md#cost).
- * Paragraphs are skipped, not collected (skipParagraph), and setext headings are left to it: a
+ * Lines are marked with indexOf (fastState); paragraphs are skipped, not collected (skipParagraph),
+ * and setext headings are left to it: a
  * setext heading's underline ends a paragraph as a thematic break or stays in it as text, and
  * neither opens or closes a fence. test/unit/fenced-blocks.test.ts holds it equal to a full parse.
  * The first pass rewrites `\r\n`, a lone `\r` and NUL over the whole text; most docs hold none of
@@ -72,11 +128,13 @@ function blockParser(text: string): Parser {
   let parser = parsers[key];
   if (!parser) {
     type Ruler = { disable(names: string[]): void; at(name: string, rule: typeof skipParagraph): void };
-    const MarkdownIt = markdownIt() as unknown as new (preset: string) => Parser & { core: { ruler: Ruler }; block: { ruler: Ruler } };
+    type Block = { ruler: Ruler; State: StateConstructor };
+    const MarkdownIt = markdownIt() as unknown as new (preset: string) => Parser & { core: { ruler: Ruler }; block: Block };
     const md = new MarkdownIt('commonmark');
     md.core.ruler.disable(normalizing ? ['inline', 'text_join'] : ['normalize', 'inline', 'text_join']);
     md.block.ruler.disable(['lheading']);
     md.block.ruler.at('paragraph', skipParagraph);
+    md.block.State = fastState(md.block.State) as unknown as StateConstructor;
     parser = parsers[key] = md;
   }
   return parser;
