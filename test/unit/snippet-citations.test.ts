@@ -7,7 +7,7 @@ const existing = new Set(['snippets/sample.py', 'snippets/sample.ts', 'app.js'])
 
 function cite(md: string) {
   const lines = md.split('\n').map((l) => l.replace(/\r$/, ''));
-  return findCitations(lines, fencedBlocks(md), { isKnownAlias: (a) => known.has(a), bareFileExists: (p) => existing.has(p) }).map((c) => ({
+  return findCitations((i) => lines[i] ?? '', fencedBlocks(md), { isKnownAlias: (a) => known.has(a), bareFileExists: (p) => existing.has(p) }).map((c) => ({
     form: c.form,
     line: c.line,
     fenceLine: c.fenceLine,

@@ -6,7 +6,8 @@ import { applyLineEdits, refreshEdits } from '../../src/core/snippets/refresh-sn
 /** Refresh the first citation of `md` to `newRef` selecting `code`; the new document. */
 function refresh(md: string, newRef: string, code: string[]): string {
   const lines = md.split('\n');
-  const [c] = findCitations(lines.map((l) => l.replace(/\r$/, '')), fencedBlocks(md), { isKnownAlias: () => true, bareFileExists: () => false });
+  const stripped = lines.map((l) => l.replace(/\r$/, ''));
+  const [c] = findCitations((i) => stripped[i] ?? '', fencedBlocks(md), { isKnownAlias: () => true, bareFileExists: () => false });
   return applyLineEdits(lines, refreshEdits(lines, c!, newRef, code)).join('\n');
 }
 

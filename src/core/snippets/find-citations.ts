@@ -55,13 +55,14 @@ const EMBEDME_CAPTION = /^<!--\s*embedme\s+(\S+)\s*-->$/;
 const CONTAINER = /^(?:\s*(?:>|(?:[-+*]|\d{1,9}[.)])(?=\s|$)))*\s*/;
 const SELECTOR = /#(?:L\d|L-|\/)/;
 
-export function findCitations(lines: readonly string[], blocks: readonly FencedBlock[], options: CitationScanOptions): Citation[] {
+/** `line(i)`: the document's line `i` (0-based); only the lines before fences are asked for. */
+export function findCitations(line: (i: number) => string, blocks: readonly FencedBlock[], options: CitationScanOptions): Citation[] {
   const citations: Citation[] = [];
   blocks.forEach((block, k) => {
     // Blocks come in document order and never overlap: only the one before can hold the label line.
     const before = blocks[k - 1];
-    const labelAt = labelLine(lines, block.open, (i) => before !== undefined && i >= before.open && i < before.end);
-    const label = labelAt === null ? '' : stripContainer(lines[labelAt]!);
+    const labelAt = labelLine(line, block.open, (i) => before !== undefined && i >= before.open && i < before.end);
+    const label = labelAt === null ? '' : stripContainer(line(labelAt));
     if (EMBEDME_IGNORE.test(label)) return;
     const inFence = inFenceCitation(block, options);
     if (inFence) {
@@ -141,10 +142,10 @@ function captionRef(label: string, options: CitationScanOptions): FoundRef | nul
 }
 
 /** The last non-blank line before `open`, at most one blank line away, that no fenced block holds. */
-function labelLine(lines: readonly string[], open: number, inBlock: (i: number) => boolean): number | null {
+function labelLine(line: (i: number) => string, open: number, inBlock: (i: number) => boolean): number | null {
   let i = open - 1;
-  if (i >= 0 && stripContainer(lines[i]!) === '') i--;
-  if (i < 0 || stripContainer(lines[i]!) === '' || inBlock(i)) return null;
+  if (i >= 0 && stripContainer(line(i)) === '') i--;
+  if (i < 0 || stripContainer(line(i)) === '' || inBlock(i)) return null;
   return i;
 }
 

@@ -70,9 +70,10 @@ export interface DocCitations {
 export function docCitations(text: string, bareDirs: readonly string[], isKnownAlias: (name: string) => boolean): DocCitations {
   const blocks = fencedBlocks(text);
   if (blocks.length === 0) return { citations: [], fenced: [] };
-  const lines = text.split('\n');
-  const off = offLines(lines);
-  const citations = findCitations(lines, blocks, {
+  // Only the lines around fences are read: no string for every line of the doc.
+  const line = lineReader(text);
+  const off = text.includes(MARKER_OFF) ? offLines(text.split('\n')) : new Set<number>();
+  const citations = findCitations(line, blocks, {
     isKnownAlias,
     bareFileExists: (p) => bareDirs.some((dir) => isFile(path.resolve(dir, p))),
   }).filter((c) => !off.has(c.line - 1));
@@ -129,6 +130,19 @@ function readLines(file: string): string[] {
   }
 }
 
+
+/** Line `i` (0-based) of `text`, as `text.split('\n')[i]` (its `\r` kept), found through an index of line starts. */
+function lineReader(text: string): (i: number) => string {
+  let starts: number[] | undefined;
+  return (i) => {
+    if (!starts) {
+      starts = [0];
+      for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', nl + 1)) starts.push(nl + 1);
+    }
+    if (i < 0 || i >= starts.length) return '';
+    return text.slice(starts[i], i + 1 < starts.length ? starts[i + 1]! - 1 : text.length);
+  };
+}
 
 /** Lines inside `verify-refs: off` ... `verify-refs: on` regions (docs/reference.md#verify-refs). */
 function offLines(lines: readonly string[]): Set<number> {

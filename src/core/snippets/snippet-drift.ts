@@ -136,7 +136,8 @@ export function refreshSnippets(
     }
     const text = buf.toString('utf8');
     const docLines = text.split('\n');
-    const now = findCitations(docLines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l)), fencedBlocks(text), {
+    const lines = docLines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+    const now = findCitations((i) => lines[i] ?? '', fencedBlocks(text), {
       isKnownAlias: options.isKnownAlias,
       bareFileExists: () => true,
     });
