@@ -10,6 +10,11 @@ export interface IO {
   /** Text, or UTF-8 bytes passed through from a file (a chunk may end inside a character). */
   stdout: (chunk: string | Uint8Array) => void;
   /**
+   * Several chunks at once, in order, without joining them first (one `writev`): a glob's output
+   * is thousands of headers and file contents. Absent: they are joined and given to `stdout`.
+   */
+  stdoutParts?: (chunks: readonly (string | Uint8Array)[]) => void;
+  /**
    * Resolves once stdout can take more (a pipe's reader has caught up). Commands that stream a lot
    * (`fd read --all`) await it between blocks so that memory stays bounded (docs/reference.md#fd-and-ref).
    */
@@ -56,6 +61,7 @@ export class StdoutWriter {
     this.size = 0;
     if (parts.every((p) => typeof p === 'string')) this.io.stdout(parts.join(''));
     else if (parts.length === 1) this.io.stdout(parts[0]!);
+    else if (this.io.stdoutParts) this.io.stdoutParts(parts);
     else this.io.stdout(joinBytes(parts));
     await this.io.drain?.();
   }

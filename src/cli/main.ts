@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import { interruptedBy, requestStop, undoAll, watchInterrupts } from '../shared/interrupt.js';
 import type { IO } from './io.js';
@@ -12,7 +13,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   // command goes on to its end, so its diagnostics still reach stderr and its exit code stands. Any
   // other failure to write the output (a full disk, /dev/full) is the command failing: one line, exit 1.
   let stdoutGone = false;
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  const stdoutFailed = (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') {
       stdoutGone = true;
       return;
@@ -20,7 +21,8 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     const why = /^[A-Z]+: ([^,]+)/.exec(err.message)?.[1] ?? err.message;
     process.stderr.write(`Error: cannot write the output: ${why}\n`);
     process.exit(1);
-  });
+  };
+  process.stdout.on('error', stdoutFailed);
   const cwd = workingFolder(argv);
   if (cwd === null) {
     process.stderr.write('Error: the current folder no longer exists (deleted or moved): cd to an existing folder\n');
@@ -31,6 +33,14 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   const io: IO = {
     ctx: { cwd, env: process.env, home: process.env.HOME ?? os.homedir(), proc: { pid: process.pid, isAlive } },
     stdout: (s) => void (stdoutGone || process.stdout.write(s)),
+    stdoutParts: (parts) => {
+      if (stdoutGone) return;
+      try {
+        writeParts(process.stdout, parts);
+      } catch (err) {
+        stdoutFailed(err as NodeJS.ErrnoException);
+      }
+    },
     drain: () => (!stdoutGone && process.stdout.writableNeedDrain ? drained(process.stdout) : Promise.resolve()),
     stderr: (s) => void process.stderr.write(s),
     stdin: process.stdin,
@@ -48,6 +58,29 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     if (process.env.REFCAT_DEBUG === '1') process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
     else process.stderr.write(`Error: internal error: ${(err as Error)?.message ?? String(err)} (set REFCAT_DEBUG=1 for details)\n`);
     process.exitCode = 1;
+  }
+}
+
+/**
+ * Chunks written in order without joining them: to a file (Node writes it synchronously) with
+ * writev, going on after a short write (libuv writes at most IOV_MAX pieces a call); to a pipe or
+ * terminal corked, which Node hands to libuv as one writev.
+ */
+function writeParts(stream: NodeJS.WriteStream, parts: readonly (string | Uint8Array)[]): void {
+  if ((stream as { _type?: string })._type !== 'fs') {
+    stream.cork();
+    for (const p of parts) stream.write(p);
+    stream.uncork();
+    return;
+  }
+  const fd = (stream as unknown as { fd: number }).fd;
+  let pending = parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)).filter((b) => b.length > 0);
+  while (pending.length > 0) {
+    let written = fs.writevSync(fd, pending);
+    if (written === 0) throw Object.assign(new Error('EIO: the output took no byte'), { code: 'EIO' });
+    let i = 0;
+    while (i < pending.length && written >= pending[i]!.length) written -= pending[i++]!.length;
+    pending = i < pending.length ? [pending[i]!.subarray(written), ...pending.slice(i + 1)] : [];
   }
 }
 

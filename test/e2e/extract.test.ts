@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, freshHome, REPO, refcat } from '../helpers/cli.js';
+import { BIN, FIXTURES, freshHome, REPO, refcat } from '../helpers/cli.js';
+import { refcatInProcess } from '../helpers/in-process.js';
 import { tmpDir } from '../helpers/tmp.js';
 
 const BASIC = path.join(FIXTURES, 'basic');
@@ -523,5 +524,29 @@ describe('README', () => {
 
   it('stays a short entrance (at most 12 KB)', () => {
     expect(fs.statSync(path.join(REPO, 'README.md')).size).toBeLessThanOrEqual(12 * 1024);
+  });
+});
+
+describe('a glob written to a file and to a pipe (process.stdout as Node sets it up)', () => {
+  // The CLI writes many chunks at once: writev to a file (more pieces than one call takes: libuv
+  // writes at most IOV_MAX, 1,024, and the rest follows), corked writes to a pipe. Both give exactly what the in-process run prints.
+  it('gives the same bytes both ways, as the in-process run', { timeout: 120_000 }, async () => {
+    const files: Record<string, string> = {};
+    // Most files of one short line: a 64 KiB flush then holds over 1,024 pieces.
+    for (let i = 0; i < 3000; i++) files[`src/d${i % 7}/f${i}.ts`] = `export const v${i} = '${'é😀`'.repeat(i % 5)}';\n`.repeat(i % 10 === 0 ? 40 : 1);
+    const dir = tmpDir(files);
+    const out = path.join(tmpDir(), 'out.md');
+    const fd = fs.openSync(out, 'w');
+    try {
+      execFileSync(process.execPath, [BIN, 'src/**/*.ts'], { cwd: dir, env: { ...process.env, HOME: freshHome(), NO_COLOR: '1' }, stdio: ['ignore', fd, 'pipe'] });
+    } finally {
+      fs.closeSync(fd);
+    }
+    const piped = refcat(['src/**/*.ts'], { cwd: dir });
+    const inProcess = await refcatInProcess(['src/**/*.ts'], { cwd: dir });
+    expect(piped.code).toBe(0);
+    expect(inProcess.stdout.length).toBeGreaterThan(100_000);
+    expect(piped.stdout).toBe(inProcess.stdout);
+    expect(fs.readFileSync(out, 'utf8')).toBe(inProcess.stdout);
   });
 });
