@@ -108,6 +108,15 @@ describe('--fix writes a renamed file only in a ref that reads back as that file
     expect(r.stdout).toContain('NOT FIXED a.md:2: @lib/c.js#L3-L4 would become @lib/b(c).js#L3-L4, which verify refs would not find as written');
   });
 
+  it("a bare citation (embedme's `// lib/c.js#L3-L4`, found by the citation scan) is still fixed, bare, when its lines move", async () => {
+    const code = numbered('c', 12);
+    const repo = GitRepo.init({ 'lib/c.js': code, 'a.md': '```js\n// lib/c.js#L3-L4\nc 3\nc 4\n```\n' });
+    repo.commit('insert', { 'lib/c.js': 'top\n' + code });
+    const r = await refcatInProcess(['verify', 'refs', '--fix', 'a.md'], { cwd: repo.dir });
+    expect(r.stdout).toContain('FIXED a.md:2: lib/c.js#L3-L4 → lib/c.js#L4-L5');
+    expect(repo.read('a.md')).toBe('```js\n// lib/c.js#L4-L5\nc 3\nc 4\n```\n');
+  });
+
   // Any name from a hostile alphabet: whatever --fix writes is found where it was written and
   // names the renamed file and its lines; whatever it does not write is named in a warning.
   it('random hostile names: a written ref round-trips, an unwritten one is reported and the doc kept', async () => {

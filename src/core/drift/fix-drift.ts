@@ -162,7 +162,7 @@ function editsFor(buf: Buffer, entries: readonly DriftEntry[], scan: RefScan, re
       if (taken.has(from + at)) continue;
       const line = buf.subarray(from, to).toString('utf8').replace(/\r?\n$/, '');
       const col = Buffer.from(lineText.slice(0, at), 'latin1').toString('utf8').length;
-      const problem = e.target ? roundTripProblem(line.slice(0, col) + e.newRef! + line.slice(col + e.ref.length), col, e.newRef!, e.target, scan) : null;
+      const problem = e.target ? roundTripProblem(line.slice(0, col) + e.newRef! + line.slice(col + e.ref.length), col, e.newRef!, e.ref, e.target, scan) : null;
       // One place per entry: a ref written twice on a line is found twice, as two entries.
       taken.add(from + at);
       if (problem !== null) {
@@ -184,21 +184,27 @@ export interface RefScan {
 }
 
 /**
- * Why `written`, standing at column `at` of `line` (the line as it would be written), would not
- * read back as `target`: null when verify refs finds it there, whole, and it parses to the same
- * alias, path and lines (docs/reference.md#drift-verdicts). The ref grammar can escape only `#`,
- * `%` and whitespace in a path; a new path holding a character that ends a ref in a doc (a quote,
- * backtick, bracket, parenthesis, `|`, `,`, `;`) or a glob character cannot be written.
+ * Why `written`, standing at column `at` of `line` (the line as it would be written, in place of
+ * `old`), would not read back as `target`: null when verify refs finds it there, whole, and it
+ * parses to the same alias, path and lines (docs/reference.md#drift-verdicts). The ref grammar can
+ * escape only `#`, `%` and whitespace in a path; a new path holding a character that ends a ref in
+ * a doc (a quote, backtick, bracket, parenthesis, `|`, `,`, `;`) or a glob character cannot be
+ * written.
  */
-export function roundTripProblem(line: string, at: number, written: string, target: RefTarget, scan: RefScan): string | null {
+export function roundTripProblem(line: string, at: number, written: string, old: string, target: RefTarget, scan: RefScan): string | null {
   // A bare path (embedme's citation) has no `@`, and is read with one.
   const bare = target.alias === null && !written.startsWith('@');
-  if (scan.conv || bare) {
-    const before = line[at - 1];
-    const after = line[at + written.length];
-    if (/\s/.test(written) || (before !== undefined && !/\s/.test(before)) || (after !== undefined && !/\s/.test(after))) return 'would not be read as one ref';
-  } else if (!refsInLine(line, { markdown: true, isKnownAlias: scan.isKnownAlias }).some((r) => r.at === at && r.text === written)) {
-    return 'verify refs would not find as written (a ref cannot hold quotes, backticks, brackets, parentheses, `|`, `,` or `;`)';
+  const found = (l: string, i: number, text: string): boolean => {
+    if (scan.conv) return !/\s/.test(text) && (i === 0 || /\s/.test(l[i - 1]!)) && (i + text.length === l.length || /\s/.test(l[i + text.length]!));
+    const ref = bare ? '@' + text : text;
+    return refsInLine(bare ? ' ' + ref + ' ' : l, { markdown: true, isKnownAlias: scan.isKnownAlias }).some((r) => r.at === (bare ? 1 : i) && r.text === ref);
+  };
+  // A ref the line scan does not find where it stands was found by the citation scan (a comment
+  // opening a code block): the new one is then read on its own.
+  const oldLine = line.slice(0, at) + old + line.slice(at + written.length);
+  const inPlace = found(oldLine, at, old);
+  if (!(inPlace ? found(line, at, written) : found(' ' + written + ' ', 1, written))) {
+    return scan.conv ? 'would not be read as one ref' : 'verify refs would not find as written (a ref cannot hold quotes, backticks, brackets, parentheses, `|`, `,` or `;`)';
   }
   let spec;
   try {

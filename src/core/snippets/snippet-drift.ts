@@ -190,7 +190,7 @@ function newRefProblem(docLines: readonly string[], c: Citation, d: DriftEntry, 
   const raw = docLines[c.line - 1]!.replace(/\r$/, '');
   const at = raw.indexOf(c.text);
   if (at === -1) return null;
-  const problem = roundTripProblem(raw.slice(0, at) + written + raw.slice(at + c.text.length), at, written, d.target, { conv: false, isKnownAlias });
+  const problem = roundTripProblem(raw.slice(0, at) + written + raw.slice(at + c.text.length), at, written, c.text, d.target, { conv: false, isKnownAlias });
   return problem === null ? null : `its ref would become ${written}, which ${problem}`;
 }
 
