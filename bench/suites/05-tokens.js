@@ -40,11 +40,14 @@ console.log(`one-line ref (no tokenizer) ${fmt(plain)}   node -e 0 ${fmt(node0)}
 
 // Degenerate text: one pre-token hundreds of KB long (docs/reference.md#token-counts-and-budgets),
 // against ordinary source of the same size, both through `refcat --tokens`. Exact counts in
-// O(n log n): the ratio stays small (it was minutes, quadratic, for the first two).
+// near-linear time: the ratio stays near 1 (it was minutes, quadratic, for the first two, and
+// 20-60 s for 10 MB of blank lines).
 const degenerate = [
   ['400 KB line of a', 'a'.repeat(400_000) + '\n'],
   ['200 KB line of =', '='.repeat(200_000) + '\n'],
   ['10 MB of blank lines', '\n'.repeat(10_000_000)],
+  ['10 MB line of a', 'a'.repeat(10_000_000) + '\n'],
+  ['10 MB of `\\n\\n \\t\\n`', '\n\n \t\n'.repeat(2_000_000)],
 ];
 const ordinary = fs.readFileSync(files[0], 'utf8');
 for (const [name, text] of degenerate) {

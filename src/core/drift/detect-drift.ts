@@ -4,7 +4,7 @@ import type { Context } from '../../shared/context.js';
 import { UsageError } from '../../shared/errors.js';
 import { findUp } from '../../shared/paths.js';
 import type { AliasEntry } from '../alias/resolve-aliases.js';
-import { escapePath, formatSelector, formatSpan } from '../ref-spec/format-ref-spec.js';
+import { escapePath, formatSelector, formatSpan, safePath } from '../ref-spec/format-ref-spec.js';
 import type { LineSpan, RangeSelector, RefSpec } from '../ref-spec/ref-spec.js';
 import { type FileChange, type Hunk, mapLine, parseDiff, type RepoChanges } from './diff-hunks.js';
 import { type AcceptKey, applyAccepted, linesHash } from './accept-drift.js';
@@ -59,8 +59,21 @@ export interface DriftEntry {
   notCloned?: string;
   /** The scanned file's stamp when scanned (from the input), for --fix. */
   stamp?: string | null;
+  /** With newRef: what it must read back as, file and lines, for --fix to write it (fix-drift.ts). */
+  target?: RefTarget;
   /** changed: what acceptance records (docs/drift.md#accepting-a-change). */
   acceptKey?: AcceptKey;
+}
+
+/** The alias, path and lines a new ref means; `lines`: how many the file has now. */
+export interface RefTarget {
+  alias: string | null;
+  path: string;
+  /** The path is not the one the ref was written with (its file was renamed). */
+  renamed: boolean;
+  start: number;
+  end: number;
+  lines: number;
 }
 
 export interface DriftReport {
@@ -767,10 +780,16 @@ function newRefFor(p: Pending, span: LineSpan, oldSpan: LineSpan, count: number,
   const raw = p.input.ref;
   const hash = raw.indexOf('#');
   let head = raw.slice(0, hash);
+  const alias = p.input.spec.alias;
+  let refPath = p.input.spec.path;
   if (renamedTo) {
-    const prefix = p.input.spec.alias ? /^@?[A-Za-z][A-Za-z0-9_-]*:/.exec(head)![0] : '@';
-    head = prefix + escapePath(toPosix(path.relative(p.baseDir!, renamedTo)));
+    // A relative path that would read as `alias:path` gets a `./`, as a printed spec does.
+    refPath = toPosix(path.relative(p.baseDir!, renamedTo));
+    if (!alias) refPath = safePath(refPath);
+    const prefix = alias ? /^@?[A-Za-z][A-Za-z0-9_-]*:/.exec(head)![0] : '@';
+    head = prefix + escapePath(refPath);
   }
+  p.entry.target = { alias, path: refPath, renamed: renamedTo !== null, start: span.start, end: span.end, lines: count };
   const delta = span.start - oldSpan.start;
   const sel = p.selector;
   const shifted: RangeSelector = { kind: 'range', start: sel.start + delta, end: sel.end === null ? null : sel.end + delta, window: sel.window };

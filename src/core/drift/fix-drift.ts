@@ -3,8 +3,11 @@ import path from 'node:path';
 import type { Context } from '../../shared/context.js';
 import { stopOnInterrupt } from '../../shared/interrupt.js';
 import { findUp, shownPath } from '../../shared/paths.js';
+import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { reclaimTemps, writeFileAtomic } from '../safe-write/atomic-file.js';
-import { type DriftEntry, type DriftReport, groupInto } from './detect-drift.js';
+import { refsInLine } from '../verify-refs/find-doc-refs.js';
+import { hasGlobChars } from '../walk/glob.js';
+import { type DriftEntry, type DriftReport, groupInto, type RefTarget, resolveSpan } from './detect-drift.js';
 
 export interface DriftFix {
   /** Absolute path of the scanned file. */
@@ -24,8 +27,15 @@ export interface DriftNotFixed {
   /** How many moved refs it holds that were not rewritten. */
   refs: number;
   reason: string;
-  /** `unwritable` and `outside` fail the run; `changed` and `interrupted` are warnings. */
-  kind: 'changed' | 'outside' | 'unwritable' | 'interrupted';
+  /**
+   * `unwritable` and `outside` fail the run; `changed`, `interrupted` and `no_round_trip` (one
+   * ref whose new form would not read back as the same file and lines) are warnings.
+   */
+  kind: 'changed' | 'outside' | 'unwritable' | 'interrupted' | 'no_round_trip';
+  /** no_round_trip: the ref's line and what it would have become. */
+  line?: number;
+  ref?: string;
+  newRef?: string;
 }
 
 /**
@@ -51,7 +61,7 @@ export function fileStamp(file: string): string | null {
  * own files. `signal` stops the writing between two files. With `dryRun` nothing is written.
  * Rewritten entries become `fixed` in `report`; what was left is in `report.notFixed`.
  */
-export async function fixDrift(report: DriftReport, ctx: Context, options: { dryRun?: boolean; signal?: AbortSignal } = {}): Promise<DriftFix[]> {
+export async function fixDrift(report: DriftReport, ctx: Context, options: { dryRun?: boolean; signal?: AbortSignal; isKnownAlias?: (name: string) => boolean } = {}): Promise<DriftFix[]> {
   const byFile = new Map<string, DriftEntry[]>();
   for (const e of report.entries) {
     if (e.status === 'moved' && e.newRef && e.newRef !== e.ref) groupInto(byFile, e.file, e);
@@ -89,7 +99,9 @@ export async function fixDrift(report: DriftReport, ctx: Context, options: { dry
       notFixed.push({ file, refs: entries.length, reason: `cannot read it: ${why(err)}`, kind: 'unwritable' });
       continue;
     }
-    const edits = editsFor(buf, entries);
+    const edits = editsFor(buf, entries, { conv: file.toLowerCase().endsWith('.conv'), isKnownAlias: options.isKnownAlias ?? (() => false) }, (e, problem) =>
+      notFixed.push({ file, refs: 1, reason: `${e.ref} would become ${e.newRef}, which ${problem}`, kind: 'no_round_trip', line: e.line, ref: e.ref, newRef: e.newRef! }),
+    );
     if (edits.length === 0) continue;
     if (!options.dryRun) {
       const dir = path.dirname(target);
@@ -128,8 +140,11 @@ interface Edit {
   entry: DriftEntry;
 }
 
-/** Where each entry's ref is on its line (only whole refs, each place once). */
-function editsFor(buf: Buffer, entries: readonly DriftEntry[]): Edit[] {
+/**
+ * Where each entry's ref is on its line (only whole refs, each place once). A new ref that would
+ * not read back as its target is no edit: `refuse` is told why.
+ */
+function editsFor(buf: Buffer, entries: readonly DriftEntry[], scan: RefScan, refuse: (e: DriftEntry, problem: string) => void): Edit[] {
   const starts = lineStarts(buf);
   const edits: Edit[] = [];
   const taken = new Set<number>();
@@ -145,11 +160,64 @@ function editsFor(buf: Buffer, entries: readonly DriftEntry[]): Edit[] {
       if (before !== undefined && REF_CHAR.test(before) && !/[*_~=]/.test(before)) continue;
       if (after !== undefined && !endsRef(lineText.slice(at + needle.length))) continue;
       if (taken.has(from + at)) continue;
+      const line = buf.subarray(from, to).toString('utf8').replace(/\r?\n$/, '');
+      const col = Buffer.from(lineText.slice(0, at), 'latin1').toString('utf8').length;
+      const problem = e.target ? roundTripProblem(line.slice(0, col) + e.newRef! + line.slice(col + e.ref.length), col, e.newRef!, e.ref, e.target, scan) : null;
+      // One place per entry: a ref written twice on a line is found twice, as two entries.
       taken.add(from + at);
+      if (problem !== null) {
+        refuse(e, problem);
+        break;
+      }
       edits.push({ from: from + at, to: from + at + needle.length, text: Buffer.from(e.newRef!, 'utf8'), entry: e });
+      break;
     }
   }
   return edits.sort((a, b) => a.from - b.from);
+}
+
+/** How refs are found in the file a new ref is written into. */
+export interface RefScan {
+  /** A workflow: refs are the words of REFCAT and CONTEXT lines. Else a doc (find-doc-refs.ts). */
+  conv: boolean;
+  isKnownAlias: (name: string) => boolean;
+}
+
+/**
+ * Why `written`, standing at column `at` of `line` (the line as it would be written, in place of
+ * `old`), would not read back as `target`: null when verify refs finds it there, whole, and it
+ * parses to the same alias, path and lines (docs/reference.md#drift-verdicts). The ref grammar can
+ * escape only `#`, `%` and whitespace in a path; a new path holding a character that ends a ref in
+ * a doc (a quote, backtick, bracket, parenthesis, `|`, `,`, `;`) or a glob character cannot be
+ * written.
+ */
+export function roundTripProblem(line: string, at: number, written: string, old: string, target: RefTarget, scan: RefScan): string | null {
+  // A bare path (embedme's citation) has no `@`, and is read with one.
+  const bare = target.alias === null && !written.startsWith('@');
+  const found = (l: string, i: number, text: string): boolean => {
+    if (scan.conv) return !/\s/.test(text) && (i === 0 || /\s/.test(l[i - 1]!)) && (i + text.length === l.length || /\s/.test(l[i + text.length]!));
+    const ref = bare ? '@' + text : text;
+    return refsInLine(bare ? ' ' + ref + ' ' : l, { markdown: true, isKnownAlias: scan.isKnownAlias }).some((r) => r.at === (bare ? 1 : i) && r.text === ref);
+  };
+  // A ref the line scan does not find where it stands was found by the citation scan (a comment
+  // opening a code block): the new one is then read on its own.
+  const oldLine = line.slice(0, at) + old + line.slice(at + written.length);
+  const inPlace = found(oldLine, at, old);
+  if (!(inPlace ? found(line, at, written) : found(' ' + written + ' ', 1, written))) {
+    return scan.conv ? 'would not be read as one ref' : 'verify refs would not find as written (a ref cannot hold quotes, backticks, brackets, parentheses, `|`, `,` or `;`)';
+  }
+  let spec;
+  try {
+    spec = parseRef(bare ? '@' + written : written);
+  } catch {
+    return 'would not parse';
+  }
+  if (spec.alias !== target.alias || spec.path !== target.path) return `would read as another file (${spec.alias ? spec.alias + ':' : ''}${spec.path})`;
+  if (target.renamed && hasGlobChars(spec.path)) return 'would read as a glob (`*`, `?`, `[` or `{` in its path)';
+  const sel = spec.selector;
+  const span = sel?.kind === 'range' ? resolveSpan(sel, target.lines) : null;
+  if (!span || span.start !== target.start || span.end !== target.end) return 'would select other lines';
+  return null;
 }
 
 function applyEdits(buf: Buffer, edits: readonly Edit[]): Buffer {

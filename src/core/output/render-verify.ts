@@ -32,7 +32,7 @@ export const verifyRenderers: Record<CheckFormat, Renderer> = {
     for (const e of staleSnippets(report)) out += `  STALE ${shownPath(opts.cwd, e.file)}:${e.line}: ${visible(staleText(e))}\n`;
     for (const line of refreshLines(report)) out += `  ${line.label} ${shownPath(opts.cwd, line.file)}:${line.line}: ${visible(line.text)}\n`;
     for (const line of driftLines(report, opts.cwd)) out += `  ${line.label} ${line.place}: ${visible(line.text)}\n`;
-    for (const n of report.drift?.notFixed ?? []) out += `  NOT FIXED ${visible(shownPath(opts.cwd, n.file))}: ${visible(notFixedText(n))}\n`;
+    for (const n of report.drift?.notFixed ?? []) out += `  NOT FIXED ${visible(shownPath(opts.cwd, n.file))}${n.line ? `:${n.line}` : ''}: ${visible(notFixedText(n))}\n`;
     const notes = skippedLines(report.skipped, opts.cwd).map((line): OutputChunk => ({ stream: 'stderr', text: line + '\n' }));
     return [{ stream: 'stdout', text: out }, ...notes];
   },
@@ -54,7 +54,7 @@ export const verifyRenderers: Record<CheckFormat, Renderer> = {
     }
     for (const n of report.drift?.notFixed ?? []) {
       const severity = n.kind === 'unwritable' || n.kind === 'outside' ? 'error' : 'warning';
-      out += githubAnnotation({ severity, code: 'not_fixed', message: `Not fixed: ${notFixedText(n)}`, details: [], file: n.file, line: null }, opts.cwd);
+      out += githubAnnotation({ severity, code: 'not_fixed', message: `Not fixed: ${notFixedText(n)}`, details: [], file: n.file, line: n.line ?? null }, opts.cwd);
     }
     for (const line of skippedLines(report.skipped, opts.cwd)) out += `::notice::${line}\n`;
     return [{ stream: 'stdout', text: out + headline(report, opts.strict ?? false) }];
@@ -185,7 +185,7 @@ function driftJson(r: VerifyRefsReport, cwd: string): Record<string, unknown> {
     fixed: d.counts.fixed,
     accepted: d.counts.accepted,
     dry_run: d.dryRun,
-    ...(d.notFixed && d.notFixed.length > 0 ? { not_fixed: d.notFixed.map((n) => ({ file: shownPath(cwd, n.file), refs: n.refs, kind: n.kind, reason: n.reason })) } : {}),
+    ...(d.notFixed && d.notFixed.length > 0 ? { not_fixed: d.notFixed.map((n) => ({ file: shownPath(cwd, n.file), refs: n.refs, kind: n.kind, reason: n.reason, ...(n.ref ? { line: n.line, ref: n.ref, new_ref: n.newRef } : {}) })) } : {}),
     refs: d.entries.map((e) => ({
       file: shownPath(cwd, e.file),
       line: e.line,

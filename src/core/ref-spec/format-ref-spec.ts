@@ -18,7 +18,7 @@ export function formatRef(ref: Pick<RefSpec, 'alias' | 'path' | 'selector'>, spa
  * A relative path that would read as `alias:path` (`note:1.txt`) gets a `./` so that the spec
  * parses back to the same file.
  */
-function safePath(p: string): string {
+export function safePath(p: string): string {
   return /^[A-Za-z][A-Za-z0-9_-]*:/.test(p) && !/^[A-Za-z]:[\\/]/.test(p) ? `./${p}` : p;
 }
 

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import type { DriftEntry, DriftReport } from '../drift/detect-drift.js';
+import { roundTripProblem } from '../drift/fix-drift.js';
 import type { Extraction } from '../extract/extract.js';
 import { writeFileAtomic } from '../safe-write/atomic-file.js';
 import { compareSnippet } from './compare-snippet.js';
@@ -149,6 +150,11 @@ export function refreshSnippets(
         result.left.push({ file, line: item.s.line, ref: item.s.ref, reason: 'the doc changed since it was scanned' });
         continue;
       }
+      const problem = newRefProblem(docLines, c, item.d, options.isKnownAlias);
+      if (problem !== null) {
+        result.left.push({ file, line: item.s.line, ref: item.s.ref, reason: problem });
+        continue;
+      }
       edits.push(...refreshEdits(docLines, c, item.d.newRef!, item.code));
       done.push(item);
     }
@@ -173,6 +179,20 @@ export function refreshSnippets(
   drift.counts.changed = drift.entries.filter((e) => e.status === 'changed').length;
   drift.counts.fixed = drift.entries.filter((e) => e.status === 'fixed').length;
   return result;
+}
+
+/**
+ * Why the citation's new ref would not read back as the file and lines it means, or null
+ * (docs/reference.md#drift-verdicts: a fixed ref must round-trip).
+ */
+function newRefProblem(docLines: readonly string[], c: Citation, d: DriftEntry, isKnownAlias: (name: string) => boolean): string | null {
+  const written = c.bare && d.newRef!.startsWith('@') ? d.newRef!.slice(1) : d.newRef!;
+  if (written === c.text || !d.target) return null;
+  const raw = docLines[c.line - 1]!.replace(/\r$/, '');
+  const at = raw.indexOf(c.text);
+  if (at === -1) return null;
+  const problem = roundTripProblem(raw.slice(0, at) + written + raw.slice(at + c.text.length), at, written, c.text, d.target, { conv: false, isKnownAlias });
+  return problem === null ? null : `its ref would become ${written}, which ${problem}`;
 }
 
 /** The citation of `now` at the same place, with the same ref and the same snippet, or null. */

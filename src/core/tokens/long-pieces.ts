@@ -1,13 +1,14 @@
 /**
  * Exact counts for texts holding very long pre-tokens (a 400 KB line of `a`, a run of `=`, megabytes
- * of blank lines), in O(n log n) instead of the tokenizer's O(n²) merge loop
+ * of blank lines), in near-linear time instead of the tokenizer's O(n²) merge loop
  * (docs/reference.md#token-counts-and-budgets).
  *
  * BPE merges inside one pre-token at a time: the pair of neighbouring parts with the lowest rank
  * (the leftmost of equal ones) becomes one part, until no pair is in the vocabulary. Here the
  * pairs wait in a heap ordered by (rank, position), which merges in exactly that order; the count
- * is the number of parts left. Pre-tokens this long are rare, so their rank table is built only
- * when one is met.
+ * is the number of parts left. A long pre-token is merged a chunk at a time (ChunkedMerge), so
+ * the heap stays small and a run's repeated chunks are merged once. Pre-tokens this long are
+ * rare, so their rank table is built only when one is met.
  */
 
 /** A pre-token longer than this (in characters) is counted here; shorter ones by the tokenizer itself. */
@@ -71,10 +72,127 @@ export function countWithLongPieces(text: string, split: RegExp, ranks: () => Ra
 
 
 /** How many tokens BPE makes of one pre-token's bytes. */
-export function mergeCount(bytes: Buffer, ranks: Ranks): number {
-  const n = bytes.length;
-  if (n <= 1) return n;
-  // Parts are named by their first byte; next[i] is where the part after i starts (n: none).
+export function mergeCount(bytes: Buffer, ranks: Ranks, chunk = CHUNK): number {
+  if (bytes.length <= 2 * chunk) return mergeParts(bytes, 0, bytes.length, ranks).length;
+  return new ChunkedMerge(bytes, ranks, chunk).count();
+}
+
+/**
+ * Bytes merged in chunks of this many: a heap this small stays in the processor's cache, and the
+ * chunks of a run of one character (or of a few repeated) are alike, so each is merged once.
+ */
+const CHUNK = 4096;
+
+/**
+ * BPE of a long pre-token chunk by chunk, exactly. Two facts of BPE as tiktoken runs it (the
+ * lowest-ranked pair first, the leftmost of equal ones) make it exact:
+ * - a token boundary of BPE(s) splits it: BPE(s) is BPE of the text before the boundary followed
+ *   by BPE of the text after (each side's merges are the lowest of that side, in the same order);
+ * - conversely, BPE(a) then BPE(b) is BPE(a + b) when the last token x of BPE(a) and the first y of
+ *   BPE(b) are compatible, BPE(x + y) = [x, y]: a first merge across the join in a + b would be,
+ *   at the same state of x and y, the lowest pair of x + y too.
+ * So chunks are merged apart and joined while their edges are compatible. At a join that is not,
+ * a window of tokens on both sides is merged again, and taken once its own edges are compatible;
+ * the window doubles until they are, at worst to the whole text so far, which is plain BPE.
+ */
+class ChunkedMerge {
+  /** Where each token of the text merged so far starts; `done` is where that text ends. */
+  private starts = new Int32Array(1024);
+  private size = 0;
+  private done = 0;
+  /** Chunks merged, by their bytes (latin1): a run repeats its chunks. */
+  private readonly chunks = new Map<string, Int32Array>();
+  /** Compatibility of two tokens, by their ranks. */
+  private readonly compatible = new Map<number, boolean>();
+
+  constructor(
+    private readonly bytes: Buffer,
+    private readonly ranks: Ranks,
+    private readonly chunkSize: number,
+  ) {}
+
+  count(): number {
+    const n = this.bytes.length;
+    while (this.done < n) {
+      const end = Math.min(n, this.done + this.chunkSize);
+      this.join(this.chunk(this.done, end), end);
+    }
+    return this.size;
+  }
+
+  /** The token starts of BPE(bytes[from, to)), absolute. */
+  private chunk(from: number, to: number): Int32Array {
+    const key = this.bytes.toString('latin1', from, to);
+    let rel = this.chunks.get(key);
+    if (rel === undefined) {
+      rel = mergeParts(this.bytes, from, to, this.ranks).map((s) => s - from);
+      if (this.chunks.size >= 64) this.chunks.clear();
+      this.chunks.set(key, rel);
+    }
+    return rel.map((s) => s + from);
+  }
+
+  /** Append BPE(bytes[done, end)) (token starts `next`), repairing the join when needed. */
+  private join(next: Int32Array, end: number): void {
+    if (this.size === 0 || this.fits(this.starts[this.size - 1]!, this.done, next.length > 1 ? next[1]! : end)) {
+      this.append(next, 0, end);
+      return;
+    }
+    for (let m = 2; ; m *= 2) {
+      const left = Math.max(0, this.size - m);
+      const right = Math.min(next.length, m);
+      const windowEnd = right < next.length ? next[right]! : end;
+      const merged = mergeParts(this.bytes, this.starts[left]!, windowEnd, this.ranks);
+      const leftFits = left === 0 || this.fits(this.starts[left - 1]!, this.starts[left]!, merged.length > 1 ? merged[1]! : windowEnd);
+      const last = merged[merged.length - 1]!;
+      const rightFits = right === next.length || this.fits(last, windowEnd, right + 1 < next.length ? next[right + 1]! : end);
+      if (leftFits && rightFits) {
+        this.size = left;
+        this.done = this.starts[left]!;
+        this.append(merged, 0, windowEnd);
+        this.append(next, right, end);
+        return;
+      }
+    }
+  }
+
+  private append(starts: Int32Array, from: number, end: number): void {
+    const add = starts.length - from;
+    if (this.size + add > this.starts.length) {
+      const grown = new Int32Array(Math.max(this.starts.length * 2, this.size + add));
+      grown.set(this.starts.subarray(0, this.size));
+      this.starts = grown;
+    }
+    this.starts.set(starts.subarray(from), this.size);
+    this.size += add;
+    this.done = end;
+  }
+
+  /** Whether the tokens at bytes [a, b) and [b, c) are compatible. */
+  private fits(a: number, b: number, c: number): boolean {
+    const left = this.bytes.toString('latin1', a, b);
+    const right = this.bytes.toString('latin1', b, c);
+    const key = this.ranks.get(left)! * 0x40000 + this.ranks.get(right)!;
+    let ok = this.compatible.get(key);
+    if (ok === undefined) {
+      const pair = mergeParts(this.bytes, a, c, this.ranks);
+      ok = pair.length === 2 && pair[1] === b;
+      this.compatible.set(key, ok);
+    }
+    return ok;
+  }
+}
+
+/** Bytes merged by the heap, all calls together: the work the tests count to show it is linear. */
+export const heapWork = { bytes: 0 };
+
+/** Where each token of BPE(bytes[from, to)) starts (absolute), in order. */
+export function mergeParts(bytes: Buffer, from: number, to: number, ranks: Ranks): Int32Array {
+  const n = to - from;
+  heapWork.bytes += n;
+  if (n <= 1) return Int32Array.of(...(n === 1 ? [from] : []));
+  // Parts are named by their first byte (relative to `from`); next[i] is where the part after i
+  // starts (n: none).
   const next = new Int32Array(n);
   const prev = new Int32Array(n);
   // rank[i]: the rank of part i joined with the next part (NONE: not a token; DEAD: i was merged away).
@@ -87,9 +205,9 @@ export function mergeCount(bytes: Buffer, ranks: Ranks): number {
     const j = next[i]!;
     if (j >= n) return NONE;
     const end = next[j]!;
-    if (end - i === 2) return ranks.pairs[(bytes[i]! << 8) | bytes[j]!]!;
+    if (end - i === 2) return ranks.pairs[(bytes[from + i]! << 8) | bytes[from + j]!]!;
     if (end - i > ranks.maxBytes) return NONE;
-    return ranks.get(bytes.toString('latin1', i, end)) ?? NONE;
+    return ranks.get(bytes.toString('latin1', from + i, from + end)) ?? NONE;
   };
   const less = (a: number, b: number) => rank[a]! < rank[b]! || (rank[a] === rank[b] && a < b);
   const place = (k: number, part: number) => {
@@ -164,5 +282,7 @@ export function mergeCount(bytes: Buffer, ranks: Ranks): number {
     rerank(i);
     if (prev[i]! >= 0) rerank(prev[i]!);
   }
-  return parts;
+  const starts = new Int32Array(parts);
+  for (let i = 0, k = 0; i < n; i = next[i]!) starts[k++] = from + i;
+  return starts;
 }

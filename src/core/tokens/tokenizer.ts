@@ -86,12 +86,19 @@ export class PieceCounter {
   private parts: string[] = [];
   private size = 0;
   private sum = 0;
+  /**
+   * Waiting text longer than this is cut and counted. It doubles past text that held no safe cut
+   * (megabytes of blank lines are one pre-token): looking again at every piece would be quadratic.
+   */
+  private countAt: number;
   private readonly bytes = new TextDecoder('utf-8');
 
   constructor(
     private readonly count: (text: string) => number,
     private readonly pieceSize = PIECE,
-  ) {}
+  ) {
+    this.countAt = 2 * pieceSize;
+  }
 
   add(piece: string | Uint8Array): void {
     const text = typeof piece === 'string' ? piece : this.bytes.decode(piece, { stream: true });
@@ -104,13 +111,14 @@ export class PieceCounter {
     if (last !== undefined && last.endsWith('\n') && isSafeStart(text.charCodeAt(0))) this.countAll();
     this.parts.push(text);
     this.size += text.length;
-    if (this.size > 2 * this.pieceSize) this.countReady();
+    if (this.size > this.countAt) this.countReady();
   }
 
   private countAll(): void {
     this.sum += countBySafePieces(this.parts.join(''), this.count, this.pieceSize);
     this.parts = [];
     this.size = 0;
+    this.countAt = 2 * this.pieceSize;
   }
 
   /** The count of everything added; call once, at the end. */
@@ -135,6 +143,7 @@ export class PieceCounter {
     const rest = text.slice(from);
     this.parts = [rest];
     this.size = rest.length;
+    this.countAt = Math.max(2 * this.pieceSize, 2 * rest.length);
   }
 }
 

@@ -120,7 +120,8 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
     const found = await detectDrift(driftRefs, ctx, { since: options.drift.since });
     keepBareRefs(found, bareRefs);
     const dryRun = options.drift.dryRun ?? false;
-    const fixes = options.drift.fix ? await fixDrift(found, ctx, { dryRun }) : [];
+    const isKnownAlias = (name: string) => base.lookup(name) !== undefined;
+    const fixes = options.drift.fix ? await fixDrift(found, ctx, { dryRun, isKnownAlias }) : [];
     const acceptances = options.drift.accept ? acceptDrift(found, ctx, { dryRun }) : undefined;
     drift = { ...found, dryRun, fixes, ...(acceptances ? { acceptances } : {}) };
     if (snippets) {
@@ -132,7 +133,6 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
       judgeAtBase(snippets, drift);
       judgeFixedAgain(snippets, drift, select);
       if (options.drift.fixSnippets) {
-        const isKnownAlias = (name: string) => base.lookup(name) !== undefined;
         snippets.refresh = { ...refreshSnippets(snippets, drift, select, { dryRun, isKnownAlias }), dryRun };
       }
     }
