@@ -12,6 +12,8 @@ import { tmpDir, writeFiles } from '../helpers/tmp.js';
 // tarball; then the installed `refcat` runs. npm's lifecycle banners on that stdout broke it; the
 // project's .npmrc (`foreground-scripts=false`) keeps them off. It spawns npm, which downloads or
 // reads its cache and builds twice: minutes on a busy machine, hence the timeout.
+// Then `npm install -g git+file://<clone>` into another temp prefix, which npm 10 and 11 break for
+// a package built by `prepare` (npm/cli#4148): scripts/prepare.js repairs it.
 
 const npmCli = process.env.npm_execpath && /\.[cm]?js$/.test(process.env.npm_execpath) ? process.env.npm_execpath : null;
 
@@ -52,6 +54,27 @@ describe('installing the pre-commit hooks', () => {
       fs.rmSync(root, { recursive: true, force: true });
     }
   });
+
+  it('npm install -g git+file://<clone>: the installed refcat runs', { timeout: 15 * 60_000 }, (ctx) => {
+    if (npmMissing) ctx.skip('npm is not available: nothing here can install from git');
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'refcat-install-')));
+    try {
+      const clone = path.join(root, 'clone');
+      const prefix = path.join(root, 'prefix');
+      copyCheckout(clone);
+      const git = (...args: string[]) => spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'commit.gpgsign=false', ...args], { cwd: clone, encoding: 'utf8' });
+      for (const args of [['init', '-q'], ['add', '-A'], ['commit', '-q', '-m', 'clone']]) expect(git(...args).status).toBe(0);
+      fs.mkdirSync(prefix);
+      const global = npm(['install', '-g', '--no-audit', '--no-fund', `git+file://${clone}`], root, npmEnv({ npm_config_prefix: prefix, NPM_CONFIG_PREFIX: prefix }));
+      expect(global.status, global.stderr).toBe(0);
+      expect(global.stderr).not.toContain('ERESOLVE');
+      // A folder, not npm's link to its temporary clone (which it deletes).
+      expect(fs.lstatSync(path.join(prefix, 'lib', 'node_modules', 'refcat')).isDirectory()).toBe(true);
+      runInstalled(prefix);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
 });
 
 function installAndRun(root: string): void {
@@ -63,6 +86,8 @@ function installAndRun(root: string): void {
 
   const install = npm(['install', '--dev', '--prod', '--ignore-prepublish', '--no-progress', '--no-save'], clone, env);
   expect(install.status, install.stderr).toBe(0);
+  // No peer-dependency warnings (esbuild inside vite's peer range).
+  expect(install.stderr).not.toContain('ERESOLVE');
 
   const pack = npm(['pack'], clone, env);
   expect(pack.status, pack.stderr).toBe(0);
@@ -73,8 +98,11 @@ function installAndRun(root: string): void {
   expect(global.status, global.stderr).toBe(0);
   // The docs that `refcat mcp --help` and the README point to come with the package.
   expect(fs.existsSync(path.join(prefix, 'lib', 'node_modules', 'refcat', 'docs', 'reference.md'))).toBe(true);
+  runInstalled(prefix);
+}
 
-  // What the hooks run (entry `refcat validate` / `refcat verify refs`, with the staged files).
+/** The installed `refcat` runs what the hooks run (entry `refcat validate` / `refcat verify refs`). */
+function runInstalled(prefix: string): void {
   const work = tmpDir();
   writeFiles(work, { 'notes.txt': 'one\ntwo\n', 'flow.conv': 'MODEL m\nREFCAT @notes.txt#L2\nPROMPT hi\n', 'README.md': 'See @notes.txt#L1.\n' });
   const home = freshHome();

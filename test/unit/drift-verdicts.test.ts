@@ -105,6 +105,35 @@ describe('verify refs --drift: verdicts against real git history (docs/reference
     );
   });
 
+  it('a ref to a file there neither now nor at the base: one ERROR line; --json keeps its unknown verdict', async () => {
+    const repo = GitRepo.init({ 'lib/x.js': X, 'notes.md': 'See @lib/gone.js#L2 and @lib/x.js#L3.\nThen @lib/later.js#L1.\n' });
+    const sha = repo.head().slice(0, 7);
+    repo.write({ 'lib/later.js': 'added after the doc\n' });
+    const r = await refcatInProcess(['verify', 'refs', '--drift'], { cwd: repo.dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(
+      [
+        '✗ FAILED: Scanned 1 file(s), found 3 reference(s): 2 valid, 1 broken; drift: 1 unchanged, 0 moved, 0 changed, 0 deleted, 2 unknown, 0 anchored',
+        '  ERROR notes.md:1: Broken reference: @lib/gone.js#L2',
+        // Not broken (the file came after the doc): its unknown verdict is the only word on it.
+        `  UNKNOWN notes.md:2: @lib/later.js#L1: lib/later.js did not exist at ${sha}`,
+        '',
+      ].join('\n'),
+    );
+    const github = await refcatInProcess(['verify', 'refs', '--drift', '--format', 'github'], { cwd: repo.dir });
+    expect(github.stdout.split('\n').filter((l) => l.startsWith('::'))).toEqual([
+      '::error file=notes.md,line=1::Broken reference: @lib/gone.js#L2',
+      `::warning file=notes.md,line=2::Unknown reference: @lib/later.js#L1: lib/later.js did not exist at ${sha}`,
+    ]);
+    const { refs, counts } = await driftJson(repo.dir);
+    expect(refs.map((x) => [x.ref, x.status, x.reason])).toEqual([
+      ['@lib/gone.js#L2', 'unknown', `lib/gone.js did not exist at ${sha}`],
+      ['@lib/x.js#L3', 'unchanged', null],
+      ['@lib/later.js#L1', 'unknown', `lib/later.js did not exist at ${sha}`],
+    ]);
+    expect(counts.unknown).toBe(2);
+  });
+
   it('moved only is a warning: exit 0, and exit 1 with --strict', async () => {
     const repo = GitRepo.init({ 'lib/x.js': X, 'notes.md': '@lib/x.js#L3\n' });
     repo.commit('insert', { 'lib/x.js': 'new\n' + X });

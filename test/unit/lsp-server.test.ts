@@ -133,6 +133,17 @@ describe('drift (open and save, in a git repository)', () => {
     expect(brief(await s.diagnostics(uri, (x) => x.version === 2))).toEqual(['9:3-18 1 not_found REFCAT ref not found: @src/gone.ts#L1']);
   });
 
+  it('a ref to a file there neither now nor at the base: its error only, not also an unknown drift verdict', async () => {
+    const repo = GitRepo.init({ 'lib/x.js': numbered('x', 20), 'docs/notes.md': 'See @lib/gone.js#L2 here.\nThen @lib/later.js#L1.\n' });
+    repo.write({ 'lib/later.js': 'added after the doc\n' });
+    session = await startLsp(repo.dir);
+    const p = await session.diagnostics(session.open('docs/notes.md'));
+    expect(brief(p)).toEqual([
+      '0:4-19 1 not_found REFCAT ref not found: @lib/gone.js#L2',
+      expect.stringMatching(/^1:5-21 2 unknown UNKNOWN @lib\/later\.js#L1: lib\/later\.js did not exist at [0-9a-f]{7}$/),
+    ]);
+  });
+
   it('outside a git repository there is no drift, only the live checks', async () => {
     const { s } = await open({ 'lib/x.js': numbered('x', 20), 'docs/notes.md': 'See @lib/x.js#L10-L12.\n' });
     expect((await s.diagnostics(s.open('docs/notes.md'))).diagnostics).toEqual([]);

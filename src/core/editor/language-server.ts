@@ -138,7 +138,11 @@ export function serveLanguageServer(options: LanguageServerOptions): Promise<Exi
         : await driftNotes({ path: file.path, kind: file.kind, text, version, lines, refs: documentRefs(text, file.kind, session.isKnownAlias, file.path) }, session);
       if (!isCurrent()) return;
     }
-    const all = [...findings, ...placeDriftNotes(st.drift, lines)].sort((x, y) => x.span.startLine - y.span.startLine || x.span.startColumn - y.span.startColumn);
+    // A broken ref has its error: its unknown verdict (not there at the base either) would say it twice.
+    const at = (f: EditorFinding) => `${f.span.startLine}:${f.span.startColumn}\0${f.ref}`;
+    const broken = new Set(findings.filter((f) => f.severity === 'error' && f.ref).map(at));
+    const drift = placeDriftNotes(st.drift, lines).filter((f) => f.code !== 'unknown' || !broken.has(at(f)));
+    const all = [...findings, ...drift].sort((x, y) => x.span.startLine - y.span.startLine || x.span.startColumn - y.span.startColumn);
     st.published = { version, findings: all };
     void connection.sendDiagnostics({ uri, version, diagnostics: all.map(toDiagnostic) });
   };

@@ -127,6 +127,9 @@ function driftLines(r: VerifyRefsReport, cwd: string): DriftLine[] {
   // A changed ref whose snippet --fix-snippets refreshed has its own REFRESHED line.
   const refreshed = new Set((r.snippets?.refresh?.refreshed ?? []).map((x) => `${x.file}\0${x.line}\0${x.oldRef}`));
   const justAccepted = new Map((r.drift.acceptances ?? []).map((a) => [`${a.file}\0${a.line}\0${a.ref}`, a.acceptFile]));
+  // A broken ref has its ERROR line: its unknown verdict (a file that is not there now and was not
+  // at the base either) would say it twice. --json still lists the verdict.
+  const broken = new Set(r.errors.filter((f) => f.ref && f.file).map((f) => `${f.file}\0${f.line}\0${f.ref}`));
   // Refs into a folder not cloned are one line per folder, where its first ref was.
   const notCloned = new Map<string, number>();
   for (const e of r.drift.entries) if (e.notCloned) notCloned.set(e.notCloned, (notCloned.get(e.notCloned) ?? 0) + 1);
@@ -159,7 +162,7 @@ function driftLines(r: VerifyRefsReport, cwd: string): DriftLine[] {
         add('DELETED', `${e.ref} (${since(e)})`);
         break;
       case 'unknown':
-        add('UNKNOWN', `${e.ref}: ${e.reason}`);
+        if (!broken.has(`${e.file}\0${e.line}\0${e.ref}`)) add('UNKNOWN', `${e.ref}: ${e.reason}`);
         break;
       default:
         break;
