@@ -81,7 +81,7 @@ describe('action.yml (composite GitHub Action)', () => {
   it('its install step builds the action from its own checkout', () => {
     // A copy of the checkout as `uses:` fetches it: sources, build script and lockfile, no node_modules or dist.
     const copy = tmpDir();
-    for (const entry of ['package.json', 'package-lock.json', 'tsconfig.json', 'bin', 'scripts', 'src']) {
+    for (const entry of ['package.json', 'package-lock.json', 'tsconfig.json', 'bin', 'src']) {
       fs.cpSync(path.join(REPO, entry), path.join(copy, entry), { recursive: true });
     }
     const workspace = tmpDir(project);

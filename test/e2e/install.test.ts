@@ -13,7 +13,7 @@ import { tmpDir, writeFiles } from '../helpers/tmp.js';
 // project's .npmrc (`foreground-scripts=false`) keeps them off. It spawns npm, which downloads or
 // reads its cache and builds twice: minutes on a busy machine, hence the timeout.
 // Then `npm install -g git+file://<clone>` into another temp prefix, which npm 10 and 11 break for
-// a package built by `prepare` (npm/cli#4148): scripts/prepare.js repairs it.
+// a package built by `prepare` (npm/cli#4148): bin/prepare.mjs repairs it.
 
 const npmCli = process.env.npm_execpath && /\.[cm]?js$/.test(process.env.npm_execpath) ? process.env.npm_execpath : null;
 
