@@ -501,10 +501,17 @@ async function findTargets(pending: Pending[], ctx: Context, git: GitRunner, rep
   // The relative refs' file: the first candidate that exists, else (a deleted file) the first
   // candidate that existed at the base commit.
   const needBase: { p: Pending; candidates: string[] }[] = [];
+  // Thousands of refs name a few hundred files: ask the file system once per path.
+  const seen = new Map<string, boolean>();
+  const exists = (file: string) => {
+    let hit = seen.get(file);
+    if (hit === undefined) seen.set(file, (hit = fs.existsSync(file)));
+    return hit;
+  };
   for (const p of pending) {
     const dirs = p.input.searchDirs;
     const candidates = dirs.map((d) => path.resolve(d, p.input.spec.path));
-    const found = candidates.findIndex((c) => fs.existsSync(c));
+    const found = candidates.findIndex(exists);
     if (found !== -1) {
       p.target = candidates[found];
       p.baseDir = dirs[found];
@@ -530,7 +537,7 @@ async function findTargets(pending: Pending[], ctx: Context, git: GitRunner, rep
   const byDate: { p: Pending; targetRepo: string }[] = [];
   for (const p of pending) {
     const targetRepo = repoOf(path.dirname(p.target!)) ?? (p.input.alias ? repoOf(p.input.alias.target) : null);
-    if (p.input.alias && !fs.existsSync(p.input.alias.target)) {
+    if (p.input.alias && !exists(p.input.alias.target)) {
       unknown(p.entry, `${shown(ctx, p.input.alias.target)} is not cloned (the folder does not exist)`);
       p.entry.notCloned = p.input.alias.target;
       continue;
