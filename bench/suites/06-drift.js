@@ -3,11 +3,15 @@
 //   2. 10,000 line refs in 1,000 docs, into 3 repositories (a workspace and two pinned externals,
 //      re-pinned since the docs were written), in one call (target: < 10 s), with the number of
 //      git processes it started;
-//   3. the same after every doc was edited once more (no doc is one commit's: one blame each).
-import { execFileSync } from 'node:child_process';
+//   3. the same after every doc was edited once more (no doc is one commit's), against the way it
+//      ran before in the same run (one blame per doc, one git process at a time: bench/drift-run.js
+//      --blame-each 1), as the machine is and beside two busy processes (target: at most half the
+//      time).
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { compare, ensureTmp, fmt, refcatCmd, ROOT, timeOnce } from '../lib.js';
+import { compare, compareStats, ensureTmp, fmt, refcatCmd, ROOT, timeOnce } from '../lib.js';
 
 const env = {
   ...process.env,
@@ -103,7 +107,7 @@ async function large(dir, label) {
 }
 await large(big, 'docs written once');
 
-// 3. The same, each doc edited once after its refs were written: one blame per doc.
+// 3. The same, each doc edited once after its refs were written.
 const edited = path.join(ensureTmp(), 'drift-large-edited');
 if (!fs.existsSync(path.join(edited, '.done'))) {
   fs.rmSync(edited, { recursive: true, force: true });
@@ -113,3 +117,29 @@ if (!fs.existsSync(path.join(edited, '.done'))) {
   write(path.join(edited, '.done'), '');
 }
 await large(edited, 'docs edited since');
+
+// Against the way it ran before, in this run: the same check through the library (bench/drift-run.js),
+// once as the CLI runs it and once with one blame per doc, one git process at a time. Whole
+// processes, interleaved; then the same beside two busy processes (`node -e 'for(;;);'`).
+const runner = path.join(ROOT, 'bench', 'drift-run.js');
+const now = [process.execPath, runner, edited];
+const before = [process.execPath, runner, edited, '--blame-each', '1'];
+const said = (argv) => JSON.parse(spawnSync(argv[0], argv.slice(1), { encoding: 'utf8', maxBuffer: 1 << 26 }).stdout);
+const [a, b] = [said(now), said(before)];
+if (JSON.stringify(a.counts) !== JSON.stringify(b.counts)) throw new Error(`the verdicts differ: ${JSON.stringify(a.counts)} vs ${JSON.stringify(b.counts)}`);
+const RUNS = Number(process.env.REFCAT_BENCH_DRIFT_RUNS ?? 3);
+function versus(label) {
+  const [n, o] = compareStats([now, before], RUNS);
+  console.log(
+    `  ${label} (load average ${os.loadavg()[0].toFixed(1)}): now ${fmt(n.median)} (${a.gitProcesses} git processes)   before ${fmt(o.median)} (${b.gitProcesses})   ` +
+      `ratio ${(n.median / o.median).toFixed(2)}x (min ${(n.min / o.min).toFixed(2)}x; target: <= 0.5x)   medians of ${RUNS}`,
+  );
+}
+console.log(`docs edited since, now vs one blame per doc one at a time (same verdicts: ${JSON.stringify(a.counts)})`);
+versus('as the machine is');
+const busy = [0, 1].map(() => spawn(process.execPath, ['-e', 'for(;;);'], { stdio: 'ignore' }));
+try {
+  versus('two busy processes');
+} finally {
+  for (const p of busy) p.kill();
+}

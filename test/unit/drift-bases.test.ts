@@ -1,4 +1,5 @@
 import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { detectDrift, type DriftRefInput } from '../../src/core/drift/detect-drift.js';
 import { GitRunner } from '../../src/core/drift/git-runner.js';
@@ -74,4 +75,71 @@ describe('drift bases for many files at once', () => {
     // Three runs find the bases, then one diff and one batch read of the old file.
     expect(report.gitProcesses).toBeLessThanOrEqual(8);
   });
+
+  it('are found for 200 files edited since from logs, not a blame each, and equal the blames', async () => {
+    const docs = Array.from({ length: 200 }, (_, i) => `docs/d${i}.md`);
+    const repo = GitRepo.init({ 'lib/x.js': numbered('x', 300) });
+    repo.commit('docs', Object.fromEntries(docs.map((d, i) => [d, doc(i)])));
+    // Every doc edited twice: a line above its refs, then one of its refs rewritten (half of them).
+    repo.commit('intro', Object.fromEntries(docs.map((d, i) => [d, doc(i).replace('# Doc', '# The doc')])));
+    repo.commit('code moves', { 'lib/x.js': 'top\n' + numbered('x', 300) });
+    repo.commit('review', Object.fromEntries(docs.map((d, i) => [d, i % 2 ? repo.read(d).replace('\nAnd', '\nAlso') : repo.read(d) + 'Reviewed.\n'])));
+    const ctx = testCtx(repo.dir);
+    const report = await detectDrift(inputs(repo, docs), ctx);
+    // A ref rewritten in 'review' was written against the moved code.
+    expect(report.counts).toMatchObject({ moved: 300, unchanged: 100 });
+    // Four runs find the bases (one of them the diffs of the docs' commits), then one diff and
+    // one batch read of the old file, and the config read.
+    expect(report.gitProcesses).toBeLessThanOrEqual(8);
+    const blamed = await detectDrift(inputs(repo, docs), ctx, { blameEveryFile: true });
+    expect(blamed.gitProcesses).toBeGreaterThan(200);
+    expect(report.entries).toEqual(blamed.entries);
+    expect(new Set(report.entries.map((e) => e.base)).size).toBe(2); // 'docs' and 'review'
+  });
+
+  it('are left to blame where the config changes how blame diffs', async () => {
+    const docs = Array.from({ length: 6 }, (_, i) => `docs/d${i}.md`);
+    const repo = GitRepo.init({ 'lib/x.js': numbered('x', 40) });
+    repo.commit('docs', Object.fromEntries(docs.map((d, i) => [d, doc(i)])));
+    repo.commit('review', Object.fromEntries(docs.map((d, i) => [d, doc(i) + 'Reviewed.\n'])));
+    const ctx = testCtx(repo.dir);
+    const before = await detectDrift(inputs(repo, docs), ctx);
+    repo.git('config', 'diff.algorithm', 'histogram');
+    const after = await detectDrift(inputs(repo, docs), ctx);
+    expect(after.entries).toEqual(before.entries);
+    // A blame per doc instead of the two logs that follow the docs' commits.
+    expect(after.gitProcesses).toBe(before.gitProcesses - 2 + docs.length);
+  });
+
+  // Each doc is a few lines from a small alphabet (refs, blank and indented lines repeat, so that
+  // git's diffs have choices to make), edited by random commits: the bases found from the logs
+  // are the bases blame gives.
+  it('equal a blame of each file over random edit histories', async () => {
+    const lineArb = fc.constantFrom('- @lib/x.js#L2', '- @lib/x.js#L5-L6', '- @lib/x.js#L9', '', '  v', 'v', '}');
+    const editArb = fc.record({ doc: fc.nat(4), at: fc.nat(), remove: fc.nat(2), insert: fc.array(lineArb, { maxLength: 3 }) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(lineArb, { minLength: 1, maxLength: 8 }), { minLength: 5, maxLength: 5 }), fc.array(fc.array(editArb, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 4 }), async (start, commits) => {
+        const files = start.map((lines) => [...lines, '- @lib/x.js#L3']);
+        const docs = files.map((_, i) => `docs/d${i}.md`);
+        const text = (lines: string[]) => lines.map((l) => l + '\n').join('');
+        const repo = GitRepo.init({ 'lib/x.js': numbered('x', 40), ...Object.fromEntries(docs.map((d, i) => [d, text(files[i]!)])) });
+        for (const edits of commits) {
+          for (const e of edits) {
+            const lines = files[e.doc]!;
+            lines.splice(e.at % (lines.length + 1), e.remove, ...e.insert);
+          }
+          repo.commit('edit', Object.fromEntries(docs.map((d, i) => [d, text(files[i]!)])));
+        }
+        repo.commit('code moves', { 'lib/x.js': 'top\n' + numbered('x', 40) });
+        const refs: DriftRefInput[] = files.flatMap((lines, i) =>
+          lines.flatMap((l, k) => (l.startsWith('- @') ? [{ file: path.join(repo.dir, docs[i]!), line: k + 1, ref: l.slice(2), spec: parseRef(l.slice(2)), alias: null, searchDirs: [repo.dir] }] : [])),
+        );
+        const ctx = testCtx(repo.dir);
+        const logs = await detectDrift(refs, ctx);
+        const blamed = await detectDrift(refs, ctx, { blameEveryFile: true });
+        expect(logs.entries).toEqual(blamed.entries);
+      }),
+      { numRuns: 12 },
+    );
+  }, 180_000); // 12 temp repositories, each committed up to 6 times and judged twice
 });

@@ -6,7 +6,7 @@ import { findUp } from '../../shared/paths.js';
 import type { AliasEntry } from '../alias/resolve-aliases.js';
 import { escapePath, formatSelector, formatSpan, safePath } from '../ref-spec/format-ref-spec.js';
 import type { LineSpan, RangeSelector, RefSpec } from '../ref-spec/ref-spec.js';
-import { type FileChange, type Hunk, mapLine, parseDiff, type RepoChanges } from './diff-hunks.js';
+import { type FileChange, type Hunk, mapLine, parseDiff, parseFileDiffs, type RepoChanges } from './diff-hunks.js';
 import { type AcceptKey, applyAccepted, linesHash } from './accept-drift.js';
 import type { DriftNotFixed } from './fix-drift.js';
 import { GitError, GitRunner } from './git-runner.js';
@@ -90,6 +90,11 @@ export interface DetectDriftOptions {
   since?: string;
   /** Share a runner (and its process count) with a later fixDrift or another report. */
   git?: GitRunner;
+  /**
+   * Blame every scanned file, without the shortcuts that find most bases from a few logs (for
+   * comparisons: tests check the shortcuts against it, the bench times it). Same verdicts.
+   */
+  blameEveryFile?: boolean;
 }
 
 interface Pending {
@@ -136,7 +141,7 @@ export async function detectDrift(refs: readonly DriftRefInput[], ctx: Context, 
     pending.push({ input, entry, selector: sel, scanRepo, scanBase: null, scanTime: 0 });
   }
 
-  await findBases(pending, ctx, git, options.since);
+  await findBases(pending, ctx, git, options.since, options.blameEveryFile ?? false);
   const live = pending.filter((p) => {
     if (p.entry.status === 'unknown') return false;
     if (p.scanBase === null) {
@@ -183,7 +188,7 @@ const ZERO_SHA = /^0+$/;
 const NOT_COMMITTED = /no such path '.*' in HEAD|no such ref: HEAD|does not have any commits yet/;
 
 /** The base of every ref in its scanned file's repository: blame (one per file), or --since. */
-async function findBases(pending: Pending[], ctx: Context, git: GitRunner, since: string | undefined): Promise<void> {
+async function findBases(pending: Pending[], ctx: Context, git: GitRunner, since: string | undefined, blameEveryFile: boolean): Promise<void> {
   if (since !== undefined) {
     // git would read `-x` as an option (`--output=FILE` writes a file): a revision never starts so.
     if (since.startsWith('-')) throw new UsageError(`Unknown revision for --since: ${since} (a revision, not an option)`, { code: 'bad_revision' });
@@ -206,14 +211,15 @@ async function findBases(pending: Pending[], ctx: Context, git: GitRunner, since
   }
   const byFile = new Map<string, Pending[]>();
   for (const p of pending) groupInto(byFile, p.input.file, p);
-  const addedOnce = byFile.size >= ADDED_ONCE_MIN_FILES ? await filesAddedOnce(byFile, git) : new Map<string, Base>();
+  const known = byFile.size >= ADDED_ONCE_MIN_FILES && !blameEveryFile ? await basesWithoutBlame(byFile, git) : new Map<string, Map<number, Base>>();
   const blamed: Promise<void>[] = [];
   for (const [file, group] of byFile) {
-    const known = addedOnce.get(file);
-    if (known) {
+    const bases = known.get(file);
+    if (bases) {
       for (const p of group) {
-        p.scanBase = known.sha;
-        p.scanTime = known.time;
+        const base = bases.get(p.input.line)!;
+        p.scanBase = base.sha;
+        p.scanTime = base.time;
       }
       continue;
     }
@@ -274,20 +280,26 @@ interface Base {
   time: number;
 }
 
-/** From this many scanned files on, files added once are found without a blame each. */
+/** From this many scanned files on, bases are found without a blame each where logs prove them. */
 const ADDED_ONCE_MIN_FILES = 4;
 /** Paths per git command line (well under any system's argument limit). */
 const PATHS_PER_CALL = 2000;
 
 /**
- * Scanned files whose whole history is the one commit that added them, unchanged since (not
- * renamed there, no uncommitted change): every line of such a file blames to that commit, so it
- * needs no blame of its own. Three git runs per repository (and per PATHS_PER_CALL files) instead
- * of one blame per file; the other files are blamed as usual. Shallow clones are left to blame,
- * which knows where their history stops.
+ * The bases of scanned files whose history logs can prove, without a blame each
+ * (docs/reference.md#drift-verdicts), by file: line -> base. Two kinds:
+ * - a file whose whole history is the one commit that added it: every line is that commit's;
+ * - a file added once and since only modified, by commits that are not merges, along the first
+ *   parents of HEAD: each line is followed back through those commits' own diffs (git's
+ *   `-U0` hunks, computed as blame computes them) to the commit that wrote it.
+ * Either way the file must have no uncommitted change and not have been renamed or copied where
+ * it was added. Four git runs per repository (and per PATHS_PER_CALL files) instead of one blame
+ * per file; every other file is blamed as usual. Shallow clones are left to blame, which knows
+ * where their history stops, and so is a repository whose config changes how blame diffs
+ * (`diff.algorithm`, `diff.indentHeuristic`, a driver's algorithm, `blame.*` ignored revisions).
  */
-async function filesAddedOnce(byFile: ReadonlyMap<string, Pending[]>, git: GitRunner): Promise<Map<string, Base>> {
-  const out = new Map<string, Base>();
+async function basesWithoutBlame(byFile: ReadonlyMap<string, Pending[]>, git: GitRunner): Promise<Map<string, Map<number, Base>>> {
+  const out = new Map<string, Map<number, Base>>();
   const byRepo = new Map<string, string[]>();
   for (const [file, group] of byFile) groupInto(byRepo, group[0]!.scanRepo, file);
   const batches: Promise<void>[] = [];
@@ -296,8 +308,9 @@ async function filesAddedOnce(byFile: ReadonlyMap<string, Pending[]>, git: GitRu
     for (let i = 0; i < files.length; i += PATHS_PER_CALL) {
       const batch = files.slice(i, i + PATHS_PER_CALL);
       const rel = new Map(batch.map((f) => [toPosix(path.relative(repo, f)), f]));
-      batches.push(addedOnceIn(git, repo, [...rel.keys()]).then((found) => {
-        for (const [relPath, base] of found) out.set(rel.get(relPath)!, base);
+      const lines = new Map(batch.map((f) => [toPosix(path.relative(repo, f)), [...new Set(byFile.get(f)!.map((p) => p.input.line))]]));
+      batches.push(basesIn(git, repo, lines).then((found) => {
+        for (const [relPath, bases] of found) out.set(rel.get(relPath)!, bases);
       }));
     }
   }
@@ -305,51 +318,132 @@ async function filesAddedOnce(byFile: ReadonlyMap<string, Pending[]>, git: GitRu
   return out;
 }
 
-async function addedOnceIn(git: GitRunner, repo: string, rels: string[]): Promise<Map<string, Base>> {
-  const found = new Map<string, Base>();
+interface Touch {
+  base: Base;
+  status: string;
+  merge: boolean;
+}
+
+/** Settings under which blame's diff may differ from the log's (blame is then asked). */
+const BLAME_DIFF_SETTINGS = /^(diff\.algorithm|diff\.indentheuristic|diff\..+\.algorithm|blame\.ignorerevs(file)?)$/;
+
+async function basesIn(git: GitRunner, repo: string, linesOf: ReadonlyMap<string, number[]>): Promise<Map<string, Map<number, Base>>> {
+  const rels = [...linesOf.keys()];
+  const found = new Map<string, Map<number, Base>>();
+  const everyLine = (relPath: string, base: Base) => found.set(relPath, new Map(linesOf.get(relPath)!.map((n) => [n, base])));
   // A merge that changed a file counts as a change of its own (its diff to the first parent).
-  const logArgs = ['--literal-pathspecs', 'log', '--diff-merges=first-parent', '--format=%x01%H %ct', '--name-status', '-z', '--', ...rels];
-  const [dirtyOut, logOut] = await Promise.all([
+  const logArgs = ['--literal-pathspecs', 'log', '--no-follow', '--no-show-signature', '--diff-merges=first-parent', '--format=%x01%H %ct %P', '--name-status', '-z', '--', ...rels];
+  const [dirtyOut, logOut, settings] = await Promise.all([
     git.tryRun(repo, ['--literal-pathspecs', 'diff', '--no-ext-diff', '--no-textconv', '--name-only', '-z', 'HEAD', '--', ...rels]),
     git.tryRun(repo, logArgs),
+    git.settingsOf(repo),
   ]);
   if (!dirtyOut || !logOut) return found; // no commits yet, or git could not say: blame decides
   const dirty = new Set(dirtyOut.toString('utf8').split('\0'));
-  const touches = new Map<string, { base: Base; status: string }[]>();
+  const touches = new Map<string, Touch[]>();
   for (const commit of parseNameStatus(logOut)) {
     for (const { status, paths } of commit.changes) {
-      const target = paths[paths.length - 1]!;
-      const list = touches.get(target);
-      const touch = { base: { sha: commit.sha, time: commit.time }, status };
-      if (list) list.push(touch);
-      else touches.set(target, [touch]);
+      groupInto(touches, paths[paths.length - 1]!, { base: { sha: commit.sha, time: commit.time }, status, merge: commit.parents > 1 });
     }
   }
-  const candidates = new Map<string, Base>();
+  const sameDiffAsBlame = ![...settings.keys()].some((k) => BLAME_DIFF_SETTINGS.test(k));
+  const addedOnce = new Map<string, Base>();
+  const linear = new Map<string, Touch[]>();
   for (const [relPath, list] of touches) {
-    if (list.length === 1 && list[0]!.status === 'A' && !dirty.has(relPath)) candidates.set(relPath, list[0]!.base);
+    if (dirty.has(relPath) || !linesOf.has(relPath)) continue;
+    const added = list[list.length - 1]!;
+    if (added.status !== 'A' || list.some((t) => t.merge)) continue;
+    if (list.length === 1) addedOnce.set(relPath, added.base);
+    else if (sameDiffAsBlame && list.slice(0, -1).every((t) => t.status === 'M')) linear.set(relPath, list);
   }
-  if (candidates.size === 0) return found;
+  if (addedOnce.size === 0 && linear.size === 0) return found;
   // A path-limited log cannot see where a file came from: ask each adding commit, with rename
-  // detection over all its changes, whether the file was in fact renamed or copied there.
-  const shas = [...new Set([...candidates.values()].map((b) => b.sha))];
-  const full = await git.tryRun(repo, ['log', '--no-walk=unsorted', '-M', '--format=%x01%H %ct', '--name-status', '-z', ...shas]);
+  // detection over all its changes, whether the file was in fact renamed or copied there. At the
+  // same time, the first-parent history of the files modified since, with their diffs.
+  const shas = [...new Set([...addedOnce.values(), ...[...linear.values()].map((l) => l[l.length - 1]!.base)].map((b) => b.sha))];
+  const patchArgs = [
+    '--literal-pathspecs', 'log', '--first-parent', '--diff-merges=first-parent', '--no-follow', '--no-show-signature', '--no-renames', '--no-color', '--no-ext-diff', '--no-textconv',
+    '--diff-algorithm=myers', '--indent-heuristic', '--inter-hunk-context=0', '--src-prefix=a/', '--dst-prefix=b/', '-U0', '-p', '--format=%x01%H', '--', ...linear.keys(),
+  ]; // prettier-ignore
+  const [full, patches] = await Promise.all([
+    git.tryRun(repo, ['log', '--no-walk=unsorted', '--no-show-signature', '-M', '--format=%x01%H %ct', '--name-status', '-z', ...shas]),
+    linear.size > 0 ? git.tryRun(repo, patchArgs) : Promise.resolve(null),
+  ]);
   if (!full) return found;
   const arrived = new Set<string>();
   for (const commit of parseNameStatus(full)) {
     for (const { status, paths } of commit.changes) if (status !== 'A') arrived.add(`${commit.sha} ${paths[paths.length - 1]}`);
   }
-  for (const [relPath, base] of candidates) if (!arrived.has(`${base.sha} ${relPath}`)) found.set(relPath, base);
+  for (const [relPath, base] of addedOnce) if (!arrived.has(`${base.sha} ${relPath}`)) everyLine(relPath, base);
+  if (!patches) return found;
+  const diffsOf = commitDiffs(patches.toString('utf8'));
+  for (const [relPath, list] of linear) {
+    if (arrived.has(`${list[list.length - 1]!.base.sha} ${relPath}`)) continue;
+    const bases = followLines(list, diffsOf.get(relPath), linesOf.get(relPath)!);
+    if (bases) found.set(relPath, bases);
+  }
   return found;
 }
 
+/**
+ * `git log -p --format=%x01%H` output: by path, the commits whose diff shows it (newest first),
+ * with their hunks; null hunks for a diff without any (binary, a mode change only).
+ */
+function commitDiffs(text: string): Map<string, { sha: string; added: boolean; hunks: Hunk[] }[]> {
+  const out = new Map<string, { sha: string; added: boolean; hunks: Hunk[] }[]>();
+  for (const record of text.split('\x01')) {
+    const nl = record.indexOf('\n');
+    if (nl === -1) continue;
+    const sha = record.slice(0, nl).trim();
+    for (const d of parseFileDiffs(record.slice(nl + 1))) groupInto(out, d.newPath ?? d.oldPath, { sha, added: d.added, hunks: d.hunks });
+  }
+  return out;
+}
+
+/**
+ * Each line's base, followed from HEAD back through a file's commits (newest first, the oldest
+ * the one that added it): the first commit whose diff adds the line, else the adding commit.
+ * Null (blame decides) when the first-parent diffs are not exactly the commits the log found.
+ */
+function followLines(touches: readonly Touch[], diffs: readonly { sha: string; added: boolean; hunks: Hunk[] }[] | undefined, lines: readonly number[]): Map<number, Base> | null {
+  if (!diffs || diffs.length !== touches.length) return null;
+  for (let i = 0; i < touches.length; i++) {
+    const d = diffs[i]!;
+    const adding = i === touches.length - 1;
+    if (d.sha !== touches[i]!.base.sha || d.added !== adding || (!adding && d.hunks.length === 0)) return null;
+  }
+  const bases = new Map<number, Base>();
+  for (const line of lines) {
+    let n = line;
+    let i = 0;
+    for (; i < touches.length - 1; i++) {
+      const back = lineBefore(diffs[i]!.hunks, n);
+      if (back === null) break;
+      n = back;
+    }
+    bases.set(line, touches[i]!.base);
+  }
+  return bases;
+}
+
+/** Where new line `n` of a diff was before it: its old line, or null when the diff added it. */
+export function lineBefore(hunks: readonly Hunk[], n: number): number | null {
+  let offset = 0;
+  for (const h of hunks) {
+    if (h.newCount === 0 ? n <= h.newStart : n < h.newStart) return n - offset;
+    if (n < h.newStart + h.newCount) return null;
+    offset += h.newCount - h.oldCount;
+  }
+  return n - offset;
+}
+
 /** `git log --format=%x01%H %ct --name-status -z` output: commits and their changed paths. */
-function parseNameStatus(out: Buffer): { sha: string; time: number; changes: { status: string; paths: string[] }[] }[] {
+function parseNameStatus(out: Buffer): { sha: string; time: number; parents: number; changes: { status: string; paths: string[] }[] }[] {
   const commits = [];
   for (const record of out.toString('utf8').split('\x01')) {
     if (record === '') continue;
     const [head = '', ...rest] = record.split('\0');
-    const [sha = '', time = '0'] = head.split(' ');
+    const [sha = '', time = '0', ...parents] = head.split(' ');
     const fields = rest.map((f) => f.replace(/^\n/, '')).filter((f) => f !== '');
     const changes: { status: string; paths: string[] }[] = [];
     for (let i = 0; i < fields.length; ) {
@@ -358,7 +452,7 @@ function parseNameStatus(out: Buffer): { sha: string; time: number; changes: { s
       changes.push({ status: status[0]!, paths: fields.slice(i + 1, i + 1 + count) });
       i += 1 + count;
     }
-    commits.push({ sha, time: Number(time), changes });
+    commits.push({ sha, time: Number(time), parents: parents.filter(Boolean).length, changes });
   }
   return commits;
 }
@@ -420,10 +514,17 @@ async function findTargets(pending: Pending[], ctx: Context, git: GitRunner, rep
   // The relative refs' file: the first candidate that exists, else (a deleted file) the first
   // candidate that existed at the base commit.
   const needBase: { p: Pending; candidates: string[] }[] = [];
+  // Thousands of refs name a few hundred files: ask the file system once per path.
+  const seen = new Map<string, boolean>();
+  const exists = (file: string) => {
+    let hit = seen.get(file);
+    if (hit === undefined) seen.set(file, (hit = fs.existsSync(file)));
+    return hit;
+  };
   for (const p of pending) {
     const dirs = p.input.searchDirs;
     const candidates = dirs.map((d) => path.resolve(d, p.input.spec.path));
-    const found = candidates.findIndex((c) => fs.existsSync(c));
+    const found = candidates.findIndex(exists);
     if (found !== -1) {
       p.target = candidates[found];
       p.baseDir = dirs[found];
@@ -449,7 +550,7 @@ async function findTargets(pending: Pending[], ctx: Context, git: GitRunner, rep
   const byDate: { p: Pending; targetRepo: string }[] = [];
   for (const p of pending) {
     const targetRepo = repoOf(path.dirname(p.target!)) ?? (p.input.alias ? repoOf(p.input.alias.target) : null);
-    if (p.input.alias && !fs.existsSync(p.input.alias.target)) {
+    if (p.input.alias && !exists(p.input.alias.target)) {
       unknown(p.entry, `${shown(ctx, p.input.alias.target)} is not cloned (the folder does not exist)`);
       p.entry.notCloned = p.input.alias.target;
       continue;

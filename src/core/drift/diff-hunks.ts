@@ -27,13 +27,18 @@ const HUNK_RE = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 
 export function parseDiff(text: string): RepoChanges {
   const changes: RepoChanges = new Map();
+  for (const d of parseFileDiffs(text)) {
+    if (!d.added && d.oldPath) changes.set(d.oldPath, { oldPath: d.oldPath, newPath: d.newPath, hunks: d.hunks });
+  }
+  return changes;
+}
+
+/** Every file of a diff in the order git printed them, added files too (`added`, no old path). */
+export function parseFileDiffs(text: string): (FileChange & { added: boolean })[] {
+  const files: (FileChange & { added: boolean })[] = [];
   let current: (FileChange & { added: boolean }) | null = null;
   let oldLeft = 0;
   let newLeft = 0;
-  const finish = () => {
-    if (current && !current.added && current.oldPath) changes.set(current.oldPath, { oldPath: current.oldPath, newPath: current.newPath, hunks: current.hunks });
-    current = null;
-  };
   for (const line of text.split('\n')) {
     // Inside a hunk every line is content, even one that looks like a header.
     if (oldLeft > 0 || newLeft > 0) {
@@ -42,8 +47,8 @@ export function parseDiff(text: string): RepoChanges {
       continue;
     }
     if (line.startsWith('diff --git ')) {
-      finish();
       current = { oldPath: '', newPath: '', hunks: [], added: false };
+      files.push(current);
       const paths = headerPaths(line.slice('diff --git '.length));
       if (paths) [current.oldPath, current.newPath] = paths;
       continue;
@@ -70,8 +75,7 @@ export function parseDiff(text: string): RepoChanges {
       }
     }
   }
-  finish();
-  return changes;
+  return files;
 }
 
 /** `a/x b/x` when both names are the same (the only case we need before ---/+++ or rename lines). */

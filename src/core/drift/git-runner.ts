@@ -8,6 +8,11 @@ export interface GitRunnerOptions {
   concurrency?: number;
 }
 
+interface RepoConfig {
+  safe: string[];
+  settings: Map<string, string>;
+}
+
 interface Outcome {
   status: number;
   stdout: Buffer;
@@ -32,8 +37,8 @@ export class GitRunner {
   peak = 0;
   readonly concurrency: number;
   private readonly env: Record<string, string | undefined>;
-  /** Per repository: `-c` settings that switch off each filter driver its config defines. */
-  private readonly noFilters = new Map<string, Promise<string[]>>();
+  /** Per repository: `-c` settings that switch off each filter driver its config defines, and its diff/blame settings. */
+  private readonly configs = new Map<string, Promise<RepoConfig>>();
   private running = 0;
   private readonly waiting: (() => void)[] = [];
 
@@ -77,28 +82,46 @@ export class GitRunner {
    * `filter.<driver>.clean`/`smudge`/`process` run programs whenever git reads a working-tree file
    * (blame, a diff against the working tree). An empty command is no filter, so each driver the
    * repository's config defines (includes followed) is emptied on the command line, which wins
-   * over every config file. Reading the config runs nothing. One `git config` per repository.
+   * over every config file. Reading the config runs nothing. One `git config` per repository, which
+   * also keeps the `diff.*` and `blame.*` settings for settingsOf().
    */
   private safeSettings(repo: string): Promise<string[]> {
-    let settings = this.noFilters.get(repo);
-    if (!settings) {
-      settings = this.exec(repo, ['config', '-z', '--get-regexp', '^filter\\.'], undefined, []).then((result) => {
+    return this.config(repo).then((c) => c.safe);
+  }
+
+  /**
+   * The names (lowercased, as git prints them) and values of the `diff.*` and `blame.*` settings
+   * git sees in `repo`, from the same `git config` run as safeSettings(): no extra process.
+   */
+  async settingsOf(repo: string): Promise<ReadonlyMap<string, string>> {
+    return (await this.config(repo)).settings;
+  }
+
+  private config(repo: string): Promise<RepoConfig> {
+    let config = this.configs.get(repo);
+    if (!config) {
+      config = this.exec(repo, ['config', '-z', '--get-regexp', '^(filter|diff|blame)\\.'], undefined, []).then((result) => {
         const drivers = new Set<string>();
+        const settings = new Map<string, string>();
         // Exit 1: no such key. Anything else (not a repository) is for the real command to report.
         if (result.status === 0) {
           for (const record of result.stdout.toString('utf8').split('\0')) {
-            const m = /^filter\.(.+)\.[^.]+$/s.exec(record.split('\n', 1)[0]!);
+            const nl = record.indexOf('\n');
+            const key = nl === -1 ? record : record.slice(0, nl);
+            if (key === '') continue;
+            const m = /^filter\.(.+)\.[^.]+$/s.exec(key);
             if (m) drivers.add(m[1]!);
+            else settings.set(key, nl === -1 ? '' : record.slice(nl + 1));
           }
         }
-        const out = ['-c', 'core.fsmonitor=false'];
-        for (const d of drivers) for (const k of ['clean', 'smudge', 'process']) out.push('-c', `filter.${d}.${k}=`);
-        for (const d of drivers) out.push('-c', `filter.${d}.required=false`);
-        return out;
+        const safe = ['-c', 'core.fsmonitor=false'];
+        for (const d of drivers) for (const k of ['clean', 'smudge', 'process']) safe.push('-c', `filter.${d}.${k}=`);
+        for (const d of drivers) safe.push('-c', `filter.${d}.required=false`);
+        return { safe, settings };
       });
-      this.noFilters.set(repo, settings);
+      this.configs.set(repo, config);
     }
-    return settings;
+    return config;
   }
 
   private async spawn(repo: string, args: readonly string[], input?: string): Promise<Outcome> {

@@ -17,7 +17,7 @@ import { findDocRefs } from './find-doc-refs.js';
 import { type GroupedRef, groupNotCloned } from './group-not-cloned.js';
 import { convRefs } from '../workflow/conv-refs.js';
 import type { RefSpec } from '../ref-spec/ref-spec.js';
-import { detectDrift, type DriftRefInput, type DriftReport } from '../drift/detect-drift.js';
+import { type DetectDriftOptions, detectDrift, type DriftRefInput, type DriftReport } from '../drift/detect-drift.js';
 import { type DriftFix, fileStamp, fixDrift } from '../drift/fix-drift.js';
 import { acceptDrift, type DriftAcceptance } from '../drift/accept-drift.js';
 import type { Citation } from '../snippets/find-citations.js';
@@ -58,6 +58,9 @@ export interface VerifyRefsOptions {
     fixSnippets?: boolean;
     /** Record every changed ref as reviewed (docs/drift.md#accepting-a-change). */
     accept?: boolean;
+    /** The git runner (its concurrency, its process count) and the shortcuts of detectDrift. */
+    git?: DetectDriftOptions['git'];
+    blameEveryFile?: boolean;
   };
 }
 
@@ -117,7 +120,7 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
   }
   let drift: VerifyRefsReport['drift'];
   if (options.drift && driftRefs) {
-    const found = await detectDrift(driftRefs, ctx, { since: options.drift.since });
+    const found = await detectDrift(driftRefs, ctx, { since: options.drift.since, git: options.drift.git, blameEveryFile: options.drift.blameEveryFile });
     keepBareRefs(found, bareRefs);
     const dryRun = options.drift.dryRun ?? false;
     const isKnownAlias = (name: string) => base.lookup(name) !== undefined;
