@@ -8,6 +8,7 @@ import { reclaimTemps, writeFileAtomic } from '../safe-write/atomic-file.js';
 import { refsInLine } from '../verify-refs/find-doc-refs.js';
 import { hasGlobChars } from '../walk/glob.js';
 import { type DriftEntry, type DriftReport, groupInto, type RefTarget, resolveSpan } from './detect-drift.js';
+import { lineStarts } from '../../shared/line-starts.js';
 
 export interface DriftFix {
   /** Absolute path of the scanned file. */
@@ -260,13 +261,6 @@ function why(err: unknown): string {
   const e = err as NodeJS.ErrnoException;
   const names: Record<string, string> = { EACCES: 'permission denied', EPERM: 'operation not permitted', EROFS: 'read-only file system', ENOSPC: 'no space left on device', ENOENT: 'no such file or directory' };
   return (e.code && names[e.code]) ?? e.message ?? String(err);
-}
-
-/** Offsets of the first byte of every line. */
-function lineStarts(buf: Buffer): number[] {
-  const starts = buf.length === 0 ? [] : [0];
-  for (let i = buf.indexOf(10); i !== -1 && i + 1 < buf.length; i = buf.indexOf(10, i + 1)) starts.push(i + 1);
-  return starts;
 }
 
 /** What may follow a ref's last character: nothing of a ref, or trailing punctuation then that. */

@@ -10,6 +10,7 @@ import { makeDirs } from './make-dirs.js';
 import { acquireLock } from './write-lock.js';
 
 import type { WriteMode } from './write-mode.js';
+import { lineStarts } from '../../shared/line-starts.js';
 
 export { WRITE_MODES, type WriteMode } from './write-mode.js';
 
@@ -273,9 +274,8 @@ function endsWithNewline(content: ByteSource): boolean {
 
 /** Byte offset where inserted content goes: before line `line`, or after the first line matching `after`. */
 function insertOffset(old: Buffer, opts: SafeWriteOptions): number {
-  const starts = [0];
-  for (let i = old.indexOf(0x0a); i !== -1 && i + 1 < old.length; i = old.indexOf(0x0a, i + 1)) starts.push(i + 1);
-  const lines = old.length === 0 ? 0 : starts.length;
+  const starts = lineStarts(old);
+  const lines = starts.length;
   if (opts.line !== undefined) {
     if (opts.line > lines + 1) {
       throw new RefcatError(`--line ${opts.line} is past the end of ${opts.to} (${lines} lines; use 1-${lines + 1})`, {

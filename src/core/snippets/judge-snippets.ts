@@ -7,6 +7,7 @@ import { type Citation, type CitationForm, findCitations } from './find-citation
 import { MARKER_OFF, MARKER_ON } from '../verify-refs/find-doc-refs.js';
 import { isFile } from '../../shared/paths.js';
 import type { SnippetLeft, SnippetRefresh } from './snippet-drift.js';
+import { lineStarts } from '../../shared/line-starts.js';
 
 /**
  * The snippet half of `verify refs` (docs/snippets.md): find a document's citations, and judge each
@@ -135,10 +136,7 @@ function readLines(file: string): string[] {
 function lineReader(text: string): (i: number) => string {
   let starts: number[] | undefined;
   return (i) => {
-    if (!starts) {
-      starts = [0];
-      for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', nl + 1)) starts.push(nl + 1);
-    }
+    starts ??= lineStarts(text);
     if (i < 0 || i >= starts.length) return '';
     return text.slice(starts[i], i + 1 < starts.length ? starts[i + 1]! - 1 : text.length);
   };

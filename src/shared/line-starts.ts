@@ -1,0 +1,10 @@
+/**
+ * Offsets of the first character (of a string) or byte (of a buffer) of every line of `text`. Lines
+ * end at `\n`; a final `\n` starts no line, and an empty text has none.
+ */
+export function lineStarts(text: string | Buffer): number[] {
+  const starts = text.length === 0 ? [] : [0];
+  const nl = typeof text === 'string' ? '\n' : 0x0a;
+  for (let i = text.indexOf(nl as never); i !== -1 && i + 1 < text.length; i = text.indexOf(nl as never, i + 1)) starts.push(i + 1);
+  return starts;
+}
