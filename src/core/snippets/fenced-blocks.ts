@@ -27,29 +27,56 @@ export interface FencedBlock {
 type Parser = { parse(src: string, env: object): { type: string; map: [number, number] | null; info: string; content: string }[] };
 const parsers: { plain?: Parser; normalizing?: Parser } = {};
 
-/** The part of markdown-it's block state a paragraph rule reads (markdown-it 14, lib/rules_block/paragraph.mjs). */
+/** The part of markdown-it's block state the paragraph and lheading rules read (markdown-it 14, lib/rules_block/). */
 interface BlockState {
   md: { block: { ruler: { getRules(chain: string): ((state: BlockState, line: number, end: number, silent: boolean) => boolean)[] } } };
+  src: string;
   parentType: string;
+  bMarks: number[];
+  eMarks: number[];
+  tShift: number[];
   sCount: number[];
   blkIndent: number;
   line: number;
   isEmpty(line: number): boolean;
 }
 
+/** Whether a line is a setext heading's underline: a run of `=` or of `-`, then only spaces and tabs. */
+function isUnderline(state: BlockState, line: number): boolean {
+  const { src } = state;
+  let pos = state.bMarks[line]! + state.tShift[line]!;
+  const max = state.eMarks[line]!;
+  const marker = src.charCodeAt(pos);
+  if (pos >= max || (marker !== 0x2d && marker !== 0x3d)) return false;
+  while (pos < max && src.charCodeAt(pos) === marker) pos++;
+  while (pos < max && (src.charCodeAt(pos) === 0x20 || src.charCodeAt(pos) === 0x09)) pos++;
+  return pos >= max;
+}
+
 /**
- * markdown-it's paragraph rule without its output: the same lines end a paragraph (a blank line,
- * or a line another block rule may start on, lazy continuations included), but its text is not
- * gathered and no token is pushed. Only fences are wanted here, and paragraphs are most of a doc.
+ * markdown-it's lheading and paragraph rules in one, without their output: the same lines end a
+ * paragraph (a blank line, or a line another block rule may start on, lazy continuations
+ * included), and a setext underline ends it as a heading, underline included. The text is not
+ * gathered and no token is pushed: only fences are wanted here, and paragraphs are most of a doc.
+ * The underline matters although it never opens a fence: it ends the paragraph, so the next line
+ * may start a block (`2. item`, say) that could not interrupt a paragraph.
  */
 function skipParagraph(state: BlockState, startLine: number, endLine: number): boolean {
   const terminators = state.md.block.ruler.getRules('paragraph');
+  // lheading declines a first line indented 4 columns or more; the paragraph rule then has it.
+  const setext = state.sCount[startLine]! - state.blkIndent < 4;
   const parentType = state.parentType;
   state.parentType = 'paragraph';
   let next = startLine + 1;
   for (; next < endLine && !state.isEmpty(next); next++) {
-    // Indented past a code block's 4 columns, or a block quote's lazy line: a continuation.
-    if (state.sCount[next]! - state.blkIndent > 3 || state.sCount[next]! < 0) continue;
+    // Indented past a code block's 4 columns: a continuation.
+    if (state.sCount[next]! - state.blkIndent > 3) continue;
+    if (setext && state.sCount[next]! >= state.blkIndent && isUnderline(state, next)) {
+      next++;
+      break;
+    }
+    // A block quote's lazy line: a continuation.
+    if (state.sCount[next]! < 0) continue;
     if (terminators.some((rule) => rule(state, next, endLine, true))) break;
   }
   state.line = next;
@@ -115,10 +142,9 @@ export function fastState(Base: StateConstructor) {
 /**
  * markdown-it (CommonMark preset) with only its block rules: fences are block structure, so the
  * inline pass (links, emphasis), most of a full parse's cost, is never run (docs/snippets.md#cost).
- * Lines are marked with indexOf (fastState); paragraphs are skipped, not collected (skipParagraph),
- * and setext headings are left to it: a
- * setext heading's underline ends a paragraph as a thematic break or stays in it as text, and
- * neither opens or closes a fence. test/unit/fenced-blocks.test.ts holds it equal to a full parse.
+ * Lines are marked with indexOf (fastState); paragraphs and setext headings are skipped, not
+ * collected (skipParagraph, which stands for both rules). test/unit/fenced-blocks.test.ts holds
+ * it equal to a full parse.
  * The first pass rewrites `\r\n`, a lone `\r` and NUL over the whole text; most docs hold none of
  * them, and for those the pass is skipped.
  */
