@@ -8,3 +8,9 @@ export function lineStarts(text: string | Buffer): number[] {
   for (let i = text.indexOf(nl as never); i !== -1 && i + 1 < text.length; i = text.indexOf(nl as never, i + 1)) starts.push(i + 1);
   return starts;
 }
+
+/** Where line `i` of `text` ends (its `\n` excluded), given `starts = lineStarts(text)`. */
+export function lineEnd(text: string, starts: readonly number[], i: number): number {
+  if (i + 1 < starts.length) return starts[i + 1]! - 1;
+  return text.endsWith('\n') ? text.length - 1 : text.length;
+}

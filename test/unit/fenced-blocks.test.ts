@@ -3,11 +3,13 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fastState, fencedBlocks } from '../../src/core/snippets/fenced-blocks.js';
+import { fastState, fencedBlocks, parsedFences, topLevelFences } from '../../src/core/snippets/fenced-blocks.js';
+import { lineStarts } from '../../src/shared/line-starts.js';
 import { REPO } from '../helpers/cli.js';
 
-// fencedBlocks() runs a trimmed markdown-it: paragraphs and setext headings skipped rather than
-// collected, no inline pass. These hold it equal to markdown-it's full
+// fencedBlocks() reads most documents without a parse (topLevelFences), and the others with a
+// trimmed markdown-it: paragraphs and setext headings skipped rather than collected, no inline
+// pass. These hold it equal to markdown-it's full
 // CommonMark parse, fence for fence (lines, info string, content), on real docs and on generated
 // ones built from the constructs that decide where a fence is: containers, lazy lines, indented
 // code, HTML blocks, setext underlines, thematic breaks.
@@ -46,13 +48,18 @@ describe('fencedBlocks: the same fences as a full CommonMark parse', () => {
     const files = markdownFiles(REPO);
     expect(files.length).toBeGreaterThan(20);
     let fences = 0;
+    let unparsed = 0;
     for (const file of files) {
       const text = fs.readFileSync(file, 'utf8');
       const expected = fullParseFences(text);
       fences += expected.length;
       expect(fencedBlocks(text), path.relative(REPO, file)).toEqual(expected);
+      expect(parsedFences(text), path.relative(REPO, file)).toEqual(expected);
+      if (expected.length > 0 && topLevelFences(text, lineStarts(text)) !== null) unparsed++;
     }
     expect(fences).toBeGreaterThan(50);
+    // Most of them need no parse.
+    expect(unparsed).toBeGreaterThan(10);
   });
 
   const cases: [string, string][] = [
@@ -70,6 +77,15 @@ describe('fencedBlocks: the same fences as a full CommonMark parse', () => {
     ['setext underline, then a list item only a heading lets start', 'Some prose here.\n=====\n2. second\n   ```\nSome prose here.\n'],
     ['underline with trailing spaces, in a list item', '- item\n  text\n  ---  \n  ```\n  a\n  ```\n'],
     ['lazy underline in a block quote stays text', '> quoted\n===\n```\nb\n```\n'],
+    ['an HTML comment hides a fence until -->', '<!--\n```\n-->\n```js\nx\n```\n'],
+    ['a one-line comment hides nothing', '<!-- note -->\n```\ny\n```\n'],
+    ['<!--> ends where it starts', '<!-->\n```\nz\n```\n'],
+    ['an unclosed comment runs to the end', 'text\n<!-- open\n```\nq\n'],
+    ['a column-0 fence ends a list and a quote', '- item\n```\na\n```\n> q\n```\nb\n```\n'],
+    ['closing runs: longer, indented, tabbed, with text after', '````\n```\n ```` x\n\t````\n   `````  \n'],
+    ['backtick in a backtick info string, not in a tilde one', '```a`b\n~~~a`b\nc\n~~~\n'],
+    ['unclosed at the end, last line only spaces', '```\nx\n   '],
+    ['opening on the last line', 'p\n```'],
     ['CRLF and a lone CR', 'p\r\n```js\r\nx\r\n```\r\nq\rr\n'],
   ];
   it.each(cases)('%s', (_name, text) => {
@@ -123,10 +139,64 @@ describe('fencedBlocks: the same fences as a full CommonMark parse', () => {
     fc.assert(
       fc.property(fc.array(line, { maxLength: 40 }), fc.boolean(), (lines, newlineAtEnd) => {
         const text = lines.join('\n') + (newlineAtEnd ? '\n' : '');
-        expect(fencedBlocks(text)).toEqual(fullParseFences(text));
+        const expected = fullParseFences(text);
+        expect(fencedBlocks(text)).toEqual(expected);
+        expect(parsedFences(text)).toEqual(expected);
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('without a parse, on documents whose fences open at column 0 (fast-check)', () => {
+    // Most of these need no parse: the shortcut must answer for them, and answer right.
+    const line = fc.constantFrom(
+      'Some prose with ``` inside.',
+      'Title',
+      '=====',
+      '---',
+      '',
+      '',
+      '```',
+      '```js',
+      '```a`b',
+      '~~~',
+      '~~~ x',
+      '````',
+      '   ```',
+      '    ```',
+      '\t```',
+      '```  ',
+      '- item',
+      '  continued',
+      '1. first',
+      '> quoted',
+      '    indented code',
+      '<!-- note -->',
+      '<!--',
+      '-->',
+      'a --> b',
+      '<!-->',
+      '<div>',
+      '[ref]: /url',
+      '[ref]:',
+      "'title",
+      '// @src/app.ts#L1-L3',
+      '  ',
+      '\t',
+      'é',
+    );
+    let answered = 0;
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 30 }), fc.boolean(), (lines, newlineAtEnd) => {
+        const text = lines.join('\n') + (newlineAtEnd ? '\n' : '');
+        const quick = topLevelFences(text, lineStarts(text));
+        if (quick === null) return;
+        answered++;
+        expect(quick).toEqual(fullParseFences(text));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(answered).toBeGreaterThan(500);
   });
 
   it("marks lines as markdown-it's own block state does (fast-check)", () => {

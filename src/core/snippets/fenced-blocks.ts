@@ -1,4 +1,5 @@
 import { lazyRequire } from '../../shared/lazy.js';
+import { lineEnd, lineStarts } from '../../shared/line-starts.js';
 
 type MarkdownItModule = typeof import('markdown-it');
 const markdownIt = lazyRequire<MarkdownItModule>('markdown-it');
@@ -166,12 +167,23 @@ function blockParser(text: string): Parser {
   return parser;
 }
 
+/** Whether `text` has a ``` or ~~~ run, without which it holds no fence. */
+export function mayHoldFence(text: string): boolean {
+  return text.includes('```') || text.includes('~~~');
+}
+
 /**
  * Every fenced code block of `text`, in document order (nested containers included). A text
- * without a ``` or ~~~ run has none and is not parsed at all.
+ * without a ``` or ~~~ run has none and is not parsed at all; most others are read by
+ * topLevelFences() alone. `starts` is lineStarts(text), when the caller has it.
  */
-export function fencedBlocks(text: string): FencedBlock[] {
-  if (!text.includes('```') && !text.includes('~~~')) return [];
+export function fencedBlocks(text: string, starts?: readonly number[]): FencedBlock[] {
+  if (!mayHoldFence(text)) return [];
+  return topLevelFences(text, starts ?? lineStarts(text)) ?? parsedFences(text);
+}
+
+/** The fences of a markdown-it parse (blockParser). */
+export function parsedFences(text: string): FencedBlock[] {
   const blocks: FencedBlock[] = [];
   for (const token of blockParser(text).parse(text, {})) {
     if (token.type !== 'fence' || !token.map) continue;
@@ -181,4 +193,131 @@ export function fencedBlocks(text: string): FencedBlock[] {
     blocks.push({ open, close: closed ? end - 1 : null, end, info: token.info.trim(), lines });
   }
   return blocks;
+}
+
+/** A line that may open a fence inside a container or indented: markers, `>`, spaces, tabs, then a run. */
+const NESTED_FENCE = /^[ \t>*+\-0-9.)]+(?:```|~~~)/;
+/** An HTML block's first line: up to 3 spaces, then `<`. */
+const HTML_START = /^ {0,3}</;
+const HTML_COMMENT_START = /^ {0,3}<!--/;
+
+/**
+ * The fences of a document whose every fence opens at column 0 at the top level, found from the
+ * few lines that matter, with no parse; null for any other document, which the parser reads.
+ *
+ * Why this is exact. At the top level, a line starting with a ``` or ~~~ run (a backtick fence's
+ * info string holding no backtick) opens a fence wherever it stands: a fence may interrupt a
+ * paragraph, and it ends any block quote or list item before it (it is neither indented into the
+ * item nor a lazy paragraph line). Its lines run to the first closing run (same character, at
+ * least as long, at most 3 columns in, nothing but spaces and tabs after) or the end. What else
+ * could hide such a line or open a fence elsewhere:
+ * - an HTML block: an `<!--` comment runs to the first line holding `-->` and is followed here;
+ *   a document with any other line starting with `<` goes to the parser;
+ * - a fence in a container or indented: its line starts with spaces, tabs, `>` or list markers
+ *   and then a run; a document with such a line (outside the fences found) goes to the parser.
+ * Text with `\r` or NUL goes to the parser too (its first pass rewrites them). The line count is
+ * markdown-it's, quirk included (fastState). test/unit/fenced-blocks.test.ts holds this equal to
+ * the full parse.
+ */
+export function topLevelFences(text: string, starts: readonly number[]): FencedBlock[] | null {
+  if (text.includes('\r') || text.includes('\0')) return null;
+  const lineMax = starts.length > 0 && isBlank(text, starts[starts.length - 1]!, text.length) ? starts.length - 1 : starts.length;
+  const candidates = candidateLines(text, starts, lineMax);
+  const blocks: FencedBlock[] = [];
+  const lineText = (i: number) => text.slice(starts[i], lineEnd(text, starts, i));
+  for (let k = 0; k < candidates.length; k++) {
+    const i = candidates[k]!;
+    const start = starts[i]!;
+    const end = lineEnd(text, starts, i);
+    const marker = text.charCodeAt(start);
+    if (marker === 0x60 || marker === 0x7e) {
+      let pos = start;
+      while (pos < end && text.charCodeAt(pos) === marker) pos++;
+      const length = pos - start;
+      const info = text.slice(pos, end);
+      if (length >= 3 && !(marker === 0x60 && info.includes('`'))) {
+        // Open: the block runs to its closing line, which holds the same run, or to the end.
+        let close: number | null = null;
+        for (k++; k < candidates.length; k++) {
+          if (closesFence(text, starts[candidates[k]!]!, lineEnd(text, starts, candidates[k]!), marker, length)) {
+            close = candidates[k]!;
+            break;
+          }
+        }
+        const last = close ?? lineMax;
+        const lines = last > i + 1 ? text.slice(starts[i + 1], lineEnd(text, starts, last - 1)).split('\n') : [];
+        blocks.push({ open: i, close, end: close === null ? lineMax : close + 1, info: info.trim(), lines });
+        continue;
+      }
+    }
+    const line = lineText(i);
+    if (NESTED_FENCE.test(line)) return null;
+    if (HTML_START.test(line)) {
+      if (!HTML_COMMENT_START.test(line)) return null;
+      if (line.includes('-->')) continue;
+      // An HTML comment: no fence until the line holding `-->`.
+      const closing = text.indexOf('-->', end);
+      if (closing === -1) break;
+      const closingLine = lineAtOffset(starts, closing);
+      while (k + 1 < candidates.length && candidates[k + 1]! <= closingLine) k++;
+    }
+  }
+  return blocks;
+}
+
+/** Lines (below lineMax) that hold a ``` or ~~~ run, or start with up to 3 spaces and `<`; ascending. */
+function candidateLines(text: string, starts: readonly number[], lineMax: number): number[] {
+  const lines = new Set<number>();
+  for (const run of ['```', '~~~']) {
+    for (let at = text.indexOf(run); at !== -1; ) {
+      const line = lineAtOffset(starts, at);
+      lines.add(line);
+      // On to the next line: one candidate per line and run.
+      const next = line + 1 < starts.length ? starts[line + 1]! : text.length;
+      at = text.indexOf(run, next);
+    }
+  }
+  for (let at = text.indexOf('<'); at !== -1; at = text.indexOf('<', at + 1)) {
+    let pos = at;
+    while (pos > 0 && at - pos < 3 && text.charCodeAt(pos - 1) === 0x20) pos--;
+    if (pos === 0 || text.charCodeAt(pos - 1) === 0x0a) lines.add(lineAtOffset(starts, at));
+  }
+  return [...lines].filter((i) => i < lineMax).sort((a, b) => a - b);
+}
+
+/** Whether the line from start to end closes a fence opened with `length` of `marker`. */
+function closesFence(text: string, start: number, end: number, marker: number, length: number): boolean {
+  let pos = start;
+  let column = 0;
+  for (; pos < end; pos++) {
+    const ch = text.charCodeAt(pos);
+    if (ch === 0x20) column++;
+    else if (ch === 0x09) column += 4 - (column % 4);
+    else break;
+  }
+  if (column >= 4 || text.charCodeAt(pos) !== marker) return false;
+  const run = pos;
+  while (pos < end && text.charCodeAt(pos) === marker) pos++;
+  return pos - run >= length && isBlank(text, pos, end);
+}
+
+/** Whether text[from, to) holds only spaces and tabs. */
+function isBlank(text: string, from: number, to: number): boolean {
+  for (let pos = from; pos < to; pos++) {
+    const ch = text.charCodeAt(pos);
+    if (ch !== 0x20 && ch !== 0x09) return false;
+  }
+  return true;
+}
+
+/** The line holding `offset` (binary search in lineStarts). */
+function lineAtOffset(starts: readonly number[], offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }

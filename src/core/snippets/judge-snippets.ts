@@ -2,12 +2,12 @@ import path from 'node:path';
 import type { Extraction } from '../extract/extract.js';
 import { MAX_TEXT_FILE_BYTES, readTextFile } from '../safe-read/read-text-file.js';
 import { compareSnippet, findSnippetRun, type SnippetStatus } from './compare-snippet.js';
-import { fencedBlocks } from './fenced-blocks.js';
+import { fencedBlocks, mayHoldFence } from './fenced-blocks.js';
 import { type Citation, type CitationForm, findCitations } from './find-citations.js';
 import { MARKER_OFF, MARKER_ON } from '../verify-refs/find-doc-refs.js';
 import { isFile } from '../../shared/paths.js';
 import type { SnippetLeft, SnippetRefresh } from './snippet-drift.js';
-import { lineStarts } from '../../shared/line-starts.js';
+import { lineEnd, lineStarts } from '../../shared/line-starts.js';
 
 /**
  * The snippet half of `verify refs` (docs/snippets.md): find a document's citations, and judge each
@@ -69,10 +69,12 @@ export interface DocCitations {
  * citations only when the file exists, looked up in `bareDirs` in order.
  */
 export function docCitations(text: string, bareDirs: readonly string[], isKnownAlias: (name: string) => boolean): DocCitations {
-  const blocks = fencedBlocks(text);
+  if (!mayHoldFence(text)) return { citations: [], fenced: [] };
+  const starts = lineStarts(text);
+  const blocks = fencedBlocks(text, starts);
   if (blocks.length === 0) return { citations: [], fenced: [] };
   // Only the lines around fences are read: no string for every line of the doc.
-  const line = lineReader(text);
+  const line = lineReader(text, starts);
   const off = text.includes(MARKER_OFF) ? offLines(text.split('\n')) : new Set<number>();
   const citations = findCitations(line, blocks, {
     isKnownAlias,
@@ -133,13 +135,8 @@ function readLines(file: string): string[] {
 
 
 /** Line `i` (0-based) of `text`, as `text.split('\n')[i]` (its `\r` kept), found through an index of line starts. */
-function lineReader(text: string): (i: number) => string {
-  let starts: number[] | undefined;
-  return (i) => {
-    starts ??= lineStarts(text);
-    if (i < 0 || i >= starts.length) return '';
-    return text.slice(starts[i], i + 1 < starts.length ? starts[i + 1]! - 1 : text.length);
-  };
+function lineReader(text: string, starts: readonly number[]): (i: number) => string {
+  return (i) => (i < 0 || i >= starts.length ? '' : text.slice(starts[i], lineEnd(text, starts, i)));
 }
 
 /** Lines inside `verify-refs: off` ... `verify-refs: on` regions (docs/reference.md#verify-refs). */

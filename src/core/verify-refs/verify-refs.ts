@@ -6,7 +6,7 @@ import { AliasResolver } from '../alias/resolve-aliases.js';
 import { type ConvReader, loadConv } from '../workflow/load-conv.js';
 import { Confinement } from '../safe-read/confinement.js';
 import { checkConvRefs, workflowAliases } from '../workflow/validate-conv.js';
-import { extract } from '../extract/extract.js';
+import { extract, type ExtractReport } from '../extract/extract.js';
 import { PatternBudget } from '../extract/pattern-search.js';
 import { ReadCache } from '../extract/read-cache.js';
 import { hasGlobChars } from '../walk/glob.js';
@@ -112,11 +112,12 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
   const bareRefs = new Set<string>();
   // The files refs point at, read once for the scan (drift and --fix read them again, fresh).
   const readCache = new ReadCache();
+  const reports = new Map<string, ExtractReport>();
   for (const [i, file] of files.entries()) {
     options.onProgress?.(i, files.length);
     refsFound += file.path.toLowerCase().endsWith('.conv')
       ? checkWorkflow(file.path, ctx, base, options.readFile, findings, budget, driftRefs, options.confine)
-      : checkDoc(file.path, file.root, ctx, base, { findings, budget, driftRefs, snippets, comparable, bareRefs, confine: options.confine, readCache });
+      : checkDoc(file.path, file.root, ctx, base, { findings, budget, driftRefs, snippets, comparable, bareRefs, confine: options.confine, readCache, reports });
   }
   let drift: VerifyRefsReport['drift'];
   if (options.drift && driftRefs) {
@@ -239,10 +240,16 @@ interface DocSinks {
   /** Files a snippet may be compared with (docs/snippets.md#comparing). */
   comparable?: Confinement;
   readCache: ReadCache;
+  /**
+   * Each distinct check's report, by ref, folders and whether lines are wanted: a ref repeated
+   * across docs is resolved and read once. The files are judged as first read in the run anyway
+   * (readCache), so the report is the same.
+   */
+  reports: Map<string, ExtractReport>;
 }
 
 function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolver, sinks: DocSinks): number {
-  const { findings, budget, driftRefs, snippets, comparable, bareRefs, confine, readCache } = sinks;
+  const { findings, budget, driftRefs, snippets, comparable, bareRefs, confine, readCache, reports } = sinks;
   let text: string;
   try {
     text = readTextFile(file, MAX_DOC_BYTES);
@@ -277,7 +284,12 @@ function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolv
   }
   const check = (line: number, text: string, ref: string, dirs: string[], citation?: Citation) => {
     const judging = citation !== undefined && snippets !== undefined;
-    const report = extract([ref], ctx, { searchDirs: dirs, aliases, checkOnly: !judging, patternBudget: budget, confine, readCache });
+    const key = `${judging ? 'lines' : 'check'}\0${ref}\0${dirs.join('\0')}`;
+    let report = reports.get(key);
+    if (!report) {
+      report = extract([ref], ctx, { searchDirs: dirs, aliases, checkOnly: !judging, patternBudget: budget, confine, readCache });
+      reports.set(key, report);
+    }
     const at = (severity: Finding['severity']) => (d: (typeof report.errors)[number]) =>
       findings.push({ severity, code: d.code, message: d.message, details: d.details, ref: text, file, line });
     report.errors.forEach(at('error'));
