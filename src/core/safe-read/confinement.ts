@@ -14,10 +14,13 @@ export class Confinement {
   private readonly allowed: string[];
   /** With `snapshot`: the real path of each folder a file was judged in. */
   private readonly folders: Map<string, string> | null;
+  /** With `snapshot`: each path's answer. */
+  private readonly answers: Map<string, boolean> | null;
 
   /**
    * `snapshot`: for one command over files that do not move meanwhile (`verify refs`), a folder's
-   * real path is looked up once, and a file in it costs one lstat. A long-lived server
+   * real path is looked up once, a file in it costs one lstat, and a path asked again costs
+   * nothing. A long-lived server
    * (`refcat mcp`) judges every path afresh: a symlink made after it started counts.
    */
   constructor(
@@ -27,13 +30,18 @@ export class Confinement {
   ) {
     this.allowed = [root, ...aliasTargets].map(realOrSelf);
     this.folders = options.snapshot ? new Map() : null;
+    this.answers = options.snapshot ? new Map() : null;
   }
 
   /** Whether `file` (absolute, or relative to the root) lies inside the root or an alias target. */
   allows(file: string): boolean {
     const abs = path.resolve(this.root, file);
+    const known = this.answers?.get(abs);
+    if (known !== undefined) return known;
     const real = (this.folders && this.inKnownFolder(abs)) ?? realOrNearest(abs);
-    return this.allowed.some((dir) => inside(real, dir));
+    const answer = this.allowed.some((dir) => inside(real, dir));
+    this.answers?.set(abs, answer);
+    return answer;
   }
 
   /** The real path of `abs`, a file that is not a symlink, from its folder's remembered real path; else null. */
