@@ -17,9 +17,20 @@ export function resolveFrom(base: string, p: string, home: string): string {
 
 /** Path of `target` relative to `base` with forward slashes, for display. */
 export function displayRelative(base: string, target: string): string {
+  // Most targets are normal paths below a normal base: cut the base off (path.relative would
+  // normalize both, a cost paid per file and ref).
+  if (isPlainPosix(target) && target.length > base.length + 1 && target.charCodeAt(base.length) === 0x2f && target.startsWith(base) && isPlainPosix(base)) {
+    return target.slice(base.length + 1);
+  }
   const rel = path.relative(base, target);
   return (rel === '' ? '.' : rel).split(path.sep).join('/');
 }
+
+/** An absolute POSIX path that path.resolve leaves as it is: no `.` or `..` segment, no `//`, no trailing `/`. */
+function isPlainPosix(p: string): boolean {
+  return path.sep === '/' && p.charCodeAt(0) === 0x2f && p.length > 1 && !p.endsWith('/') && !p.includes('//') && !DOT_SEGMENT.test(p);
+}
+const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
 
 /** Show a path with the home folder written as `~`, for messages. */
 export function tildify(p: string, home: string): string {
