@@ -241,8 +241,8 @@ interface DocSinks {
   comparable?: Confinement;
   readCache: ReadCache;
   /**
-   * Each distinct check's report, by ref, folders and whether lines are wanted: a ref repeated
-   * across docs is resolved and read once. The files are judged as first read in the run anyway
+   * Each distinct check's report (lines not wanted), by ref and folders: a ref repeated across
+   * docs is resolved and read once. The files are judged as first read in the run anyway
    * (readCache), so the report is the same.
    */
   reports: Map<string, ExtractReport>;
@@ -284,11 +284,12 @@ function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolv
   }
   const check = (line: number, text: string, ref: string, dirs: string[], citation?: Citation) => {
     const judging = citation !== undefined && snippets !== undefined;
-    const key = `${judging ? 'lines' : 'check'}\0${ref}\0${dirs.join('\0')}`;
-    let report = reports.get(key);
+    // A check's report is remembered; one with lines (a snippet to judge) is not: it would hold them all.
+    const key = judging ? null : `${ref}\0${dirs.join('\0')}`;
+    let report = key === null ? undefined : reports.get(key);
     if (!report) {
       report = extract([ref], ctx, { searchDirs: dirs, aliases, checkOnly: !judging, patternBudget: budget, confine, readCache });
-      reports.set(key, report);
+      if (key !== null) reports.set(key, report);
     }
     const at = (severity: Finding['severity']) => (d: (typeof report.errors)[number]) =>
       findings.push({ severity, code: d.code, message: d.message, details: d.details, ref: text, file, line });
