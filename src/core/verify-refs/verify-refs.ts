@@ -115,9 +115,12 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
   const reports = new Map<string, ExtractReport>();
   for (const [i, file] of files.entries()) {
     options.onProgress?.(i, files.length);
+    const [findingsBefore, entriesBefore] = [findings.length, snippets?.entries.length ?? 0];
     refsFound += file.path.toLowerCase().endsWith('.conv')
       ? checkWorkflow(file.path, ctx, base, options.readFile, findings, budget, driftRefs, options.confine)
       : checkDoc(file.path, file.root, ctx, base, { findings, budget, driftRefs, snippets, comparable, bareRefs, confine: options.confine, readCache, reports });
+    detach(findings, findingsBefore);
+    if (snippets) detach(snippets.entries, entriesBefore);
   }
   let drift: VerifyRefsReport['drift'];
   if (options.drift && driftRefs) {
@@ -228,6 +231,15 @@ function checkWorkflow(
 }
 
 /** What checking one document adds to: findings, drift inputs, snippet verdicts, one pattern budget. */
+/**
+ * Copies what a doc added to the run's results (plain data), from `from` on. A string cut from a
+ * doc's text shares it in V8 (a slice keeps its parent alive): kept as they are, a run's findings
+ * and snippet verdicts held most docs it read, tens of MB for the garbage collector to copy.
+ */
+function detach<T>(items: T[], from: number): void {
+  for (let i = from; i < items.length; i++) items[i] = structuredClone(items[i]!);
+}
+
 interface DocSinks {
   findings: Finding[];
   budget: PatternBudget;
