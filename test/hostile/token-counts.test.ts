@@ -29,6 +29,9 @@ describe('long pre-tokens are counted exactly', () => {
     ['emoji', '🚀'.repeat(300)],
     ['letters with a contraction', 'x'.repeat(700) + "'ll go"],
     ['long runs between ordinary text', `const x = 1;\n${'a'.repeat(700)} end\n${'-'.repeat(600)}\n\n${'\t'.repeat(600)}y\n`],
+    // \s+(?!\S) looks ahead: before a long piece, two tabs are two pre-tokens (alone, one).
+    ['tabs before a long piece', '\t\t' + '/'.repeat(600)],
+    ['whitespace of every kind before a long piece', 'x \n\t  \r\n ' + "'".repeat(600) + '\t\t' + '='.repeat(700)],
   ];
   for (const enc of ENCODINGS) {
     it.each(runs)(`${enc}: %s`, async (_name, text) => {

@@ -56,19 +56,40 @@ export function ranksOf(decoder: readonly (string | number[])[]): Ranks {
  * The token count of `text`: its short pre-tokens counted by `countShort` (on the stretches
  * between long ones, cut at pre-token boundaries, where the pre-tokenizer starts afresh), each long
  * one by `mergeCount`.
+ *
+ * One place does not start afresh: whitespace before a long piece. `\s+(?!\S)` looks one
+ * character ahead, so `\t\t` before `////` is two pre-tokens, and `\t\t` alone one. The
+ * whitespace pre-tokens that end a stretch are merged one by one (mergeParts, exact BPE of one
+ * pre-token); the stretch before them ends in a piece that no look-ahead decided.
  */
 export function countWithLongPieces(text: string, split: RegExp, ranks: () => Ranks, countShort: (text: string) => number): number {
   let total = 0;
   let from = 0;
+  // The whitespace pre-tokens right before the current position, and where the first starts.
+  let spaces: string[] = [];
+  let spacesFrom = 0;
   for (const m of text.matchAll(split)) {
-    if (m[0].length <= LONG_PIECE) continue;
-    if (m.index > from) total += countShort(text.slice(from, m.index));
-    total += mergeCount(Buffer.from(m[0], 'utf8'), ranks());
-    from = m.index + m[0].length;
+    const piece = m[0];
+    if (piece.length <= LONG_PIECE) {
+      if (!WHITESPACE_ONLY.test(piece)) spaces = [];
+      else if (spaces.push(piece) === 1) spacesFrom = m.index;
+      continue;
+    }
+    const cut = spaces.length > 0 ? spacesFrom : m.index;
+    if (cut > from) total += countShort(text.slice(from, cut));
+    for (const s of spaces) {
+      const bytes = Buffer.from(s, 'utf8');
+      total += mergeParts(bytes, 0, bytes.length, ranks()).length;
+    }
+    spaces = [];
+    total += mergeCount(Buffer.from(piece, 'utf8'), ranks());
+    from = m.index + piece.length;
   }
   if (from < text.length) total += countShort(from === 0 ? text : text.slice(from));
   return total;
 }
+
+const WHITESPACE_ONLY = /^\s+$/;
 
 
 /** How many tokens BPE makes of one pre-token's bytes. */
