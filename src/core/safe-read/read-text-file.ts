@@ -21,7 +21,11 @@ export class TextFileError extends Error {
   }
 }
 
-export function readTextFile(abs: string, maxBytes = MAX_TEXT_FILE_BYTES): string {
+/**
+ * The text of a UTF-8 file (a leading byte order mark dropped); with `bytes`, as byte text
+ * (shared/byte-text.ts), for a caller that scans many files and decodes only the lines it needs.
+ */
+export function readTextFile(abs: string, maxBytes = MAX_TEXT_FILE_BYTES, options: { bytes?: boolean } = {}): string {
   let fd: number;
   try {
     // O_NONBLOCK: opening a FIFO with no writer must not wait for one.
@@ -36,6 +40,10 @@ export function readTextFile(abs: string, maxBytes = MAX_TEXT_FILE_BYTES): strin
     if (stat.size > maxBytes) throw tooLarge(maxBytes);
     const buf = readBounded(fd, maxBytes, stat.size);
     if (buf.includes(0) || !isUtf8(buf)) throw new TextFileError('binary', 'is a binary file');
+    if (options.bytes) {
+      const bom = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+      return buf.toString('latin1', bom);
+    }
     const text = buf.toString('utf8');
     return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   } catch (err) {

@@ -1,4 +1,5 @@
 import { lazyRequire } from '../../shared/lazy.js';
+import { utf8Of } from '../../shared/byte-text.js';
 import { lineEnd, lineStarts } from '../../shared/line-starts.js';
 
 type MarkdownItModule = typeof import('markdown-it');
@@ -175,11 +176,12 @@ export function mayHoldFence(text: string): boolean {
 /**
  * Every fenced code block of `text`, in document order (nested containers included). A text
  * without a ``` or ~~~ run has none and is not parsed at all; most others are read by
- * topLevelFences() alone. `starts` is lineStarts(text), when the caller has it.
+ * topLevelFences() alone. `starts` is lineStarts(text), when the caller has it. With `bytes`,
+ * `text` is byte text (shared/byte-text.ts): the blocks' info strings and lines are decoded.
  */
-export function fencedBlocks(text: string, starts?: readonly number[]): FencedBlock[] {
+export function fencedBlocks(text: string, starts?: readonly number[], bytes = false): FencedBlock[] {
   if (!mayHoldFence(text)) return [];
-  return topLevelFences(text, starts ?? lineStarts(text)) ?? parsedFences(text);
+  return topLevelFences(text, starts ?? lineStarts(text), bytes ? utf8Of : undefined) ?? parsedFences(bytes ? utf8Of(text) : text);
 }
 
 /** The fences of a markdown-it parse (blockParser). */
@@ -217,9 +219,9 @@ const HTML_COMMENT_START = /^ {0,3}<!--/;
  *   and then a run; a document with such a line (outside the fences found) goes to the parser.
  * Text with `\r` or NUL goes to the parser too (its first pass rewrites them). The line count is
  * markdown-it's, quirk included (fastState). test/unit/fenced-blocks.test.ts holds this equal to
- * the full parse.
+ * the full parse. `decode` reads byte text's info strings and lines (shared/byte-text.ts).
  */
-export function topLevelFences(text: string, starts: readonly number[]): FencedBlock[] | null {
+export function topLevelFences(text: string, starts: readonly number[], decode?: (s: string) => string): FencedBlock[] | null {
   if (text.includes('\r') || text.includes('\0')) return null;
   const lineMax = starts.length > 0 && isBlank(text, starts[starts.length - 1]!, text.length) ? starts.length - 1 : starts.length;
   const candidates = candidateLines(text, starts, lineMax);
@@ -246,7 +248,8 @@ export function topLevelFences(text: string, starts: readonly number[]): FencedB
         }
         const last = close ?? lineMax;
         const lines = last > i + 1 ? text.slice(starts[i + 1], lineEnd(text, starts, last - 1)).split('\n') : [];
-        blocks.push({ open: i, close, end: close === null ? lineMax : close + 1, info: info.trim(), lines });
+        const block = { open: i, close, end: close === null ? lineMax : close + 1, info: (decode ? decode(info) : info).trim() };
+        blocks.push({ ...block, lines: decode ? lines.map(decode) : lines });
         continue;
       }
     }

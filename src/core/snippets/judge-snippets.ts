@@ -7,6 +7,7 @@ import { type Citation, type CitationForm, findCitations } from './find-citation
 import { MARKER_OFF, MARKER_ON } from '../verify-refs/find-doc-refs.js';
 import { isFile } from '../../shared/paths.js';
 import type { SnippetLeft, SnippetRefresh } from './snippet-drift.js';
+import { utf8Of } from '../../shared/byte-text.js';
 import { lineEnd, lineStarts } from '../../shared/line-starts.js';
 
 /**
@@ -66,15 +67,16 @@ export interface DocCitations {
 
 /**
  * The citations of a markdown document. Bare paths (embedme's form) without a selector are
- * citations only when the file exists, looked up in `bareDirs` in order.
+ * citations only when the file exists, looked up in `bareDirs` in order. With `bytes`, `text` is
+ * byte text (shared/byte-text.ts); what is returned is decoded.
  */
-export function docCitations(text: string, bareDirs: readonly string[], isKnownAlias: (name: string) => boolean): DocCitations {
+export function docCitations(text: string, bareDirs: readonly string[], isKnownAlias: (name: string) => boolean, bytes = false): DocCitations {
   if (!mayHoldFence(text)) return { citations: [], fenced: [] };
   const starts = lineStarts(text);
-  const blocks = fencedBlocks(text, starts);
+  const blocks = fencedBlocks(text, starts, bytes);
   if (blocks.length === 0) return { citations: [], fenced: [] };
   // Only the lines around fences are read: no string for every line of the doc.
-  const line = lineReader(text, starts);
+  const line = lineReader(text, starts, bytes);
   const off = text.includes(MARKER_OFF) ? offLines(text.split('\n')) : new Set<number>();
   const citations = findCitations(line, blocks, {
     isKnownAlias,
@@ -135,8 +137,12 @@ function readLines(file: string): string[] {
 
 
 /** Line `i` (0-based) of `text`, as `text.split('\n')[i]` (its `\r` kept), found through an index of line starts. */
-function lineReader(text: string, starts: readonly number[]): (i: number) => string {
-  return (i) => (i < 0 || i >= starts.length ? '' : text.slice(starts[i], lineEnd(text, starts, i)));
+function lineReader(text: string, starts: readonly number[], bytes: boolean): (i: number) => string {
+  return (i) => {
+    if (i < 0 || i >= starts.length) return '';
+    const line = text.slice(starts[i], lineEnd(text, starts, i));
+    return bytes ? utf8Of(line) : line;
+  };
 }
 
 /** Lines inside `verify-refs: off` ... `verify-refs: on` regions (docs/reference.md#verify-refs). */

@@ -1,3 +1,4 @@
+import { utf8Of } from '../../shared/byte-text.js';
 import { findPatternEnd } from '../ref-spec/parse-ref-spec.js';
 
 /**
@@ -49,6 +50,11 @@ export interface ScanOptions {
    * reported: a near miss of a defined alias, or a workspace that sets up aliases. Default: no.
    */
   reportUnknownAlias?: (name: string) => boolean;
+  /**
+   * `text` is byte text (shared/byte-text.ts): a line is scanned decoded, and the refs found are
+   * the ones a scan of the decoded text finds.
+   */
+  bytes?: boolean;
 }
 
 /** Extensions a ref's file may have (lower case). */
@@ -96,7 +102,11 @@ function isWideSpace(c: number): boolean {
 }
 const classOf = (c: number): number => (c < 128 ? CLASS[c]! : isWideSpace(c) ? BEFORE : BODY | AFTER_COLON);
 /** Class of `s[i]`, 0 past either end. */
-const classAt = (s: string, i: number): number => (i < s.length ? classOf(s.charCodeAt(i)) : 0);
+const charClassAt = (s: string, i: number): number => (i < s.length ? classOf(s.charCodeAt(i)) : 0);
+const classAt = charClassAt;
+/** Class of byte text's `s[i]`: above ASCII, a ref character (shared/byte-text.ts). */
+const byteClassAt = (s: string, i: number): number => (i < s.length ? byteClassOf(s.charCodeAt(i)) : 0);
+const byteClassOf = (c: number): number => (c < 128 ? CLASS[c]! : BODY | AFTER_COLON);
 
 /** A ref found in one line: `at` is the 0-based column (UTF-16 code units) of its `@` or alias. */
 export interface LineRef {
@@ -112,6 +122,10 @@ export interface LineRef {
  */
 export function findDocRefs(text: string, options: ScanOptions): DocRef[] {
   const refs: DocRef[] = [];
+  // In byte text a character above ASCII is one byte of a wider one: it is taken as a ref
+  // character (the widest reading), and the line, decoded, says what it is.
+  const bytes = options.bytes ?? false;
+  const classAt = bytes ? byteClassAt : charClassAt;
   let at = text.indexOf('@');
   let colon = text.indexOf(':');
   if (at === -1 && colon === -1) return refs;
@@ -147,7 +161,8 @@ export function findDocRefs(text: string, options: ScanOptions): DocRef[] {
         continue;
       }
     } else if (options.markdown && mayBeFence(text, start, end)) {
-      const line = text.slice(start, end);
+      const raw = text.slice(start, end);
+      const line = bytes ? utf8Of(raw) : raw;
       const m = FENCE_RE.exec(line);
       if (fence !== null) {
         if (m && m[1]![0] === fence[0] && m[1]!.length >= fence.length && line.trim() === m[1]) fence = null;
@@ -171,7 +186,10 @@ export function findDocRefs(text: string, options: ScanOptions): DocRef[] {
         }
         candidate = colon !== -1 && colon < end;
       }
-      if (candidate) for (const r of refsInLine(text.slice(start, end), options)) refs.push({ line: lineNo, text: r.text, ref: r.ref });
+      if (candidate) {
+        const line = text.slice(start, end);
+        for (const r of refsInLine(bytes ? utf8Of(line) : line, options)) refs.push({ line: lineNo, text: r.text, ref: r.ref });
+      }
     }
     start = next;
   }

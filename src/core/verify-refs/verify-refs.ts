@@ -264,7 +264,8 @@ function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolv
   const { findings, budget, driftRefs, snippets, comparable, bareRefs, confine, readCache, reports } = sinks;
   let text: string;
   try {
-    text = readTextFile(file, MAX_DOC_BYTES);
+    // Byte text: each line is decoded when it is read (shared/byte-text.ts).
+    text = readTextFile(file, MAX_DOC_BYTES, { bytes: true });
   } catch (err) {
     if (!(err instanceof TextFileError)) throw err;
     // Binary, not UTF-8 or too large: not a doc, not scanned, with a warning (so --strict fails);
@@ -280,8 +281,9 @@ function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolv
   const searchDirs = [...new Set([dir, root, ctx.cwd])];
   // Bare paths (embedme's citations) are resolved from the root first, then the doc's folder.
   const bareDirs = [...new Set([root, dir, ctx.cwd])];
-  const cited = /\.(md|markdown)$/i.test(file) ? docCitations(text, bareDirs, isKnownAlias) : null;
+  const cited = /\.(md|markdown)$/i.test(file) ? docCitations(text, bareDirs, isKnownAlias, true) : null;
   const refs = findDocRefs(text, {
+    bytes: true,
     markdown: /\.(md|markdown|txt)$/i.test(file),
     isKnownAlias,
     reportUnknownAlias: (name) => aliases.mayBeAlias(name),
