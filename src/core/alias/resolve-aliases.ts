@@ -51,6 +51,8 @@ export class AliasResolver {
   private workspace: Map<string, AliasEntry> | undefined;
   private lockfile: string | null | undefined;
   private global: Map<string, AliasEntry> | undefined;
+  /** The names list() gives, for mayBeAlias. */
+  private names: Set<string> | undefined;
   /** For a fork: the resolver whose config files it shares and whose explicit names it keeps. */
   private parent: AliasResolver | undefined;
 
@@ -120,7 +122,9 @@ export class AliasResolver {
    */
   mayBeAlias(name: string): boolean {
     if (this.explicit.size > 0 || this.workspaceFile() !== null) return true;
-    return closest(name, new Set(this.list().map((e) => e.name))) !== null;
+    // Asked for every `name:file.ext` of a docs tree: the names are read once (their files are).
+    this.names ??= new Set(this.list().map((e) => e.name));
+    return closest(name, this.names) !== null;
   }
 
   /** `trio (workspace.lock.json); aaps, loop (~/.sdqctl/aliases.yaml)`: names by where they come from. */

@@ -313,9 +313,16 @@ function isSelector(selector: string): boolean {
  * window (`#L50:-10..`) and the `/` that closes a pattern.
  */
 function trimTail(body: string): string {
-  const trimmed = body.replace(/[,:;!?*_]+$/, '');
-  return trimmed.endsWith('.') && !trimmed.endsWith('..') ? trimTail(trimmed.slice(0, -1)) : trimmed;
+  let end = body.length;
+  for (;;) {
+    while (end > 0 && TRAILING.includes(body[end - 1]!)) end--;
+    // One `.` goes, and what stands before it is trimmed again; `..` stays.
+    if (end > 0 && body[end - 1] === '.' && !(end > 1 && body[end - 2] === '.')) end--;
+    else break;
+  }
+  return end === body.length ? body : body.slice(0, end);
 }
+const TRAILING = ',:;!?*_';
 
 /**
  * A pattern selector may hold spaces (`@app.py#/def main/` in inline code): when the ref taken up
