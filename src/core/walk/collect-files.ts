@@ -130,6 +130,7 @@ export function walkFiles(root: string, cwd: string, rules: readonly Rule[], wan
   const inCwd = rootFromCwd !== '..' && !rootFromCwd.startsWith('../') && !path.isAbsolute(rootFromCwd);
   const relsOf = (abs: string, rel: string) =>
     rules.length === 0 ? [] : [rel, inCwd ? (rootFromCwd === '.' ? rel : `${rootFromCwd}/${rel}`) : displayRelative(cwd, abs)];
+  root = path.resolve(root);
   const visit = (dir: string, dirRel: string) => {
     let entries: fs.Dirent[];
     try {
@@ -141,7 +142,8 @@ export function walkFiles(root: string, cwd: string, rules: readonly Rule[], wan
     for (const e of entries) {
       const isDir = e.isDirectory();
       if (!isDir && !wanted(e.name)) continue;
-      const abs = path.join(dir, e.name);
+      // `dir` is a normal path (path.resolve'd, then names added): no path.join to normalize it again.
+      const abs = dir.endsWith(path.sep) ? dir + e.name : dir + path.sep + e.name;
       const rel = dirRel === '' ? e.name : `${dirRel}/${e.name}`;
       if (isDir) {
         if (!DEFAULT_SKIP_DIRS.includes(e.name) && !ignored(rules, relsOf(abs, rel), true)) visit(abs, rel);
