@@ -1,4 +1,4 @@
-import crypto from 'node:crypto';
+import { lazyRequire } from '../../shared/lazy.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../shared/context.js';
@@ -6,6 +6,9 @@ import { RefcatError } from '../../shared/errors.js';
 import { shownPath } from '../../shared/paths.js';
 import { writeFileAtomic } from '../safe-write/atomic-file.js';
 import type { DriftEntry, DriftReport } from './detect-drift.js';
+
+/** Loaded on first use: node:crypto is a few ms of start-up for every command that links this file. */
+const crypto = lazyRequire<typeof import('node:crypto')>('node:crypto');
 
 /**
  * Accepting a reviewed `changed` ref (docs/drift.md#accepting-a-change): a file at the root of the
@@ -34,7 +37,7 @@ export interface AcceptKey {
 }
 
 export function linesHash(lines: readonly string[]): string {
-  return 'sha256:' + crypto.createHash('sha256').update(lines.join('\n')).digest('hex');
+  return 'sha256:' + crypto().createHash('sha256').update(lines.join('\n')).digest('hex');
 }
 
 /** The accepted refs of a repository's ACCEPT_FILE (none when there is no such file). */

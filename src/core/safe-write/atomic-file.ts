@@ -1,8 +1,11 @@
-import crypto from 'node:crypto';
+import { lazyRequire } from '../../shared/lazy.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ProcessInfo } from '../../shared/context.js';
 import { undoOnInterrupt } from '../../shared/interrupt.js';
+
+/** Loaded on first use: node:crypto is a few ms of start-up for every command that links this file. */
+const crypto = lazyRequire<typeof import('node:crypto')>('node:crypto');
 
 export interface AtomicFileOptions {
   /** Permission bits of the new file (default: 0o666 less the umask, as for any new file). */
@@ -39,7 +42,7 @@ export const TEMP_RE = /^\.refcat-(\d+)-[0-9a-f]{12}\.tmp$/;
  * killed refcat can be told from one being written right now (reclaimTemps).
  */
 export function tempName(dir: string, pid = 0): string {
-  return path.join(dir, `.refcat-${pid}-${crypto.randomBytes(6).toString('hex')}.tmp`);
+  return path.join(dir, `.refcat-${pid}-${crypto().randomBytes(6).toString('hex')}.tmp`);
 }
 
 

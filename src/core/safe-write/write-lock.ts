@@ -1,10 +1,13 @@
-import crypto from 'node:crypto';
+import { lazyRequire } from '../../shared/lazy.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ProcessInfo } from '../../shared/context.js';
 import { RefcatError } from '../../shared/errors.js';
 import { undoOnInterrupt } from '../../shared/interrupt.js';
 import { tempName } from './atomic-file.js';
+
+/** Loaded on first use: node:crypto is a few ms of start-up for every command that links this file. */
+const crypto = lazyRequire<typeof import('node:crypto')>('node:crypto');
 
 export interface LockOptions {
   /** Who we are and who still runs; without it locks are never judged stale. */
@@ -27,7 +30,7 @@ export function lockPathFor(target: string): string {
   const base = path.basename(target);
   const plain = `${base}.refcat-lock`;
   if (Buffer.byteLength(plain) <= NAME_MAX) return path.join(path.dirname(target), plain);
-  return path.join(path.dirname(target), `.${crypto.createHash('sha256').update(base).digest('hex').slice(0, 32)}.refcat-lock`);
+  return path.join(path.dirname(target), `.${crypto().createHash('sha256').update(base).digest('hex').slice(0, 32)}.refcat-lock`);
 }
 
 /**
@@ -41,7 +44,7 @@ export function lockPathFor(target: string): string {
  */
 export function acquireLock(target: string, opts: LockOptions): () => void {
   const file = lockPathFor(target);
-  const mine = `${opts.proc?.pid ?? 0} ${crypto.randomBytes(8).toString('hex')}\n`;
+  const mine = `${opts.proc?.pid ?? 0} ${crypto().randomBytes(8).toString('hex')}\n`;
   const deadline = Date.now() + (opts.waitMs ?? DEFAULT_WAIT_MS);
   let delay = 2;
   for (;;) {
