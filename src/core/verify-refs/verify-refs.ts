@@ -6,7 +6,7 @@ import { AliasResolver } from '../alias/resolve-aliases.js';
 import { type ConvReader, loadConv } from '../workflow/load-conv.js';
 import { Confinement } from '../safe-read/confinement.js';
 import { checkConvRefs, workflowAliases } from '../workflow/validate-conv.js';
-import { extract, type ExtractReport } from '../extract/extract.js';
+import { extract } from '../extract/extract.js';
 import { PatternBudget } from '../extract/pattern-search.js';
 import { ReadCache } from '../extract/read-cache.js';
 import { hasGlobChars } from '../walk/glob.js';
@@ -112,13 +112,12 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
   const bareRefs = new Set<string>();
   // The files refs point at, read once for the scan (drift and --fix read them again, fresh).
   const readCache = new ReadCache();
-  const reports = new Map<string, ExtractReport>();
   for (const [i, file] of files.entries()) {
     options.onProgress?.(i, files.length);
     const [findingsBefore, entriesBefore] = [findings.length, snippets?.entries.length ?? 0];
     refsFound += file.path.toLowerCase().endsWith('.conv')
       ? checkWorkflow(file.path, ctx, base, options.readFile, findings, budget, driftRefs, options.confine)
-      : checkDoc(file.path, file.root, ctx, base, { findings, budget, driftRefs, snippets, comparable, bareRefs, confine: options.confine, readCache, reports });
+      : checkDoc(file.path, file.root, ctx, base, { findings, budget, driftRefs, snippets, comparable, bareRefs, confine: options.confine, readCache });
     detach(findings, findingsBefore);
     if (snippets) detach(snippets.entries, entriesBefore);
   }
@@ -230,7 +229,6 @@ function checkWorkflow(
   }
 }
 
-/** What checking one document adds to: findings, drift inputs, snippet verdicts, one pattern budget. */
 /**
  * Copies what a doc added to the run's results (plain data), from `from` on. A string cut from a
  * doc's text shares it in V8 (a slice keeps its parent alive): kept as they are, a run's findings
@@ -240,6 +238,7 @@ function detach<T>(items: T[], from: number): void {
   for (let i = from; i < items.length; i++) items[i] = structuredClone(items[i]!);
 }
 
+/** What checking one document adds to: findings, drift inputs, snippet verdicts, one pattern budget. */
 interface DocSinks {
   findings: Finding[];
   budget: PatternBudget;
@@ -252,16 +251,10 @@ interface DocSinks {
   /** Files a snippet may be compared with (docs/snippets.md#comparing). */
   comparable?: Confinement;
   readCache: ReadCache;
-  /**
-   * Each distinct check's report (lines not wanted), by ref and folders: a ref repeated across
-   * docs is resolved and read once. The files are judged as first read in the run anyway
-   * (readCache), so the report is the same.
-   */
-  reports: Map<string, ExtractReport>;
 }
 
 function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolver, sinks: DocSinks): number {
-  const { findings, budget, driftRefs, snippets, comparable, bareRefs, confine, readCache, reports } = sinks;
+  const { findings, budget, driftRefs, snippets, comparable, bareRefs, confine, readCache } = sinks;
   let text: string;
   try {
     // Byte text: each line is decoded when it is read (shared/byte-text.ts).
@@ -298,13 +291,7 @@ function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolv
   }
   const check = (line: number, text: string, ref: string, dirs: string[], citation?: Citation) => {
     const judging = citation !== undefined && snippets !== undefined;
-    // A check's report is remembered; one with lines (a snippet to judge) is not: it would hold them all.
-    const key = judging ? null : `${ref}\0${dirs.join('\0')}`;
-    let report = key === null ? undefined : reports.get(key);
-    if (!report) {
-      report = extract([ref], ctx, { searchDirs: dirs, aliases, checkOnly: !judging, patternBudget: budget, confine, readCache });
-      if (key !== null) reports.set(key, report);
-    }
+    const report = extract([ref], ctx, { searchDirs: dirs, aliases, checkOnly: !judging, patternBudget: budget, confine, readCache });
     const at = (severity: Finding['severity']) => (d: (typeof report.errors)[number]) =>
       findings.push({ severity, code: d.code, message: d.message, details: d.details, ref: text, file, line });
     report.errors.forEach(at('error'));
