@@ -114,12 +114,13 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
   const readCache = new ReadCache();
   for (const [i, file] of files.entries()) {
     options.onProgress?.(i, files.length);
-    const [findingsBefore, entriesBefore] = [findings.length, snippets?.entries.length ?? 0];
+    const [findingsBefore, entriesBefore, driftBefore] = [findings.length, snippets?.entries.length ?? 0, driftRefs?.length ?? 0];
     refsFound += file.path.toLowerCase().endsWith('.conv')
       ? checkWorkflow(file.path, ctx, base, options.readFile, findings, budget, driftRefs, options.confine)
       : checkDoc(file.path, file.root, ctx, base, { findings, budget, driftRefs, snippets, comparable, bareRefs, confine: options.confine, readCache });
     detach(findings, findingsBefore);
     if (snippets) detach(snippets.entries, entriesBefore);
+    if (driftRefs) detach(driftRefs, driftBefore);
   }
   let drift: VerifyRefsReport['drift'];
   if (options.drift && driftRefs) {
@@ -231,8 +232,9 @@ function checkWorkflow(
 
 /**
  * Copies what a doc added to the run's results (plain data), from `from` on. A string cut from a
- * doc's text shares it in V8 (a slice keeps its parent alive): kept as they are, a run's findings
- * and snippet verdicts held most docs it read, tens of MB for the garbage collector to copy.
+ * doc's text shares it in V8 (a slice keeps its parent alive): kept as they are, a run's findings,
+ * snippet verdicts and drift inputs held most docs it read, tens of MB for the garbage collector
+ * to copy.
  */
 function detach<T>(items: T[], from: number): void {
   for (let i = from; i < items.length; i++) items[i] = structuredClone(items[i]!);
