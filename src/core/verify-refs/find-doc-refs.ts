@@ -102,8 +102,7 @@ function isWideSpace(c: number): boolean {
 }
 const classOf = (c: number): number => (c < 128 ? CLASS[c]! : isWideSpace(c) ? BEFORE : BODY | AFTER_COLON);
 /** Class of `s[i]`, 0 past either end. */
-const charClassAt = (s: string, i: number): number => (i < s.length ? classOf(s.charCodeAt(i)) : 0);
-const classAt = charClassAt;
+const classAt = (s: string, i: number): number => (i < s.length ? classOf(s.charCodeAt(i)) : 0);
 /** Class of byte text's `s[i]`: above ASCII, a ref character (shared/byte-text.ts). */
 const byteClassAt = (s: string, i: number): number => (i < s.length ? byteClassOf(s.charCodeAt(i)) : 0);
 const byteClassOf = (c: number): number => (c < 128 ? CLASS[c]! : BODY | AFTER_COLON);
@@ -125,7 +124,7 @@ export function findDocRefs(text: string, options: ScanOptions): DocRef[] {
   // In byte text a character above ASCII is one byte of a wider one: it is taken as a ref
   // character (the widest reading), and the line, decoded, says what it is.
   const bytes = options.bytes ?? false;
-  const classAt = bytes ? byteClassAt : charClassAt;
+  const classHere = bytes ? byteClassAt : classAt;
   let at = text.indexOf('@');
   let colon = text.indexOf(':');
   if (at === -1 && colon === -1) return refs;
@@ -178,10 +177,10 @@ export function findDocRefs(text: string, options: ScanOptions): DocRef[] {
     if (fence === null) {
       // Is there an `@` followed by a ref character, or an alias name's last character, `:`, and a
       // character a ref's path may start with?
-      while (at !== -1 && at < end && !(classAt(text, at + 1) & BODY)) at = text.indexOf('@', at + 1);
+      while (at !== -1 && at < end && !(classHere(text, at + 1) & BODY)) at = text.indexOf('@', at + 1);
       let candidate = at !== -1 && at < end;
       if (!candidate) {
-        while (colon !== -1 && colon < end && !(colon > start && classOf(text.charCodeAt(colon - 1)) & NAME && classAt(text, colon + 1) & AFTER_COLON)) {
+        while (colon !== -1 && colon < end && !(colon > start && classOf(text.charCodeAt(colon - 1)) & NAME && classHere(text, colon + 1) & AFTER_COLON)) {
           colon = text.indexOf(':', colon + 1);
         }
         candidate = colon !== -1 && colon < end;

@@ -124,13 +124,13 @@ function ignoredPath(rules: readonly Rule[], rels: string[]): boolean {
  */
 export function walkFiles(root: string, cwd: string, rules: readonly Rule[], wanted: (name: string) => boolean): string[] {
   const files: string[] = [];
+  root = path.resolve(root);
   // Paths relative to root are built on the way down, and only when there are rules to match:
   // a path.relative per entry was most of the cost of walking a large tree.
   const rootFromCwd = displayRelative(cwd, root);
   const inCwd = rootFromCwd !== '..' && !rootFromCwd.startsWith('../') && !path.isAbsolute(rootFromCwd);
   const relsOf = (abs: string, rel: string) =>
     rules.length === 0 ? [] : [rel, inCwd ? (rootFromCwd === '.' ? rel : `${rootFromCwd}/${rel}`) : displayRelative(cwd, abs)];
-  root = path.resolve(root);
   const visit = (dir: string, dirRel: string) => {
     let entries: fs.Dirent[];
     try {
