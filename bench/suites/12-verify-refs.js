@@ -180,7 +180,7 @@ if (!hasRg) console.log('rg is not installed (apt-get install ripgrep): the base
 if (hasRg && files !== report.filesScanned) console.log(`note: rg's globs cover ${files} files, verify refs scanned ${report.filesScanned}`);
 
 function measure(label) {
-  const [ours, noSnippets, node, rg = 0] = compare(cmds, 9, { cwd: root });
+  const [ours, noSnippets, node, rg = 0] = compare(cmds, 15, { cwd: root });
   const floor = node + rg;
   const baseline = hasRg ? `node -e 0 ${fmt(node)} + rg ${fmt(rg)} = ${fmt(floor)}` : `node -e 0 ${fmt(node)} (no rg)`;
   console.log(`${label}: ${baseline}`);
