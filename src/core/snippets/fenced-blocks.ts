@@ -113,19 +113,12 @@ export function fastState(Base: StateConstructor) {
     for (let start = 0; start < src.length; ) {
       const newline = src.indexOf('\n', start);
       const end = newline === -1 ? src.length : newline;
-      let pos = start;
-      let offset = 0;
-      for (; pos < end; pos++) {
-        const ch = src.charCodeAt(pos);
-        if (ch === 0x20) offset++;
-        else if (ch === 0x09) offset += 4 - (offset % 4);
-        else break;
-      }
+      const pos = indentEnd(src, start, end);
       if (newline === -1 && pos === end) break;
       bMarks.push(start);
       eMarks.push(end);
       tShift.push(pos - start);
-      sCount.push(offset);
+      sCount.push(columns(src, start, pos));
       bsCount.push(0);
       start = end + 1;
     }
@@ -290,27 +283,30 @@ function candidateLines(text: string, starts: readonly number[], lineMax: number
 
 /** Whether the line from start to end closes a fence opened with `length` of `marker`. */
 function closesFence(text: string, start: number, end: number, marker: number, length: number): boolean {
-  let pos = start;
-  let column = 0;
-  for (; pos < end; pos++) {
-    const ch = text.charCodeAt(pos);
-    if (ch === 0x20) column++;
-    else if (ch === 0x09) column += 4 - (column % 4);
-    else break;
-  }
-  if (column >= 4 || text.charCodeAt(pos) !== marker) return false;
+  let pos = indentEnd(text, start, end);
+  if (columns(text, start, pos) >= 4 || text.charCodeAt(pos) !== marker) return false;
   const run = pos;
   while (pos < end && text.charCodeAt(pos) === marker) pos++;
   return pos - run >= length && isBlank(text, pos, end);
 }
 
+/** Where the spaces and tabs that text[from, to) starts with end. */
+function indentEnd(text: string, from: number, to: number): number {
+  let pos = from;
+  while (pos < to && (text.charCodeAt(pos) === 0x20 || text.charCodeAt(pos) === 0x09)) pos++;
+  return pos;
+}
+
+/** How many columns the spaces and tabs text[from, to) take (a tab to the next multiple of 4). */
+function columns(text: string, from: number, to: number): number {
+  let column = 0;
+  for (let pos = from; pos < to; pos++) column += text.charCodeAt(pos) === 0x09 ? 4 - (column % 4) : 1;
+  return column;
+}
+
 /** Whether text[from, to) holds only spaces and tabs. */
 function isBlank(text: string, from: number, to: number): boolean {
-  for (let pos = from; pos < to; pos++) {
-    const ch = text.charCodeAt(pos);
-    if (ch !== 0x20 && ch !== 0x09) return false;
-  }
-  return true;
+  return indentEnd(text, from, to) === to;
 }
 
 /** The line holding `offset` (binary search in lineStarts). */
