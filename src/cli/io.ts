@@ -45,7 +45,11 @@ export class StdoutWriter {
   ) {}
 
   async write(chunk: string | Uint8Array): Promise<void> {
-    this.pending.push(chunk);
+    // Text after text is joined as it comes (a glob's fence, then the next header): one piece to
+    // encode and write, not two.
+    const last = this.pending.length - 1;
+    if (typeof chunk === 'string' && last >= 0 && typeof this.pending[last] === 'string') this.pending[last] += chunk;
+    else this.pending.push(chunk);
     this.size += chunk.length;
     if (this.size >= this.writeSize) await this.flush();
   }

@@ -106,6 +106,18 @@ describe('StdoutWriter', () => {
     await ended;
     expect(writes).toEqual(['abcdefghijk']);
   });
+
+  it('hands texts between byte chunks to a single writev as one piece, bytes as they are', async () => {
+    const parts: (string | Uint8Array)[][] = [];
+    const io = { stdout: () => expect.unreachable(), stdoutParts: (p: (string | Uint8Array)[]) => void parts.push([...p]) } as unknown as IO;
+    const out = new StdoutWriter(io, 1 << 10);
+    const body = Buffer.from('const a = 1;\n');
+    // A glob's output: header, file bytes, fence, then the next header.
+    for (const chunk of ['## a\n```ts\n', body, '```\n', '\n## b\n```ts\n', body, '```\n']) await out.write(chunk);
+    await out.end();
+    expect(parts).toEqual([['## a\n```ts\n', body, '```\n\n## b\n```ts\n', body, '```\n']]);
+    expect(parts[0]![1]).toBe(body);
+  });
 });
 
 describe('no size cap on streamed files', () => {

@@ -13,8 +13,13 @@ const CR = 0x0d;
  * Read buffers are cut from shared slabs: a glob reads thousands of small files, and a buffer of
  * its own for each (an ArrayBuffer, then garbage) cost more than reading them. A piece is never
  * handed out twice, so bytes passed on (ContentSpan.bytes) stay valid as long as they are held.
+ *
+ * 64 KiB, not more: a slab of 1 MiB is above malloc's mmap threshold, so each one was fresh memory
+ * from the kernel, faulted in page by page by the reads themselves (a glob of 54 MB of files spent
+ * more time in those faults than in reading). Slabs this size come back from malloc's heap once
+ * the collector has freed them (`npm run bench -- 04`).
  */
-const SLAB = 1 << 20;
+const SLAB = 1 << 16;
 let slab = Buffer.alloc(0);
 let slabUsed = 0;
 
