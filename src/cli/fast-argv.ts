@@ -1,3 +1,4 @@
+import { CHECK_COMMANDS, type CheckCommand } from './check-flags.js';
 import { EXTRACT_FLAGS, type FlagSpec } from './extract-flags.js';
 
 /**
@@ -13,12 +14,14 @@ interface Flag {
   negate: boolean;
 }
 
-let table: Map<string, Flag> | undefined;
+const tables = new Map<readonly FlagSpec[], Map<string, Flag>>();
 
-function flags(): Map<string, Flag> {
+/** Every name of every flag of `specs` (`-C` and `--context` alike), with what it sets. */
+function flagsOf(specs: readonly FlagSpec[]): Map<string, Flag> {
+  let table = tables.get(specs);
   if (table) return table;
   table = new Map();
-  for (const spec of EXTRACT_FLAGS) {
+  for (const spec of specs) {
     const names = spec.flags.split(/[ ,|]+/).filter((f) => f.startsWith('-'));
     const long = names.find((n) => n.startsWith('--'))!;
     const negate = long.startsWith('--no-');
@@ -28,6 +31,7 @@ function flags(): Map<string, Flag> {
     const flag = { spec, attr, takesValue: spec.flags.includes('<'), negate };
     for (const n of names) table.set(n, flag);
   }
+  tables.set(specs, table);
   return table;
 }
 
@@ -45,18 +49,39 @@ export function fastParseExtract(argv: readonly string[]): FastParse | null {
   let args = argv;
   if (args[0] === 'refcat') args = args.slice(1);
   else if (args.length > 0 && COMMAND_NAMES.includes(args[0]!)) return null;
+  const parsed = parseFlags(args, EXTRACT_FLAGS);
+  return parsed && { refs: parsed.args, opts: parsed.opts };
+}
 
+/**
+ * `refcat validate ...` and `refcat verify refs ...` parsed as commander would, for the common
+ * case only (null otherwise, as fastParseExtract): the command, its paths and its options.
+ */
+export function fastParseCheck(argv: readonly string[]): { command: CheckCommand; paths: string[]; opts: Record<string, unknown> } | null {
+  const command = CHECK_COMMANDS.find((c) => c.words.every((w, i) => argv[i] === w));
+  if (!command) return null;
+  const parsed = parseFlags(argv.slice(command.words.length), command.flags);
+  if (!parsed || (command.needsPaths && parsed.args.length === 0)) return null;
+  return { command, paths: parsed.args, opts: parsed.opts };
+}
+
+/**
+ * Arguments and flags as commander reads them, or null for anything it would read otherwise or
+ * reject: an unknown flag, a flag value that is missing, bad, or starts with `-`.
+ */
+function parseFlags(args: readonly string[], specs: readonly FlagSpec[]): { args: string[]; opts: Record<string, unknown> } | null {
+  const flags = flagsOf(specs);
   const opts: Record<string, unknown> = {};
-  for (const f of flags().values()) if (f.negate) opts[f.attr] = true;
-  const refs: string[] = [];
+  for (const f of flags.values()) if (f.negate) opts[f.attr] = true;
+  const positional: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === '--') {
-      refs.push(...args.slice(i + 1));
+      positional.push(...args.slice(i + 1));
       break;
     }
     if (!arg.startsWith('-') || arg === '-') {
-      refs.push(arg);
+      positional.push(arg);
       continue;
     }
     let name = arg;
@@ -69,7 +94,7 @@ export function fastParseExtract(argv: readonly string[]): FastParse | null {
       name = arg.slice(0, 2);
       value = arg.slice(2);
     }
-    const flag = flags().get(name);
+    const flag = flags.get(name);
     if (!flag) return null;
     if (!flag.takesValue) {
       if (value !== undefined) return null;
@@ -78,7 +103,7 @@ export function fastParseExtract(argv: readonly string[]): FastParse | null {
     }
     if (value === undefined) {
       value = args[++i];
-      if (value === undefined) return null;
+      if (value === undefined || value.startsWith('-')) return null;
     }
     if (flag.spec.choices && !flag.spec.choices.includes(value)) return null;
     try {
@@ -87,5 +112,5 @@ export function fastParseExtract(argv: readonly string[]): FastParse | null {
       return null;
     }
   }
-  return { refs, opts };
+  return { args: positional, opts };
 }

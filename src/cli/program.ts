@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { FD_FORMATS } from '../core/output/render-fd.js';
 import { ENCODINGS } from '../core/tokens/tokenizer.js';
-import { CHECK_FORMATS } from '../core/output/render-findings.js';
 import { WRITE_MODES } from '../core/safe-write/write-mode.js';
 import type { ExitCode } from '../shared/errors.js';
+import { type CheckCommand, VALIDATE, VERIFY_REFS } from './check-flags.js';
 import { EXTRACT_FLAGS, type FlagSpec } from './extract-flags.js';
 import type { IO } from './io.js';
-import { aliasPair, collect, FlagValueError, lineRange, pageNumber, positiveInt, slashRegex } from './options.js';
+import { aliasPair, FlagValueError, lineRange, pageNumber, positiveInt, slashRegex } from './options.js';
 
 /** The extraction flags, one line each, for the top-level help: extracting is the main job. */
 function extractFlagsHelp(): string {
@@ -75,8 +75,7 @@ Exit codes: 0 success (warnings allowed), 1 a check or ref failed, 2 usage error
     name: 'validate',
     description: 'validate .conv workflows: directives, values, blocks, INCLUDEs and every ref',
     argument: ['<files...>', 'workflow files, folders (every *.conv below) or globs'],
-    option: ['--allow-missing', 'missing files, unknown aliases and unmatched CONTEXT are warnings, not errors'],
-    run: async (files, opts) => (await import('./commands/validate.js')).runValidate(files, opts, io),
+    command: VALIDATE,
     help: `
 Examples:
   $ refcat validate flow.conv                  one workflow
@@ -85,7 +84,7 @@ Examples:
 
 Exit codes: 0 every workflow valid (warnings allowed), 1 a workflow has errors, 2 usage error.`,
     setExit,
-  });
+  }, io);
 
   const verify = program
     .command('verify')
@@ -94,8 +93,7 @@ Exit codes: 0 every workflow valid (warnings allowed), 1 a workflow has errors, 
     name: 'refs',
     description: 'check the references in workflows, markdown, text and yaml files',
     argument: ['[paths...]', 'files and folders to scan (default: .)'],
-    option: ['--suggest-fixes', 'for a missing file, propose existing files with the same name'],
-    run: async (paths, opts) => (await import('./commands/verify-refs.js')).runVerifyRefs(paths, opts, io),
+    command: VERIFY_REFS,
     help: `
 Scans .md .conv .txt .yaml .yml files, skipping .git node_modules .venv venv dist build
 __pycache__ and what <folder>/.sdqctlignore and -e list. Finds @path.ext[#selector] and
@@ -121,14 +119,7 @@ Examples:
 Exit codes: 0 no broken reference, 1 a reference is broken or a snippet stale (or changed or deleted with
 --drift; moved or unknown too with --strict), 2 usage error.`,
     setExit,
-  })
-    .option('--drift', 'say which line refs moved, changed or lost their file since they were written (needs git)')
-    .option('--fix', 'rewrite moved line refs in place (implies --drift)')
-    .option('--dry-run', 'with --fix: print what would be rewritten, write nothing (implies --fix)')
-    .option('--since <rev>', 'compare every ref with this revision, not the commit of its line (implies --drift)')
-    .option('--accept', 'record every changed line ref as reviewed, in refcat-accepted.json (implies --drift)')
-    .option('--fix-snippets', 'rewrite stale snippets that were exact copies when written with the current code (implies --fix)')
-    .option('--no-snippets', 'do not compare cited snippets with the code (their refs are still checked)');
+  }, io);
 
   addFdCommands(program, io, setExit);
   addRefCommands(program, io, setExit);
@@ -288,9 +279,8 @@ interface CheckCommandSpec {
   name: string;
   description: string;
   argument: [string, string];
-  /** The command's own flag; the shared ones are added by addCheckCommand. */
-  option: [string, string];
-  run: (args: string[], opts: any) => Promise<ExitCode>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** Its flags and implementation (check-flags.ts, shared with the fast path of fast-argv.ts). */
+  command: CheckCommand;
   help: string;
   setExit: (code: ExitCode) => void;
 }
@@ -299,19 +289,12 @@ interface CheckCommandSpec {
  * `validate` and `verify refs`: the same shape and the flags they share (--strict, --json,
  * --format, -e/--exclude, --alias). The implementation is imported only when the command runs.
  */
-function addCheckCommand(parent: Command, spec: CheckCommandSpec): Command {
-  return parent
-    .command(spec.name)
-    .description(spec.description)
-    .argument(...spec.argument)
-    .option(...spec.option)
-    .option('--strict', 'warnings count as errors')
-    .option('--json', 'JSON output (same as --format json)')
-    .addOption(new Option('--format <format>', 'output format').choices(CHECK_FORMATS))
-    .option('-e, --exclude <glob>', 'skip files and folders matching the glob (repeatable)', commanderParser(collect))
-    .option('--alias <name=path>', 'define an alias (repeatable)', commanderParser(aliasPair))
+function addCheckCommand(parent: Command, spec: CheckCommandSpec, io: IO): Command {
+  const cmd = parent.command(spec.name).description(spec.description).argument(...spec.argument);
+  for (const flag of spec.command.flags) cmd.addOption(toOption(flag));
+  return cmd
     .showSuggestionAfterError(true)
-    .action(async (args: string[], opts) => spec.setExit(await spec.run(args, opts)))
+    .action(async (args: string[], opts) => spec.setExit(await spec.command.run(args, opts, io)))
     .addHelpText('after', spec.help);
 }
 

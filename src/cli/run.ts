@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { closest } from '../shared/did-you-mean.js';
 import { type ExitCode, isRefcatError, UsageError } from '../shared/errors.js';
-import { COMMAND_NAMES, fastParseExtract } from './fast-argv.js';
+import { COMMAND_NAMES, fastParseCheck, fastParseExtract } from './fast-argv.js';
 import { type IO, printDiagnostics } from './io.js';
 
 /**
@@ -10,8 +10,8 @@ import { type IO, printDiagnostics } from './io.js';
  * never throws out of here: RefcatErrors are printed as one `Error:` line (plus details) and
  * mapped to their exit code; only a bug escapes, for main.ts to report.
  *
- * The common case, a plain extraction, is parsed without loading commander (fast-argv.ts);
- * everything else goes through the full commander program.
+ * The common cases, a plain extraction, `validate` and `verify refs`, are parsed without loading
+ * commander (fast-argv.ts); everything else goes through the full commander program.
  */
 export async function runCli(argv: string[], io: IO): Promise<ExitCode> {
   try {
@@ -21,6 +21,8 @@ export async function runCli(argv: string[], io: IO): Promise<ExitCode> {
       const { runExtract } = await import('./commands/extract.js');
       return await runExtract(fast.refs, fast.opts as never, io);
     }
+    const check = fastParseCheck(argv);
+    if (check) return await check.command.run(check.paths, check.opts, io);
     const { runProgram } = await import('./program.js');
     return await runProgram(argv, io);
   } catch (err) {

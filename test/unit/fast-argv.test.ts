@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMMAND_NAMES, fastParseExtract } from '../../src/cli/fast-argv.js';
+import { COMMAND_NAMES, fastParseCheck, fastParseExtract } from '../../src/cli/fast-argv.js';
 import type { IO } from '../../src/cli/io.js';
 import { createProgram } from '../../src/cli/program.js';
 
@@ -87,5 +87,67 @@ describe('fastParseExtract', () => {
   it('knows every command name of the program', () => {
     const names = createProgram(silentIO(), () => {}).commands.map((c) => c.name());
     for (const name of names) expect(COMMAND_NAMES).toContain(name);
+  });
+});
+
+/** What commander hands a check command's action (`validate`, `verify refs`) for `argv`. */
+async function checkViaCommander(argv: string[]) {
+  const program = createProgram(silentIO(), () => {});
+  const verify = program.commands.find((c) => c.name() === 'verify')!;
+  let captured: { words: string[]; paths: string[]; opts: Record<string, unknown> } | undefined;
+  const capture = (words: string[]) => (paths: string[], opts: Record<string, unknown>) => {
+    captured = { words, paths, opts: { ...opts } };
+  };
+  program.commands.find((c) => c.name() === 'validate')!.action(capture(['validate']));
+  verify.commands.find((c) => c.name() === 'refs')!.action(capture(['verify', 'refs']));
+  await program.parseAsync(argv, { from: 'user' });
+  return captured;
+}
+
+const checkAccepted: string[][] = [
+  ['verify', 'refs'],
+  ['verify', 'refs', '.'],
+  ['verify', 'refs', 'docs/', 'README.md', '--suggest-fixes'],
+  ['verify', 'refs', '--strict', '--json'],
+  ['verify', 'refs', '--format', 'github'],
+  ['verify', 'refs', '--format=text', 'docs'],
+  ['verify', 'refs', '-e', 'drafts/**', '--exclude', 'old/**', '-evendor/**', '--exclude=x'],
+  ['verify', 'refs', '--alias', 'loop=/x', '--alias=b=/y'],
+  ['verify', 'refs', '--no-snippets'],
+  ['verify', 'refs', '--drift', '--since', 'main'],
+  ['verify', 'refs', '--fix', '--dry-run', '--accept', '--fix-snippets'],
+  ['verify', 'refs', '--', '-odd.md'],
+  ['validate', 'flow.conv'],
+  ['validate', 'a.conv', 'b/', '--allow-missing', '--strict', '--format', 'json'],
+  ['validate', '.', '-e', 'drafts/**'],
+];
+
+const checkRefused: string[][] = [
+  ['verify'],
+  ['verify', 'ref'],
+  ['verify', 'refs', '--help'],
+  ['verify', 'refs', '-h'],
+  ['verify', 'refs', '--format', 'html'],
+  ['verify', 'refs', '--format'],
+  ['verify', 'refs', '--since'],
+  ['verify', 'refs', '--since', '--drift'],
+  ['verify', 'refs', '--alias', 'nope'],
+  ['verify', 'refs', '--strcit'],
+  ['verify', 'refs', '--json=yes'],
+  ['verify', 'refs', '--allow-missing'],
+  ['validate'],
+  ['validate', '--strict'],
+  ['validate', 'x.conv', '--drift'],
+];
+
+describe('fastParseCheck', () => {
+  it.each(checkAccepted)('accepts %j like commander', async (...argv) => {
+    const fast = fastParseCheck(argv);
+    expect(fast).not.toBeNull();
+    expect({ words: [...fast!.command.words], paths: fast!.paths, opts: fast!.opts }).toEqual(await checkViaCommander(argv));
+  });
+
+  it.each(checkRefused)('leaves %j to commander', (...argv) => {
+    expect(fastParseCheck(argv)).toBeNull();
   });
 });

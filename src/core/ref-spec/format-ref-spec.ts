@@ -28,12 +28,8 @@ export function safePath(p: string): string {
  * file (docs/reference.md#paths-with-spaces-or-). Other characters are written as they are.
  */
 export function escapePath(p: string): string {
-  // Most paths hold none of these: the test is several times cheaper than the replace (a glob
-  // formats a ref for each of its thousands of files).
   return MAY_ESCAPE.test(p) ? p.replace(/#|\s|%(?=[0-9A-Fa-f]{2})/gu, (c) => encodeURIComponent(c)) : p;
 }
-
-const MAY_ESCAPE = /[#%\s]/u;
 
 export function formatSpan(span: LineSpan): string {
   return span.start === span.end ? `#L${span.start}` : `#L${span.start}-L${span.end}`;
@@ -69,3 +65,9 @@ function formatWindow(w: Window): string {
 export function specOf(alias: string | null, path: string, span: LineSpan | null): string {
   return formatRef({ alias, path, selector: null }, span ?? undefined);
 }
+
+/**
+ * What escapePath() may change: most paths hold none of it, and this test is several times
+ * cheaper than the replace (a glob formats a ref for each of its thousands of files).
+ */
+const MAY_ESCAPE = /[#%\s]/u;
