@@ -149,6 +149,22 @@ describe('start-up', () => {
     expect(loaded.filter((u) => /dist\/(core|cli)\//.test(u))).toEqual([]);
   });
 
+  it('`verify refs` loads no commander: the command CI runs parses its flags without it', () => {
+    const traced = (args: string[]) => {
+      fs.rmSync(trace, { force: true });
+      const r = spawnSync(process.execPath, ['--import', path.join(REPO, 'test/helpers/trace-imports.mjs'), BIN, ...args], {
+        cwd: src,
+        env: { PATH: process.env.PATH, HOME: os.tmpdir(), REFCAT_TRACE_IMPORTS: trace },
+        encoding: 'utf8',
+      });
+      expect(r.stderr).toBe('');
+      return fs.readFileSync(trace, 'utf8').split('\n').filter((u) => /node_modules\/commander\//.test(u));
+    };
+    expect(traced(['verify', 'refs', '.', '--strict', '--format', 'text'])).toEqual([]);
+    // ... and the trace sees commander where it is used, so this test can fail.
+    expect(traced(['verify', 'refs', '--help']).length).toBeGreaterThan(0);
+  });
+
   it('the trace does see the language server when refcat lsp runs (so the test above can fail)', () => {
     fs.rmSync(trace, { force: true });
     // stdin at its end: the server starts, sees the client gone and ends (exit 1: no shutdown).
