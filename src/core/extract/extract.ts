@@ -173,8 +173,11 @@ export function* extractSteps(
       yield { warnings: [], errors: [asDiagnostic(err, refText)] };
       continue;
     }
-    const walkWarnings = walked.map((w): Diagnostic => ({ code: w.code, message: `${w.message} in ${spec.raw}`, details: [], ref: spec.raw }));
-    if (walkWarnings.length > 0) yield { warnings: walkWarnings, errors: [] };
+    // Only a glob's walk has warnings: `map` over the usual empty array was compiled for one kind
+    // of array, and thrown away (with all of extractSteps) at the first array of another.
+    if (walked.length > 0) {
+      yield { warnings: walked.map((w): Diagnostic => ({ code: w.code, message: `${w.message} in ${spec.raw}`, details: [], ref: spec.raw })), errors: [] };
+    }
     let skipped = 0;
     // One options object for all the files of a glob (a copy per file was 5% of a glob's time).
     const fileOptions = { ...options, quotable };
