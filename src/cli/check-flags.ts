@@ -3,6 +3,7 @@ import type { ExitCode } from '../shared/errors.js';
 import type { FlagSpec } from './extract-flags.js';
 import type { IO } from './io.js';
 import { aliasPair, collect } from './options.js';
+import { optimizeOnlyLongRunningCode } from './tiering.js';
 
 /**
  * The flags of the check commands (`validate`, `verify refs`), as data, as extract-flags.ts has
@@ -52,7 +53,10 @@ export const VERIFY_REFS: CheckCommand = {
     { flags: '--no-snippets', description: 'do not compare cited snippets with the code (their refs are still checked)' },
   ],
   needsPaths: false,
-  run: async (paths, opts, io) => (await import('./commands/verify-refs.js')).runVerifyRefs(paths, opts, io),
+  run: async (paths, opts, io) => {
+    optimizeOnlyLongRunningCode();
+    return (await import('./commands/verify-refs.js')).runVerifyRefs(paths, opts, io);
+  },
 };
 
 export const CHECK_COMMANDS: readonly CheckCommand[] = [VALIDATE, VERIFY_REFS];
