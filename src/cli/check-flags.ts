@@ -8,9 +8,8 @@ import { optimizeOnlyLongRunningCode } from './tiering.js';
 /**
  * The flags of the check commands (`validate`, `verify refs`), as data, as extract-flags.ts has
  * them for extraction: program.ts builds the commander options from these tables, and
- * fast-argv.ts parses the common case from the same tables without loading commander (which is
- * a tenth of a `verify refs` run on a thousand docs, the command CI runs on every push). Keep this
- * file free of heavy imports.
+ * fast-argv.ts parses the common case from the same tables without loading commander (20-25 ms of
+ * every `verify refs`, the command CI runs on each push). Keep this file free of heavy imports.
  */
 export interface CheckCommand {
   /** The words that name it: `['validate']`, `['verify', 'refs']`. */
