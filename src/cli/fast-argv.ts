@@ -42,8 +42,9 @@ export interface FastParse {
 
 /**
  * Parse `refcat [REFS...] [flags]` the way commander would, for the common case only. Returns
- * null for anything else (a command name, --help, an unknown flag, a bad value, a missing value):
- * commander then parses the same argv and reports the problem with its usual messages.
+ * null for anything else (a command name, --help, an unknown flag, a bad value, a missing value, a
+ * value starting with `-`, which commander's own `-h` or `-V` may claim): commander then parses the
+ * same argv and reports the problem with its usual messages.
  */
 export function fastParseExtract(argv: readonly string[]): FastParse | null {
   let args = argv;
@@ -66,8 +67,9 @@ export function fastParseCheck(argv: readonly string[]): { command: CheckCommand
 }
 
 /**
- * Arguments and flags as commander reads them, or null for anything it would read otherwise or
- * reject: an unknown flag, a flag value that is missing, bad, or starts with `-`.
+ * Arguments and flags as commander reads them, or null where commander would reject them (an
+ * unknown flag, a flag value that is missing or bad) or may read them otherwise (a flag value
+ * that starts with `-`: commander takes it as the value, unless it is the program's `-h` or `-V`).
  */
 function parseFlags(args: readonly string[], specs: readonly FlagSpec[]): { args: string[]; opts: Record<string, unknown> } | null {
   const flags = flagsOf(specs);

@@ -43,7 +43,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     },
     drain: () => (!stdoutGone && process.stdout.writableNeedDrain ? drained(process.stdout) : Promise.resolve()),
     stderr: (s) => void process.stderr.write(s),
-    // Opened when a command reads `-`: making the stream costs every other run 5 ms.
+    // Made on first use: the stream costs 5 ms, and most commands never read it.
     get stdin() {
       return process.stdin;
     },

@@ -72,7 +72,6 @@ Exit codes: 0 success (warnings allowed), 1 a check or ref failed, 2 usage error
     });
 
   addCheckCommand(program, {
-    name: 'validate',
     description: 'validate .conv workflows: directives, values, blocks, INCLUDEs and every ref',
     argument: ['<files...>', 'workflow files, folders (every *.conv below) or globs'],
     command: VALIDATE,
@@ -90,7 +89,6 @@ Exit codes: 0 every workflow valid (warnings allowed), 1 a workflow has errors, 
     .command('verify')
     .description('static checks without running anything (see: refcat verify refs --help)');
   addCheckCommand(verify, {
-    name: 'refs',
     description: 'check the references in workflows, markdown, text and yaml files',
     argument: ['[paths...]', 'files and folders to scan (default: .)'],
     command: VERIFY_REFS,
@@ -276,7 +274,6 @@ function addWriteOptions(cmd: Command): Command {
 }
 
 interface CheckCommandSpec {
-  name: string;
   description: string;
   argument: [string, string];
   /** Its flags and implementation (check-flags.ts, shared with the fast path of fast-argv.ts). */
@@ -290,7 +287,8 @@ interface CheckCommandSpec {
  * --format, -e/--exclude, --alias). The implementation is imported only when the command runs.
  */
 function addCheckCommand(parent: Command, spec: CheckCommandSpec, io: IO): Command {
-  const cmd = parent.command(spec.name).description(spec.description).argument(...spec.argument);
+  // Its name is the last of its words (`verify refs`: `refs`, under `verify`).
+  const cmd = parent.command(spec.command.words.at(-1)!).description(spec.description).argument(...spec.argument);
   for (const flag of spec.command.flags) cmd.addOption(toOption(flag));
   return cmd
     .showSuggestionAfterError(true)

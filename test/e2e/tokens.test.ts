@@ -158,6 +158,7 @@ describe('start-up', () => {
         encoding: 'utf8',
       });
       expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
       return fs.readFileSync(trace, 'utf8').split('\n').filter((u) => /node_modules\/commander\//.test(u));
     };
     expect(traced(['verify', 'refs', '.', '--strict', '--format', 'text'])).toEqual([]);

@@ -71,6 +71,7 @@ const refused: string[][] = [
   ['@a.py', '--alias', 'nope'],
   ['@a.py', '--json=yes'],
   ['@a.py', '-qC3'],
+  ['@a.py', '--relative-to', '-V'],
 ];
 
 describe('fastParseExtract', () => {

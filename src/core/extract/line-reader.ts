@@ -14,10 +14,9 @@ const CR = 0x0d;
  * its own for each (an ArrayBuffer, then garbage) cost more than reading them. A piece is never
  * handed out twice, so bytes passed on (ContentSpan.bytes) stay valid as long as they are held.
  *
- * 64 KiB, not more: a slab of 1 MiB is above malloc's mmap threshold, so each one was fresh memory
- * from the kernel, faulted in page by page by the reads themselves (a glob of 54 MB of files spent
- * more time in those faults than in reading). Slabs this size come back from malloc's heap once
- * the collector has freed them (`npm run bench -- 04`).
+ * 64 KiB, below malloc's mmap threshold: a collected slab's memory comes back from the heap, where
+ * a larger one is fresh pages that the reads fault in one by one (CONTRIBUTING.md#benchmarks). A
+ * read over 8 KiB gets a buffer of its own: as fast, on files of 16-40 KB, as a piece of a slab.
  */
 const SLAB = 1 << 16;
 let slab = Buffer.alloc(0);

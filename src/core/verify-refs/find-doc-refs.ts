@@ -124,10 +124,8 @@ export function findDocRefs(text: string, options: ScanOptions): DocRef[] {
 }
 
 /**
- * Scan options as an object of one shape, whatever the caller passed (a literal of its own, a
- * spread, optional keys left out). V8 compiles the scan for the shapes it has seen: each caller's
- * new one threw the compiled scan away and compiled it again (80-90 ms of compiling each time,
- * in a `verify refs` of 600 ms).
+ * Scan options in one shape, whatever the caller passed: V8 compiles the scan for the shapes it
+ * has seen, and a new one throws the compiled scan away (80-90 ms to compile again).
  */
 function oneShape(o: ScanOptions): Scan {
   return { markdown: o.markdown, isKnownAlias: o.isKnownAlias, fenced: o.fenced, reportUnknownAlias: o.reportUnknownAlias, bytes: o.bytes ?? false };
