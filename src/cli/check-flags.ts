@@ -16,8 +16,8 @@ export interface CheckCommand {
   words: readonly string[];
   /** Its own flags first, then the shared ones, in the order `--help` lists them. */
   flags: readonly FlagSpec[];
-  /** At least one path is required (commander reports a missing one). */
-  needsPaths: boolean;
+  /** Its paths, as commander declares them: `<files...>` needs at least one, `[paths...]` none. */
+  argument: [string, string];
   /** The implementation, imported only when the command runs. */
   run: (paths: string[], opts: any, io: IO) => Promise<ExitCode>; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
@@ -34,7 +34,7 @@ const SHARED_FLAGS: readonly FlagSpec[] = [
 export const VALIDATE: CheckCommand = {
   words: ['validate'],
   flags: [{ flags: '--allow-missing', description: 'missing files, unknown aliases and unmatched CONTEXT are warnings, not errors' }, ...SHARED_FLAGS],
-  needsPaths: true,
+  argument: ['<files...>', 'workflow files, folders (every *.conv below) or globs'],
   run: async (paths, opts, io) => (await import('./commands/validate.js')).runValidate(paths, opts, io),
 };
 
@@ -51,7 +51,7 @@ export const VERIFY_REFS: CheckCommand = {
     { flags: '--fix-snippets', description: 'rewrite stale snippets that were exact copies when written with the current code (implies --fix)' },
     { flags: '--no-snippets', description: 'do not compare cited snippets with the code (their refs are still checked)' },
   ],
-  needsPaths: false,
+  argument: ['[paths...]', 'files and folders to scan (default: .)'],
   run: async (paths, opts, io) => {
     optimizeOnlyLongRunningCode();
     return (await import('./commands/verify-refs.js')).runVerifyRefs(paths, opts, io);

@@ -62,7 +62,8 @@ export function fastParseCheck(argv: readonly string[]): { command: CheckCommand
   const command = CHECK_COMMANDS.find((c) => c.words.every((w, i) => argv[i] === w));
   if (!command) return null;
   const parsed = parseFlags(argv.slice(command.words.length), command.flags);
-  if (!parsed || (command.needsPaths && parsed.args.length === 0)) return null;
+  // A missing required path is commander's to report.
+  if (!parsed || (command.argument[0].startsWith('<') && parsed.args.length === 0)) return null;
   return { command, paths: parsed.args, opts: parsed.opts };
 }
 

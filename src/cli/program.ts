@@ -73,7 +73,6 @@ Exit codes: 0 success (warnings allowed), 1 a check or ref failed, 2 usage error
 
   addCheckCommand(program, {
     description: 'validate .conv workflows: directives, values, blocks, INCLUDEs and every ref',
-    argument: ['<files...>', 'workflow files, folders (every *.conv below) or globs'],
     command: VALIDATE,
     help: `
 Examples:
@@ -90,7 +89,6 @@ Exit codes: 0 every workflow valid (warnings allowed), 1 a workflow has errors, 
     .description('static checks without running anything (see: refcat verify refs --help)');
   addCheckCommand(verify, {
     description: 'check the references in workflows, markdown, text and yaml files',
-    argument: ['[paths...]', 'files and folders to scan (default: .)'],
     command: VERIFY_REFS,
     help: `
 Scans .md .conv .txt .yaml .yml files, skipping .git node_modules .venv venv dist build
@@ -275,8 +273,7 @@ function addWriteOptions(cmd: Command): Command {
 
 interface CheckCommandSpec {
   description: string;
-  argument: [string, string];
-  /** Its flags and implementation (check-flags.ts, shared with the fast path of fast-argv.ts). */
+  /** Its words, paths, flags and implementation (check-flags.ts, shared with the fast path of fast-argv.ts). */
   command: CheckCommand;
   help: string;
   setExit: (code: ExitCode) => void;
@@ -288,7 +285,7 @@ interface CheckCommandSpec {
  */
 function addCheckCommand(parent: Command, spec: CheckCommandSpec, io: IO): Command {
   // Its name is the last of its words (`verify refs`: `refs`, under `verify`).
-  const cmd = parent.command(spec.command.words.at(-1)!).description(spec.description).argument(...spec.argument);
+  const cmd = parent.command(spec.command.words.at(-1)!).description(spec.description).argument(...spec.command.argument);
   for (const flag of spec.command.flags) cmd.addOption(toOption(flag));
   return cmd
     .showSuggestionAfterError(true)
