@@ -10,10 +10,11 @@ export interface IO {
   /** Text, or UTF-8 bytes passed through from a file (a chunk may end inside a character). */
   stdout: (chunk: string | Uint8Array) => void;
   /**
-   * Several chunks at once, in order, without joining them first (one `writev`): a glob's output
-   * is thousands of headers and file contents. Absent: they are joined and given to `stdout`.
+   * Bytes whose buffer the caller uses again: `done()` is called once they are written (at once
+   * for a file, which is written synchronously; for a pipe, when the stream has written them).
+   * Absent: they are given to `stdout`, and their buffer is not used again.
    */
-  stdoutParts?: (chunks: readonly (string | Uint8Array)[]) => void;
+  stdoutBytes?: (bytes: Uint8Array, done: () => void) => void;
   /**
    * Resolves once stdout can take more (a pipe's reader has caught up). Commands that stream a lot
    * (`fd read --all`) await it between blocks so that memory stays bounded (docs/reference.md#fd-and-ref).
@@ -31,61 +32,86 @@ export interface IO {
 }
 
 /**
- * Text for stdout gathered into large writes. `write()` resolves at once unless stdout is full (a
- * pipe whose reader is behind), then once it has drained: output streamed through it keeps memory
- * bounded whatever its size (docs/reference.md#streaming-and-memory).
+ * Output gathered into large writes, in buffers used again once written. `write()` resolves at
+ * once unless stdout is full (a pipe whose reader is behind), then once it has drained: output
+ * streamed through it keeps memory bounded whatever its size (docs/reference.md#streaming-and-memory).
+ *
+ * Every chunk is copied in, so its bytes are free again when write() resolves (ExtractionSink):
+ * a glob's files are read into the same few buffers, and written from the same few. Memory used
+ * for the first time costs a page fault per 4 KiB, as much as the copy of the page.
  */
 export class StdoutWriter {
-  private pending: (string | Uint8Array)[] = [];
-  private size = 0;
+  private buf: Buffer | null = null;
+  private used = 0;
+  /** Buffers written out and free again (stdoutBytes). */
+  private readonly free: Buffer[] = [];
 
   constructor(
     private readonly io: IO,
-    private readonly writeSize = 1 << 16,
+    private readonly writeSize = 1 << 18,
   ) {}
 
-  async write(chunk: string | Uint8Array): Promise<void> {
-    // Text after text is joined as it comes (a glob's fence, then the next header): one piece to
-    // encode and write, not two.
-    const last = this.pending.length - 1;
-    if (typeof chunk === 'string' && last >= 0 && typeof this.pending[last] === 'string') this.pending[last] += chunk;
-    else this.pending.push(chunk);
-    this.size += chunk.length;
-    if (this.size >= this.writeSize) await this.flush();
+  /** A promise only when the output is written and stdout must drain first. */
+  write(chunk: string | Uint8Array): Promise<void> | void {
+    const room = this.writeSize - this.used;
+    // At most 3 bytes a UTF-16 unit: a text that may not fit what is left waits for the next
+    // buffer, and one larger than a buffer is encoded first.
+    if (typeof chunk === 'string') {
+      if (chunk.length * 3 < room) {
+        this.used += this.buffer().write(chunk, this.used);
+        return;
+      }
+    } else if (chunk.length < room) {
+      this.buffer().set(chunk, this.used);
+      this.used += chunk.length;
+      return;
+    }
+    return this.writeFilling(chunk);
+  }
+
+  /** A chunk that fills the buffer: written in as many buffers as it takes. */
+  private async writeFilling(chunk: string | Uint8Array): Promise<void> {
+    if (typeof chunk === 'string') {
+      if (chunk.length * 3 <= this.writeSize) {
+        await this.flush();
+        this.used += this.buffer().write(chunk, this.used);
+        return;
+      }
+      chunk = Buffer.from(chunk);
+    }
+    for (let at = 0; at < chunk.length; ) {
+      const n = Math.min(chunk.length - at, this.writeSize - this.used);
+      this.buffer().set(chunk.subarray(at, at + n), this.used);
+      this.used += n;
+      at += n;
+      if (this.used >= this.writeSize) await this.flush();
+    }
   }
 
   /** Write what is left; call once at the end. */
   async end(): Promise<void> {
-    if (this.size > 0) await this.flush();
+    await this.flush();
+  }
+
+  private buffer(): Buffer {
+    return (this.buf ??= this.free.pop() ?? Buffer.allocUnsafeSlow(this.writeSize));
   }
 
   private async flush(): Promise<void> {
-    const parts = this.pending;
-    this.pending = [];
-    this.size = 0;
-    if (parts.every((p) => typeof p === 'string')) this.io.stdout(parts.join(''));
-    else if (parts.length === 1) this.io.stdout(parts[0]!);
-    else if (this.io.stdoutParts) this.io.stdoutParts(parts);
-    else this.io.stdout(joinBytes(parts));
+    const buf = this.buf;
+    if (buf === null || this.used === 0) return;
+    const bytes = buf.subarray(0, this.used);
+    this.buf = null;
+    this.used = 0;
+    if (this.io.stdoutBytes) {
+      this.io.stdoutBytes(bytes, () => {
+        if (this.free.length < 2) this.free.push(buf);
+      });
+    } else {
+      this.io.stdout(bytes);
+    }
     await this.io.drain?.();
   }
-}
-
-/** The parts as one buffer, strings encoded straight into it (a glob's headers: thousands of them). */
-function joinBytes(parts: readonly (string | Uint8Array)[]): Buffer {
-  let length = 0;
-  for (const p of parts) length += typeof p === 'string' ? Buffer.byteLength(p) : p.length;
-  const out = Buffer.allocUnsafe(length);
-  let at = 0;
-  for (const p of parts) {
-    if (typeof p === 'string') {
-      at += out.write(p, at);
-    } else {
-      out.set(p, at);
-      at += p.length;
-    }
-  }
-  return out;
 }
 
 /** Label colours for stderr; chalk is only loaded when colour is on. */

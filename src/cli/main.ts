@@ -33,13 +33,16 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   const io: IO = {
     ctx: { cwd, env: process.env, home: process.env.HOME ?? os.homedir(), proc: { pid: process.pid, isAlive } },
     stdout: (s) => void (stdoutGone || process.stdout.write(s)),
-    stdoutParts: (parts) => {
-      if (stdoutGone) return;
+    stdoutBytes: (bytes, done) => {
+      if (stdoutGone) return done();
+      const fd = fileFd(process.stdout);
+      if (fd === null) return void process.stdout.write(bytes, () => done());
       try {
-        writeParts(process.stdout, parts);
+        writeAll(fd, bytes);
       } catch (err) {
         stdoutFailed(err as NodeJS.ErrnoException);
       }
+      done();
     },
     drain: () => (!stdoutGone && process.stdout.writableNeedDrain ? drained(process.stdout) : Promise.resolve()),
     stderr: (s) => void process.stderr.write(s),
@@ -64,26 +67,17 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   }
 }
 
-/**
- * Chunks written in order without joining them: to a file (Node writes it synchronously) with
- * writev, going on after a short write (libuv writes at most IOV_MAX pieces a call); to a pipe or
- * terminal corked, which Node hands to libuv as one writev.
- */
-function writeParts(stream: NodeJS.WriteStream, parts: readonly (string | Uint8Array)[]): void {
-  if ((stream as { _type?: string })._type !== 'fs') {
-    stream.cork();
-    for (const p of parts) stream.write(p);
-    stream.uncork();
-    return;
-  }
-  const fd = (stream as unknown as { fd: number }).fd;
-  let pending = parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)).filter((b) => b.length > 0);
-  while (pending.length > 0) {
-    let written = fs.writevSync(fd, pending);
-    if (written === 0) throw Object.assign(new Error('EIO: the output took no byte'), { code: 'EIO' });
-    let i = 0;
-    while (i < pending.length && written >= pending[i]!.length) written -= pending[i++]!.length;
-    pending = i < pending.length ? [pending[i]!.subarray(written), ...pending.slice(i + 1)] : [];
+/** The descriptor of a stream to a file (Node writes those synchronously), else null. */
+function fileFd(stream: NodeJS.WriteStream): number | null {
+  return (stream as { _type?: string })._type === 'fs' ? (stream as unknown as { fd: number }).fd : null;
+}
+
+/** All of `bytes` to a file, going on after a short write. */
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let at = 0; at < bytes.length; ) {
+    const n = fs.writeSync(fd, bytes, at, bytes.length - at);
+    if (n === 0) throw Object.assign(new Error('EIO: the output took no byte'), { code: 'EIO' });
+    at += n;
   }
 }
 

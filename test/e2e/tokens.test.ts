@@ -25,6 +25,15 @@ describe('--tokens', () => {
     });
   }
 
+  it('a glob of whole files: the count streamed to the worker is the count of what is printed', () => {
+    // The files' bytes are read into a few buffers used again and again: the pieces sent to the
+    // counting worker must be the bytes as they were printed.
+    const r = run(['core/**/*.ts', '--tokens']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n## From: ').length).toBeGreaterThan(60);
+    expect(r.stderr).toMatch(new RegExp(`, ${count(r.stdout).toLocaleString('en-US')} tokens \\(o200k_base\\)\\n$`));
+  });
+
   it('--json: tokens per ref content, and a total equal to the markdown the same call prints', () => {
     const json = JSON.parse(run([...refs, '--json', '--tokens']).stdout);
     const markdown = run(refs).stdout;

@@ -2,10 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { extract, extractSteps } from '../../src/core/extract/extract.js';
 import { ExtractionWriter, type OutputFormat, type RenderOptions, renderers } from '../../src/core/output/render-extraction.js';
 import { StdoutWriter, type IO } from '../../src/cli/io.js';
+import { scribbleReleasedBuffers } from '../../src/core/extract/line-reader.js';
+import { PatternBudget } from '../../src/core/extract/pattern-search.js';
+import { readFd } from '../../src/core/paging/fd-read.js';
+import { Store } from '../../src/core/paging/fd-store.js';
+import { runExtraction, type ExtractionRequest, TextSink } from '../../src/core/pipeline/run-extraction.js';
 import { refcatInProcess } from '../helpers/in-process.js';
 import { testCtx, tmpDir } from '../helpers/tmp.js';
 
@@ -78,24 +83,27 @@ describe('streamed output is the in-memory output', () => {
 });
 
 describe('StdoutWriter', () => {
-  it('gathers small texts into large writes and waits for a full stdout to drain', async () => {
-    const writes: string[] = [];
+  const decoded = (writes: Uint8Array[]) => writes.map((w) => Buffer.from(w).toString());
+
+  it('gathers small writes into buffers of its write size, and waits for a full stdout to drain', async () => {
+    const writes: Uint8Array[] = [];
     let drains = 0;
     let release: () => void = () => {};
     const io = {
-      stdout: (s: string) => void writes.push(s),
+      stdout: (b: Uint8Array) => void writes.push(b),
       drain: () => {
         drains++;
         return new Promise<void>((resolve) => (release = resolve));
       },
     } as unknown as IO;
-    const out = new StdoutWriter(io, 10);
-    await out.write('abc');
-    await out.write('def');
+    const out = new StdoutWriter(io, 16);
+    // Nothing to wait for: no promise at all.
+    expect(out.write('abc')).toBeUndefined();
+    expect(out.write(Buffer.from('def'))).toBeUndefined();
     expect(writes).toEqual([]);
     let done = false;
-    const pending = out.write('ghijk').then(() => (done = true));
-    expect(writes).toEqual(['abcdefghijk']);
+    const pending = out.write('ghijklmnopqrstuvwxyz')!.then(() => (done = true));
+    expect(decoded(writes)).toEqual(['abcdefghijklmnop']);
     await Promise.resolve();
     expect(done).toBe(false); // waits until stdout has drained
     release();
@@ -104,19 +112,89 @@ describe('StdoutWriter', () => {
     const ended = out.end();
     release();
     await ended;
-    expect(writes).toEqual(['abcdefghijk']);
+    expect(decoded(writes)).toEqual(['abcdefghijklmnop', 'qrstuvwxyz']);
   });
 
-  it('hands texts between byte chunks to a single writev as one piece, bytes as they are', async () => {
-    const parts: (string | Uint8Array)[][] = [];
-    const io = { stdout: () => expect.unreachable(), stdoutParts: (p: (string | Uint8Array)[]) => void parts.push([...p]) } as unknown as IO;
-    const out = new StdoutWriter(io, 1 << 10);
-    const body = Buffer.from('const a = 1;\n');
-    // A glob's output: header, file bytes, fence, then the next header.
-    for (const chunk of ['## a\n```ts\n', body, '```\n', '\n## b\n```ts\n', body, '```\n']) await out.write(chunk);
+  it('copies every chunk: its bytes may change once write() is over', async () => {
+    const writes: Uint8Array[] = [];
+    const out = new StdoutWriter({ stdout: (b: Uint8Array) => void writes.push(b) } as unknown as IO, 64);
+    const lent = Buffer.from('const a = 1;\n');
+    for (const text of ['## a\n```ts\n', '```\n', 'é'.repeat(40)]) {
+      await out.write(lent);
+      lent.fill(0x23);
+      lent.write('const a = 1;\n');
+      await out.write(text);
+    }
     await out.end();
-    expect(parts).toEqual([['## a\n```ts\n', body, '```\n\n## b\n```ts\n', body, '```\n']]);
-    expect(parts[0]![1]).toBe(body);
+    expect(decoded(writes).join('')).toBe('const a = 1;\n## a\n```ts\nconst a = 1;\n```\nconst a = 1;\n' + 'é'.repeat(40));
+  });
+
+  it('uses a buffer again only once stdoutBytes says it is written', async () => {
+    const seen = new Set<ArrayBufferLike>();
+    const waiting: (() => void)[] = [];
+    let text = '';
+    const io = {
+      stdout: () => expect.unreachable(),
+      stdoutBytes: (b: Uint8Array, done: () => void) => {
+        // A pipe: the bytes are written later, and must not have changed by then.
+        const copy = Buffer.from(b).toString();
+        seen.add(b.buffer);
+        waiting.push(() => {
+          expect(Buffer.from(b).toString()).toBe(copy);
+          text += copy;
+          done();
+        });
+      },
+      drain: async () => {
+        if (waiting.length > 1) waiting.shift()!();
+      },
+    } as unknown as IO;
+    const out = new StdoutWriter(io, 32);
+    const lines = Array.from({ length: 200 }, (_, i) => `line ${i}\n`);
+    for (const line of lines) await out.write(Buffer.from(line));
+    await out.end();
+    for (const write of waiting.splice(0)) write();
+    expect(text).toBe(lines.join(''));
+    expect(seen.size).toBeLessThanOrEqual(3);
+  });
+});
+
+describe("a file's bytes are lent to the output, and read into again after", () => {
+  // Read buffers are used again once a step is over: here they are overwritten when given back,
+  // so any output that kept a view of one instead of a copy shows it.
+  beforeEach(() => scribbleReleasedBuffers(true));
+  afterEach(() => scribbleReleasedBuffers(false));
+
+  const files = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`src/f${String(i).padStart(2, '0')}.ts`, `export const v${i} = '${'é'.repeat(i)}';\n`.repeat(1 + (i % 7))]));
+  const request = (dir: string, format: OutputFormat, cap?: { chars: number; store: () => Store }): ExtractionRequest => ({
+    batches: [{ inputs: ['@src/*.ts', '@src/f03.ts#L1-L2'] }],
+    extract: { base: dir, context: 0, patternBudget: new PatternBudget() },
+    format,
+    render: { lineNumbers: true, attribution: true, showCwd: true, absolute: false },
+    cap,
+  });
+  const expected = (dir: string, format: OutputFormat) =>
+    renderers[format](extract(['@src/*.ts', '@src/f03.ts#L1-L2'], testCtx(dir), { base: dir }), { lineNumbers: true, attribution: true, showCwd: true, absolute: false });
+
+  it.each(FORMATS)('%s: an answer (TextSink) and stdout (StdoutWriter) get the bytes as read', async (format) => {
+    const dir = tmpDir(files);
+    const answer = new TextSink();
+    await runExtraction(request(dir, format), answer, testCtx(dir));
+    expect(answer.text).toBe(expected(dir, format));
+    const writes: Uint8Array[] = [];
+    await runExtraction(request(dir, format), new StdoutWriter({ stdout: (b: Uint8Array) => void writes.push(b) } as unknown as IO, 100), testCtx(dir));
+    expect(Buffer.concat(writes).toString()).toBe(expected(dir, format));
+  });
+
+  it('an answer past its cap: what was held back for the store is the bytes as read', async () => {
+    const dir = tmpDir(files);
+    const ctx = testCtx(dir);
+    const store = path.join(dir, '.store');
+    const outcome = await runExtraction(request(dir, 'markdown', { chars: 1500, store: () => Store.at(ctx, store) }), new TextSink(), ctx);
+    const view = await readFd({ source: outcome.stored!.fd, all: true, store }, ctx, (async function* () {})());
+    const content = [...view.text].join('');
+    view.close();
+    expect(content).toBe(expected(dir, 'markdown'));
   });
 });
 

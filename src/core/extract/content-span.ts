@@ -25,8 +25,14 @@ export interface ContentSpan {
   lines: number;
   /** Bytes read per call (default 64 KiB); tests make it small to cross chunk ends often. */
   chunkBytes?: number;
-  /** The bytes [start, end), when the selection pass still holds them: nothing is read again. */
+  /**
+   * The bytes [start, end), when the selection pass still holds them: nothing is read again. A
+   * view of a read buffer that is used again once the span is released: a consumer that keeps
+   * them longer copies them.
+   */
   bytes?: Buffer;
+  /** Gives that read buffer back; called once, when the descriptor is closed. */
+  release?: () => void;
 }
 
 /** Bytes read per call: measured fastest here (JSON escaping of larger strings is several times slower). */

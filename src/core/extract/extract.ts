@@ -94,7 +94,8 @@ export interface Extraction {
   lines: string[];
   /**
    * Set only by extractSteps() with `onDisk`: the lines are still in the file, to be streamed
-   * (docs/reference.md#streaming-and-memory). Valid until the next step is taken.
+   * (docs/reference.md#streaming-and-memory). Valid until the next step is taken: its descriptor
+   * is closed then, and the buffer its `bytes` view is read into again.
    */
   onDisk?: ContentSpan;
 }
@@ -197,7 +198,10 @@ export function* extractSteps(
       try {
         yield { result, warnings, errors: [] };
       } finally {
-        if (result.onDisk) fs.closeSync(result.onDisk.fd);
+        if (result.onDisk) {
+          fs.closeSync(result.onDisk.fd);
+          result.onDisk.release?.();
+        }
       }
     }
     if (skipped > 0 && skipped === files.length && spec.selector?.kind === 'pattern') {
@@ -391,16 +395,27 @@ function readExtraction(
     }
     throw readError(err, refText);
   } finally {
-    // A selection left on disk keeps its descriptor (extraction.onDisk); every other one closes it.
-    if (!sel?.onDisk && !held) fs.closeSync(fd);
+    // A selection left on disk keeps its descriptor (extraction.onDisk); every other one closes it,
+    // and its lines are strings now: the read buffer goes back.
+    if (!sel?.onDisk && !held) {
+      fs.closeSync(fd);
+      reader?.release();
+    }
   }
 
   const count = options.checkOnly && !ref.selector ? (sel.totalLines ?? 0) : (sel.onDisk?.lines ?? sel.lines.length);
   const extraction = extractionOf(file, language, sel, count);
   if (sel.onDisk) {
     // The bytes of a selection the reader still holds are written from memory, not read again.
+    // They are a view of the reader's buffer, given back when the step ends (extractSteps).
     const bytes = reader?.held(sel.onDisk.start, sel.onDisk.end) ?? undefined;
-    extraction.onDisk = bytes ? { fd, ...sel.onDisk, bytes } : { fd, ...sel.onDisk };
+    if (bytes) {
+      const lent = reader!;
+      extraction.onDisk = { fd, ...sel.onDisk, bytes, release: () => lent.release() };
+    } else {
+      reader?.release();
+      extraction.onDisk = { fd, ...sel.onDisk };
+    }
   }
   return { extraction, warnings: sel.warnings ?? [] };
 }

@@ -7,30 +7,29 @@ const BINARY_SNIFF = 8 * 1024;
 /** Longest line kept in memory; longer ones are skipped through, or refused when wanted. */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 const LF = 0x0a;
+const EMPTY = Buffer.alloc(0);
 const CR = 0x0d;
 
 /**
- * Read buffers are cut from shared slabs: a glob reads thousands of small files, and a buffer of
- * its own for each (an ArrayBuffer, then garbage) cost more than reading them. A piece is never
- * handed out twice, so bytes passed on (ContentSpan.bytes) stay valid as long as they are held.
- *
- * 64 KiB, below malloc's mmap threshold: a collected slab's memory comes back from the heap, where
- * a larger one is fresh pages that the reads fault in one by one (CONTRIBUTING.md#benchmarks). A
- * read over 8 KiB gets a buffer of its own: as fast, on files of 16-40 KB, as a piece of a slab.
+ * Reads of up to 64 KiB (most files: a glob reads thousands) go into buffers that are used again:
+ * a reader takes one from this pool and gives it back with release(). Memory read into for the
+ * first time is faulted in page by page by the read itself, and a fresh buffer per file (or per
+ * few files) cost the reads half their time (CONTRIBUTING.md#benchmarks). A few are kept: as many
+ * as there are readers open at once (a server streams several extractions in turn), not more.
  */
-const SLAB = 1 << 16;
-let slab = Buffer.alloc(0);
-let slabUsed = 0;
+const POOLED = 1 << 16;
+const POOL_SIZE = 8;
+const pool: Buffer[] = [];
 
-function readBuffer(size: number): Buffer {
-  if (size > SLAB >> 3) return Buffer.allocUnsafe(size);
-  if (slabUsed + size > slab.length) {
-    slab = Buffer.allocUnsafeSlow(SLAB);
-    slabUsed = 0;
-  }
-  const piece = slab.subarray(slabUsed, slabUsed + size);
-  slabUsed += (size + 7) & ~7;
-  return piece;
+/** A test seam: released buffers are overwritten, so that bytes used after release show up. */
+let scribble = false;
+export function scribbleReleasedBuffers(on: boolean): void {
+  scribble = on;
+}
+
+function giveBack(buf: Buffer): void {
+  if (scribble) buf.fill(0x23);
+  if (pool.length < POOL_SIZE) pool.push(buf);
 }
 
 export class BinaryContentError extends Error {}
@@ -55,6 +54,8 @@ export class LineReader {
   private readonly fd: number;
   private readonly maxLineBytes: number;
   private buf: Buffer;
+  /** The pool's buffer `buf` is cut from, until release(). */
+  private pooled: Buffer | null = null;
   /** The size of the file at open (fstat), when known: a short read that reaches it is the end. */
   private readonly size: number;
   private offset = 0; // file offset of buf[0]
@@ -72,7 +73,13 @@ export class LineReader {
 
   constructor(fd: number, options: { chunkSize?: number; maxLineBytes?: number; size?: number } = {}) {
     this.fd = fd;
-    this.buf = readBuffer(options.chunkSize ?? CHUNK);
+    const size = options.chunkSize ?? CHUNK;
+    if (size > 0 && size <= POOLED) {
+      this.pooled = pool.pop() ?? Buffer.allocUnsafeSlow(POOLED);
+      this.buf = this.pooled.subarray(0, size);
+    } else {
+      this.buf = Buffer.allocUnsafe(size);
+    }
     this.size = options.size ?? 0;
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   }
@@ -103,6 +110,20 @@ export class LineReader {
     reader.bytesRead = size;
     reader.eof = true;
     return reader;
+  }
+
+  /**
+   * Gives the read buffer back to the pool: the reader, and every view held() gave, must not be
+   * used after this. Without it the buffer is left to the garbage collector.
+   */
+  release(): void {
+    const buf = this.pooled;
+    if (buf === null) return;
+    this.pooled = null;
+    this.buf = EMPTY;
+    this.start = this.end = this.checked = 0;
+    this.eof = true;
+    giveBack(buf);
   }
 
   /** The next line without its terminator, or null at end of file. */
@@ -162,7 +183,8 @@ export class LineReader {
 
   /**
    * The file's bytes [from, to) when the reader still holds them all (a file read in one piece,
-   * say), else null. A view of the reader's buffer: valid until the reader reads again.
+   * say), else null. A view of the reader's buffer: valid until the reader reads again or is
+   * released.
    */
   held(from: number, to: number): Buffer | null {
     if (from < this.offset || to > this.offset + this.end) return null;
@@ -243,9 +265,14 @@ export class LineReader {
       this.start = 0;
     }
     if (this.end === this.buf.length) {
-      const bigger = readBuffer(this.buf.length * 2);
+      // A line longer than the buffer: no view of the pooled one was handed out yet (held() comes
+      // after the selection), so it goes back now.
+      const bigger = Buffer.allocUnsafe(this.buf.length * 2);
       this.buf.copy(bigger, 0, 0, this.end);
+      const pooled = this.pooled;
       this.buf = bigger;
+      this.pooled = null;
+      if (pooled) giveBack(pooled);
     }
     const wanted = this.buf.length - this.end;
     const n = fs.readSync(this.fd, this.buf, this.end, wanted, null);

@@ -5,8 +5,12 @@ import type { Ingester } from '../paging/ingest.js';
 
 /** Where the output goes: stdout for the CLI, an answer for an agent. */
 export interface ExtractionSink {
-  /** Resolves when the sink can take more. */
-  write(chunk: OutputChunk): Promise<void>;
+  /**
+   * Takes a chunk; a promise returned resolves when the sink can take more (nothing returned: it
+   * can at once). Bytes are lent: a file's bytes are read into a buffer that is used again once
+   * the write is over, so a sink that keeps them copies them.
+   */
+  write(chunk: OutputChunk): Promise<void> | void;
   /** Called once, after the last write. */
   end(): Promise<void>;
 }
@@ -56,8 +60,22 @@ export class CappedOutput {
     private readonly counter: Counter | undefined,
   ) {}
 
-  async write(chunk: OutputChunk): Promise<void> {
+  /**
+   * As ExtractionSink.write(): a promise only when there is something to wait for. Without a cap,
+   * a chunk goes straight on (a glob writes three per file; a promise for each cost more than the
+   * writing).
+   */
+  write(chunk: OutputChunk): Promise<void> | void {
     if (chunk.length === 0) return;
+    if (!this.cap && this.sinceTurn + chunk.length < TURN_CHARS) {
+      this.sinceTurn += chunk.length;
+      this.counter?.add(chunk);
+      return this.sink.write(chunk);
+    }
+    return this.writeTurn(chunk);
+  }
+
+  private async writeTurn(chunk: OutputChunk): Promise<void> {
     if ((this.sinceTurn += chunk.length) >= TURN_CHARS) {
       this.sinceTurn = 0;
       await new Promise((resolve) => setImmediate(resolve));
@@ -70,7 +88,7 @@ export class CappedOutput {
     const room = this.cap.chars - this.accepted;
     if (chunk.length <= room) {
       this.accepted += chunk.length;
-      this.held.push(chunk);
+      this.held.push(kept(chunk));
       return this.showLines(chunk, chunk.length);
     }
     await this.showLines(chunk, room);
@@ -99,14 +117,14 @@ export class CappedOutput {
   private async showLines(chunk: OutputChunk, room: number): Promise<void> {
     const end = lastLineEnd(chunk, room);
     if (end === 0) {
-      if (room >= chunk.length) this.partial.push(chunk);
+      if (room >= chunk.length) this.partial.push(kept(chunk));
       return;
     }
     for (const waiting of this.partial.splice(0)) await this.show(waiting);
     const head = end === chunk.length ? chunk : chunk.slice(0, end);
     this.shownLines += newlines(head);
     await this.show(head);
-    if (end < room) this.partial.push(chunk.slice(end, room));
+    if (end < room) this.partial.push(kept(chunk.slice(end, room)));
   }
 
   /** Ends the sink; past the cap, stores the whole output and says where. */
@@ -148,6 +166,11 @@ export class CappedOutput {
   }
 }
 
+/** A chunk to hold past its write: bytes are lent (ExtractionSink), so they are copied. */
+function kept(chunk: OutputChunk): OutputChunk {
+  return typeof chunk === 'string' ? chunk : Buffer.from(chunk);
+}
+
 function newlines(chunk: OutputChunk): number {
   let n = 0;
   if (typeof chunk === 'string') {
@@ -169,7 +192,7 @@ export class TextSink implements ExtractionSink {
   private parts: string[] = [];
   private readonly bytes = new TextDecoder('utf-8');
 
-  async write(chunk: OutputChunk): Promise<void> {
+  write(chunk: OutputChunk): void {
     this.parts.push(typeof chunk === 'string' ? chunk : this.bytes.decode(chunk, { stream: true }));
   }
 

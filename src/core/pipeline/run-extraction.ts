@@ -112,7 +112,10 @@ async function streamed(req: ExtractionRequest, batches: RefBatch[], problems: D
   for (const result of run.results(batches, ctx, { ...req.extract, onDisk: true })) {
     req.admit?.(result);
     refs++;
-    for (const chunk of writer.add(result)) await out.write(chunk);
+    for (const chunk of writer.add(result)) {
+      const wait = out.write(chunk);
+      if (wait) await wait;
+    }
   }
   await out.write(writer.end(run.report));
   // JSON carries its diagnostics.

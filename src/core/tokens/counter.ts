@@ -88,8 +88,9 @@ export function startCounter(encoding: Encoding): Counter {
         held.push(typeof piece === 'string' ? piece : Buffer.from(piece));
       } else {
         // Pieces go to the worker in batches of about 64 KiB: one message per piece costs more
-        // than counting them.
-        batch.push(piece);
+        // than counting them. Bytes are copied: they are lent (ExtractionSink), and a view would
+        // send its whole buffer.
+        batch.push(typeof piece === 'string' ? piece : Buffer.from(piece));
         batchSize += piece.length;
         if (batchSize >= BATCH_CHARS) sendBatch(worker);
       }
