@@ -48,6 +48,7 @@ export {
   type ExtractStep,
   type Extraction,
   type ResolvedFile,
+  type StreamOptions,
 } from './core/extract/extract.js';
 export type { ContentSpan } from './core/extract/content-span.js';
 export { extractBatches, BatchRun, type RefBatch, type Logged } from './core/extract/extract-batches.js';

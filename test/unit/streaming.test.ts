@@ -186,6 +186,17 @@ describe("a file's bytes are lent to the output, and read into again after", () 
     expect(Buffer.concat(writes).toString()).toBe(expected(dir, format));
   });
 
+  it('extractSteps without lendBytes: every chunk is its own, held as long as wanted', () => {
+    const dir = tmpDir(files);
+    const writer = new ExtractionWriter('markdown', { lineNumbers: true, attribution: true, showCwd: true, absolute: false });
+    const kept: (string | Buffer)[] = [];
+    for (const step of extractSteps(['@src/*.ts', '@src/f03.ts#L1-L2'], testCtx(dir), { onDisk: true })) {
+      if (step.result) kept.push(...writer.add(step.result));
+    }
+    const text = kept.map((c) => (typeof c === 'string' ? c : c.toString())).join('');
+    expect(text).toBe(expected(dir, 'markdown'));
+  });
+
   it('an answer past its cap: what was held back for the store is the bytes as read', async () => {
     const dir = tmpDir(files);
     const ctx = testCtx(dir);

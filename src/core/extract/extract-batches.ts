@@ -1,7 +1,7 @@
 import type { AliasResolver } from '../alias/resolve-aliases.js';
 import type { Context } from '../../shared/context.js';
 import type { Diagnostic, ExitCode } from '../../shared/errors.js';
-import { type Extraction, type ExtractOptions, type ExtractReport, extractSteps } from './extract.js';
+import { type Extraction, type ExtractOptions, type ExtractReport, extractSteps, type StreamOptions } from './extract.js';
 
 /** Refs extracted together, with where they are looked up. */
 export interface RefBatch {
@@ -53,7 +53,7 @@ export class BatchRun {
     this.log = problems.map((diagnostic) => ({ level: 'error', diagnostic }));
   }
 
-  *results(batches: RefBatch[], ctx: Context, options: ExtractOptions & { onDisk?: boolean }): Generator<Extraction> {
+  *results(batches: RefBatch[], ctx: Context, options: ExtractOptions & StreamOptions): Generator<Extraction> {
     for (const batch of batches) {
       const batchOpts = batchOptions(batch, options);
       for (const input of batch.inputs) {

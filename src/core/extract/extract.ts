@@ -146,6 +146,22 @@ export interface ExtractStep {
   errors: Diagnostic[];
 }
 
+/** How extractSteps() hands out what it reads. */
+export interface StreamOptions {
+  /**
+   * Whole files and line ranges are measured, not read into memory: their results carry `onDisk`
+   * (the file stays open until the next step is taken) instead of `lines`.
+   */
+  onDisk?: boolean;
+  /**
+   * With onDisk: `onDisk.bytes` is lent, a view of a read buffer that is read into again once the
+   * next step is taken, so whatever keeps bytes past it copies them (the CLI's writer does). A
+   * glob then reads its thousands of files into a few buffers. Without it each result's bytes are
+   * its own.
+   */
+  lendBytes?: boolean;
+}
+
 /**
  * extract(), one step at a time, in the same order: for output that is written while the refs are
  * read. With `onDisk`, whole files and line ranges are measured, not read into memory: their
@@ -155,7 +171,7 @@ export interface ExtractStep {
 export function* extractSteps(
   refs: readonly (string | RefSpec)[],
   ctx: Context,
-  given: ExtractOptions & { onDisk?: boolean } = {},
+  given: ExtractOptions & StreamOptions = {},
 ): Generator<ExtractStep> {
   const options = given.patternBudget ? given : { ...given, patternBudget: new PatternBudget() };
   const aliases = options.aliases ?? new AliasResolver(ctx);
@@ -332,7 +348,7 @@ export function extractFileWithWarnings(
  */
 function readExtraction(
   file: ResolvedFile,
-  options: ExtractOptions & { onDisk?: boolean; quotable?: (abs: string) => boolean },
+  options: ExtractOptions & StreamOptions & { quotable?: (abs: string) => boolean },
 ): { extraction: Extraction; warnings: SelectWarning[] } {
   const { ref, refText } = file;
   const language = languageOf(file.path);
@@ -407,14 +423,14 @@ function readExtraction(
   const extraction = extractionOf(file, language, sel, count);
   if (sel.onDisk) {
     // The bytes of a selection the reader still holds are written from memory, not read again.
-    // They are a view of the reader's buffer, given back when the step ends (extractSteps).
+    // Lent, they are a view of the reader's buffer, given back when the step ends (extractSteps).
     const bytes = reader?.held(sel.onDisk.start, sel.onDisk.end) ?? undefined;
-    if (bytes) {
+    if (bytes && options.lendBytes) {
       const lent = reader!;
       extraction.onDisk = { fd, ...sel.onDisk, bytes, release: () => lent.release() };
     } else {
+      extraction.onDisk = bytes ? { fd, ...sel.onDisk, bytes: Buffer.from(bytes) } : { fd, ...sel.onDisk };
       reader?.release();
-      extraction.onDisk = { fd, ...sel.onDisk };
     }
   }
   return { extraction, warnings: sel.warnings ?? [] };

@@ -109,7 +109,8 @@ async function streamed(req: ExtractionRequest, batches: RefBatch[], problems: D
   const writer = new ExtractionWriter(req.format, req.render);
   let refs = 0;
   await out.write(writer.begin());
-  for (const result of run.results(batches, ctx, { ...req.extract, onDisk: true })) {
+  // Every sink copies what it keeps past a write (ExtractionSink): the bytes can be lent.
+  for (const result of run.results(batches, ctx, { ...req.extract, onDisk: true, lendBytes: true })) {
     req.admit?.(result);
     refs++;
     for (const chunk of writer.add(result)) {
