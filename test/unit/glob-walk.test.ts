@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { expandGlob, type WalkWarning } from '../../src/core/walk/glob.js';
 import { refcatInProcess } from '../helpers/in-process.js';
 import { tmpDir } from '../helpers/tmp.js';
+import picomatch from 'picomatch';
 
 const rel = (dir: string, files: string[]) => files.map((f) => path.relative(dir, f));
 
@@ -93,5 +94,24 @@ describe('the glob walk', () => {
     const r = await refcatInProcess(['--list-files', '**/*.ts'], { cwd: dir });
     expect(r.stdout).toBe('src/a.ts\n');
     expect(r.stderr).toBe(`Warning: Symlink loop: ${path.join(dir, 'src', 'up')} leads back to ${dir}: not followed in **/*.ts\n`);
+  });
+
+  it.each([
+    '**/*.ts',
+    '**/*.{ts,js}',
+    '**/a?.ts',
+    '**/[ab]*.ts',
+    '**/f.ts',
+    '**/*',
+    '**/**',
+    '**/.*',
+    '**/!(b).ts',
+    '**/*.d.ts',
+  ])('%s expands to the files picomatch matches (dot files and folders only when named)', (glob) => {
+    const tree = ['a.ts', 'ab.ts', 'b.js', 'f.ts', '.hidden.ts', 'x.d.ts', 'src/a1.ts', 'src/.h.ts', 'src/deep/f.ts', 'src/deep/b.ts', 'src/b.d.ts', '.dot/a1.ts', 'src/.dot/f.ts', 'lib/c.js'];
+    const dir = tmpDir(Object.fromEntries(tree.map((f) => [f, 'x\n'])));
+    const reference = picomatch(glob, { dot: false });
+    const expected = tree.filter((f) => reference(f)).sort();
+    expect(rel(dir, expandGlob(glob, dir, true))).toEqual(expected);
   });
 });
