@@ -19,6 +19,16 @@ describe('the glob walk', () => {
     expect(warnings.map((w) => w.code)).toEqual(['symlink_loop', 'symlink_loop']);
   });
 
+  it('lists a folder reached both directly and through a link under its own path, whatever the names', () => {
+    for (const link of ['a_link', 'zz_link']) {
+      const dir = tmpDir({ 'src/main.ts': 'm\n', 'src/deep/d.ts': 'd\n' });
+      fs.symlinkSync('src', path.join(dir, link));
+      const warnings: WalkWarning[] = [];
+      expect(rel(dir, expandGlob('**/*.ts', dir, false, warnings))).toEqual(['src/deep/d.ts', 'src/main.ts']);
+      expect(warnings).toEqual([]);
+    }
+  });
+
   it('follows a symlink to a folder outside the walk', () => {
     const outside = tmpDir({ 'lib/x.ts': 'x\n' });
     const dir = tmpDir({ 'a.ts': 'a\n' });

@@ -25,7 +25,8 @@ export interface WalkWarning {
  *
  * The walk prunes: an ignored folder is never entered, a glob without `**` goes no deeper than its
  * segments, and a folder is entered once by its real path, so a symlink loop (`src/up -> ..`) ends
- * and is reported once in `warnings`, as is a folder that cannot be read.
+ * and is reported once in `warnings`, as is a folder that cannot be read. Symlinked folders are
+ * followed last, so a folder also reached through a link is listed under its own path.
  */
 export function expandGlob(pattern: string, base: string, noIgnore: boolean, warnings: WalkWarning[] = []): string[] {
   const posix = pattern.split(path.sep).join('/');
@@ -77,23 +78,31 @@ export function expandGlob(pattern: string, base: string, noIgnore: boolean, war
       if (!noIgnore && (name === 'node_modules' || name === '.git')) continue;
       if (scope?.ignores(name, true)) continue;
       const abs = under(dir, name);
-      let real: string;
-      try {
-        real = link ? fs.realpathSync(abs) : under(ancestors[ancestors.length - 1]!, name);
-      } catch {
-        continue;
-      }
-      if (entered.has(real)) {
-        if (ancestors.includes(real)) {
-          warnings.push({ code: 'symlink_loop', message: `Symlink loop: ${abs} leads back to ${real}: not followed` });
+      const enter = () => {
+        let real: string;
+        try {
+          real = link ? fs.realpathSync(abs) : under(ancestors[ancestors.length - 1]!, name);
+        } catch {
+          return;
         }
-        continue;
-      }
-      entered.add(real);
-      walk(abs, relPath, depth + 1, [...ancestors, real], scope?.child(name) ?? null);
+        if (entered.has(real)) {
+          if (ancestors.includes(real)) {
+            warnings.push({ code: 'symlink_loop', message: `Symlink loop: ${abs} leads back to ${real}: not followed` });
+          }
+          return;
+        }
+        entered.add(real);
+        walk(abs, relPath, depth + 1, [...ancestors, real], scope?.child(name) ?? null);
+      };
+      // A symlinked folder is followed once every folder reached without one has been walked: a
+      // folder reached both ways is listed by its own path, however the link's name sorts.
+      if (link) linked.push(enter);
+      else enter();
     }
   };
+  const linked: (() => void)[] = [];
   walk(root, '', 0, [realRoot], noIgnore ? null : new GitIgnore(root, base).scope());
+  for (let i = 0; i < linked.length; i++) linked[i]!();
   return files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
