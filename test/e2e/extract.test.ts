@@ -369,6 +369,7 @@ describe('globs (docs/reference.md#globs)', () => {
       version: 1,
       files: ['src/app.py'],
       errors: [expect.objectContaining({ code: 'not_found', ref: '@nope.txt' })],
+      warnings: [],
     });
   });
 

@@ -34,6 +34,13 @@ describe('--tokens', () => {
     expect(r.stderr).toMatch(new RegExp(`, ${count(r.stdout).toLocaleString('en-US')} tokens \\(o200k_base\\)\\n$`));
   });
 
+  it('--json: the stderr summary counts the JSON printed, and is all stderr gets', () => {
+    const r = run([...refs, '@missing.ts', '--json', '--tokens']);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).errors.map((e: { code: string }) => e.code)).toEqual(['not_found']);
+    expect(r.stderr).toBe(`refcat: 4 refs, ${count(r.stdout).toLocaleString('en-US')} tokens (o200k_base)\n`);
+  });
+
   it('--json: tokens per ref content, and a total equal to the markdown the same call prints', () => {
     const json = JSON.parse(run([...refs, '--json', '--tokens']).stdout);
     const markdown = run(refs).stdout;

@@ -104,6 +104,10 @@ describe('the glob walk', () => {
     const r = await refcatInProcess(['--list-files', '**/*.ts'], { cwd: dir });
     expect(r.stdout).toBe('src/a.ts\n');
     expect(r.stderr).toBe(`Warning: Symlink loop: ${path.join(dir, 'src', 'up')} leads back to ${dir}: not followed in **/*.ts\n`);
+    // --json carries the warning instead.
+    const json = await refcatInProcess(['--list-files', '--json', '**/*.ts'], { cwd: dir });
+    expect(json.stderr).toBe('');
+    expect(JSON.parse(json.stdout)).toMatchObject({ files: ['src/a.ts'], warnings: [{ code: 'symlink_loop' }] });
   });
 
   it.each([

@@ -53,7 +53,8 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
     new StdoutWriter(io),
     ctx,
   ));
-  await printLog(io, outcome.log);
+  // JSON carries its diagnostics: stderr gets only the --tokens summary.
+  if (format !== 'json') await printLog(io, outcome.log);
   if (outcome.summary) io.stderr(outcome.summary);
   return outcome.code;
 }

@@ -107,8 +107,9 @@ export const TOOLS: readonly ToolSpec[] = [
       if (refused) throw new UsageError(refused.diagnostic.message, { code: 'outside_root' });
       const shown = answer.text + (outcome.stored ? storedNote(outcome.stored) : '');
       const log = outcome.log.map((l) => renderDiagnostic(l.level === 'error' ? 'Error' : 'Warning', l.diagnostic)).join('');
-      // The JSON report carries its token counts; markdown ends with the CLI's --tokens line.
-      const text = format === 'json' ? shown + log : shown + (shown ? '\n' : '') + log + (outcome.summary ?? '');
+      // The JSON report carries its diagnostics and token counts, as the CLI prints it; markdown
+      // ends with the CLI's stderr: diagnostics, then the --tokens line.
+      const text = format === 'json' ? shown : shown + (shown ? '\n' : '') + log + (outcome.summary ?? '');
       return { text, isError: outcome.code !== 0 };
     },
   },

@@ -222,11 +222,16 @@ function* citeBlock(r: Extraction, opts: RenderOptions): Generator<OutputChunk> 
   yield fence + '\n';
 }
 
+/**
+ * `## From: path:range (relative to base)`. Paths are shown with their control characters escaped
+ * (`\x0a`), as in messages: a file name must not end the header line, forge another header or
+ * fence, or reach the terminal.
+ */
 function header(r: Extraction, opts: RenderOptions): string {
   const shown = opts.absolute ? r.path : r.displayPath;
   const range = r.wholeFile ? '' : r.lineStart >= r.lineEnd ? `:${r.lineStart}` : `:${r.lineStart}-${r.lineEnd}`;
-  const cwd = opts.showCwd && !opts.absolute && !shown.startsWith('/') ? ` (relative to ${r.displayBase})` : '';
-  return `## From: ${shown}${range}${cwd}`;
+  const cwd = opts.showCwd && !opts.absolute && !shown.startsWith('/') ? ` (relative to ${visible(r.displayBase)})` : '';
+  return `## From: ${visible(shown)}${range}${cwd}`;
 }
 
 /** `NN | line` for each selected line, numbers right-aligned to the widest. */
@@ -262,7 +267,7 @@ export function renderCheck(report: ExtractReport, opts: RenderOptions): string 
   return report.results
     .map((r) => {
       const lines = r.lineEnd < r.lineStart ? 'no lines' : `${r.lineStart}-${r.lineEnd}`;
-      return `✓ ${r.ref} → ${opts.absolute ? r.path : r.displayPath} (${lines})\n`;
+      return `✓ ${visible(r.ref)} → ${visible(opts.absolute ? r.path : r.displayPath)} (${lines})\n`;
     })
     .join('');
 }

@@ -1,4 +1,5 @@
 import type { Context } from '../../shared/context.js';
+import { visible } from '../../shared/visible.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
 import type { Diagnostic, ExitCode } from '../../shared/errors.js';
 import { BatchRun, extractBatches, type Logged, type RefBatch } from '../extract/extract-batches.js';
@@ -139,9 +140,10 @@ async function budgeted(
   admitAll(req, report);
   const { budgetMarkdown, countedJson } = await import('../tokens/token-budget.js');
   if (req.format === 'json') {
-    const { text, total } = await countedJson(report, req.render, tokens.encoding, counter?.count);
+    // The summary counts the JSON printed; its `total` is the markdown's.
+    const { text, printed } = await countedJson(report, req.render, tokens.encoding, counter?.count);
     await out.write(text);
-    return { code, log, refs: report.results.length, tokens: total };
+    return { code, log, refs: report.results.length, tokens: printed };
   }
   const budget = await budgetMarkdown(report, req.render, { encoding: tokens.encoding, maxTokens: tokens.maxTokens, budgetName: tokens.budgetName });
   if (budget.text) await out.write(budget.text);
@@ -177,7 +179,10 @@ async function report(req: ExtractionRequest, batches: RefBatch[], problems: Dia
     }
     outcome = { report: run.report, log: run.log, code: run.code() };
     const list = [...names];
-    text = json ? JSON.stringify({ version: 1, files: list, errors: run.report.errors.map(diagnosticJson) }, null, 2) + '\n' : list.map((f) => f + '\n').join('');
+    // One name a line: control characters (a newline in a name) are escaped, as in headers.
+    // JSON carries its diagnostics, the walk's warnings (a symlink loop) too.
+    const report = { version: 1, files: list, errors: run.report.errors.map(diagnosticJson), warnings: run.report.warnings.map(diagnosticJson) };
+    text = json ? JSON.stringify(report, null, 2) + '\n' : list.map((f) => visible(f) + '\n').join('');
   } else {
     outcome = extractBatches(batches, problems, ctx, { ...req.extract, checkOnly: true });
     admitAll(req, outcome.report);

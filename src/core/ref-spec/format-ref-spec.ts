@@ -1,3 +1,4 @@
+import { CONTROL_CHARS } from '../../shared/visible.js';
 import type { LineSpan, PatternExtent, RefSpec, Selector, Window } from './ref-spec.js';
 
 /**
@@ -25,10 +26,12 @@ export function safePath(p: string): string {
 /**
  * `#` and whitespace cannot stand in a ref's path, so a printed spec percent-encodes them (`%23`,
  * `%20`), and a `%` followed by two hex digits as `%25`: every printed spec parses back to the same
- * file (docs/reference.md#paths-with-spaces-or-). Other characters are written as they are.
+ * file (docs/reference.md#paths-with-spaces-or-). Control characters are encoded too (`%1B`): a
+ * name must not move a terminal's cursor or hide text in a prompt. Other characters are written as
+ * they are.
  */
 export function escapePath(p: string): string {
-  return MAY_ESCAPE.test(p) ? p.replace(/#|\s|%(?=[0-9A-Fa-f]{2})/gu, (c) => encodeURIComponent(c)) : p;
+  return MAY_ESCAPE.test(p) ? p.replace(ESCAPED, (c) => encodeURIComponent(c)) : p;
 }
 
 export function formatSpan(span: LineSpan): string {
@@ -70,4 +73,5 @@ export function specOf(alias: string | null, path: string, span: LineSpan | null
  * What escapePath() may change: most paths hold none of it, and this test is several times
  * cheaper than the replace (a glob formats a ref for each of its thousands of files).
  */
-const MAY_ESCAPE = /[#%\s]/u;
+const MAY_ESCAPE = new RegExp(`[#%\\s${CONTROL_CHARS}]`, 'u');
+const ESCAPED = new RegExp(`#|\\s|[${CONTROL_CHARS}]|%(?=[0-9A-Fa-f]{2})`, 'gu');

@@ -1,4 +1,5 @@
 import { RefParseError } from '../../shared/errors.js';
+import { CONTROL_CHARS } from '../../shared/visible.js';
 import { compilePattern } from './pattern-syntax.js';
 import type { PatternExtent, RefSpec, Selector, Window } from './ref-spec.js';
 
@@ -48,15 +49,17 @@ export function parseRef(raw: string): RefSpec {
 }
 
 /**
- * Undo escapePath: a run of `%XX` escapes that decodes to `#`, `%` and whitespace only is decoded;
- * any other `%` sequence is part of the file name as written.
+ * Undo escapePath: a run of `%XX` escapes that decodes to `#`, `%`, whitespace and control
+ * characters only is decoded; any other `%` sequence is part of the file name as written.
  */
+const DECODED = new RegExp(`^[#%\\s${CONTROL_CHARS}]+$`, 'u');
+
 function unescapePath(p: string): string {
   if (!p.includes('%')) return p;
   return p.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
     try {
       const text = decodeURIComponent(run);
-      return /^[#%\s]+$/u.test(text) ? text : run;
+      return DECODED.test(text) ? text : run;
     } catch {
       return run;
     }

@@ -165,8 +165,13 @@ export async function tokensJson(report: ExtractReport, opts: RenderOptions, enc
   return (await countedJson(report, opts, encoding, countMany)).text;
 }
 
-/** tokensJson(), and the total it holds. */
-export async function countedJson(report: ExtractReport, opts: RenderOptions, encoding: Encoding, countMany?: CountMany): Promise<{ text: string; total: number }> {
+/** tokensJson(), the total it holds, and the tokens of the JSON text itself (what `--tokens` reports). */
+export async function countedJson(
+  report: ExtractReport,
+  opts: RenderOptions,
+  encoding: Encoding,
+  countMany?: CountMany,
+): Promise<{ text: string; total: number; printed: number }> {
   const count = countMany ?? countManyWith(await loadTokenizer(encoding));
   const json = JSON.parse(renderers.json(report, opts)) as { refs: Record<string, unknown>[] } & Record<string, unknown>;
   const counts = await count([renderers.markdown(report, opts), ...report.results.map((r) => r.lines.join('\n'))]);
@@ -174,5 +179,7 @@ export async function countedJson(report: ExtractReport, opts: RenderOptions, en
     ref.tokens = counts[i + 1];
   });
   json.tokens = { encoding, total: counts[0] };
-  return { text: JSON.stringify(json, null, 2) + '\n', total: counts[0]! };
+  const text = JSON.stringify(json, null, 2) + '\n';
+  const [printed] = await count([text]);
+  return { text, total: counts[0]!, printed: printed! };
 }
