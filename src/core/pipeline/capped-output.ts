@@ -69,8 +69,10 @@ export class CappedOutput {
     if (chunk.length === 0) return;
     if (!this.cap && this.sinceTurn + chunk.length < TURN_CHARS) {
       this.sinceTurn += chunk.length;
-      this.counter?.add(chunk);
-      return this.sink.write(chunk);
+      const counting = this.counter?.add(chunk);
+      const writing = this.sink.write(chunk);
+      if (!counting) return writing;
+      return writing ? Promise.all([counting, writing]).then(() => undefined) : counting;
     }
     return this.writeTurn(chunk);
   }
@@ -161,8 +163,9 @@ export class CappedOutput {
   }
 
   private async show(chunk: OutputChunk): Promise<void> {
-    this.counter?.add(chunk);
+    const counting = this.counter?.add(chunk);
     await this.sink.write(chunk);
+    await counting;
   }
 }
 

@@ -21,7 +21,7 @@ export class CounterPool {
       count: (texts) => counter.count(texts),
       add: (piece) => {
         open = true;
-        counter.add(piece);
+        return counter.add(piece);
       },
       total: async () => {
         const total = await counter.total();

@@ -8,9 +8,10 @@ export interface Counter {
   count(texts: string[]): Promise<number[]>;
   /**
    * Count one text that comes in pieces, as output is written: `add()` every piece in order, then
-   * `total()` once. The worker counts while the pieces come.
+   * `total()` once. The worker counts while the pieces come; a promise returned says it is behind:
+   * add more once it resolves, so that pieces do not pile up in memory.
    */
-  add(piece: string | Uint8Array): void;
+  add(piece: string | Uint8Array): Promise<void> | void;
   total(): Promise<number>;
   close(): void;
   /** Stop the worker now, even one a pool would keep (its memory is wanted): counter-pool.ts. */
@@ -22,6 +23,12 @@ export type CountRequest = string[] | { add: (string | Uint8Array)[] } | { total
 
 /** Characters (or bytes) of streamed pieces sent to the worker in one message. */
 const BATCH_CHARS = 64 * 1024;
+/**
+ * Batches sent and not counted yet past which add() asks to wait: counting is slower than reading
+ * (a few MB a second), and a file of hundreds of MB would otherwise be queued whole in the
+ * worker's messages.
+ */
+const MAX_BATCHES_AHEAD = 16;
 
 /** The worker's file: next to this module, or next to the CLI bundle (`count-worker.cjs`). */
 function workerFile(): URL {
@@ -39,10 +46,12 @@ function workerFile(): URL {
 export function startCounter(encoding: Encoding): Counter {
   let worker: Worker | null = null;
   let failed = false;
+  // The worker adds 1 here for each batch of streamed pieces it has counted.
+  const counted = new Int32Array(new SharedArrayBuffer(4));
   try {
     // Known at once, not when the first pieces are already lost to a worker that never started.
     if (!fs.existsSync(fileURLToPath(workerFile()))) throw new Error('no worker file');
-    worker = new Worker(workerFile(), { workerData: { encoding } });
+    worker = new Worker(workerFile(), { workerData: { encoding, counted } });
     worker.on('error', () => (failed = true));
     worker.unref();
   } catch {
@@ -52,10 +61,30 @@ export function startCounter(encoding: Encoding): Counter {
   const held: (string | Uint8Array)[] = [];
   let batch: (string | Uint8Array)[] = [];
   let batchSize = 0;
+  let sent = 0;
   const sendBatch = (w: Worker) => {
-    if (batch.length > 0) w.postMessage({ add: batch } satisfies CountRequest);
+    if (batch.length > 0) {
+      w.postMessage({ add: batch } satisfies CountRequest);
+      sent++;
+    }
     batch = [];
     batchSize = 0;
+  };
+  // Resolves once the worker is at most MAX_BATCHES_AHEAD behind (or has stopped: the count is
+  // then made in this thread, from what is held).
+  const caughtUp = async (w: Worker) => {
+    // A wait keeps no process alive: the worker does, meanwhile.
+    w.ref();
+    try {
+      for (;;) {
+        const done = Atomics.load(counted, 0);
+        if (failed || sent - done <= MAX_BATCHES_AHEAD) return;
+        const wait = Atomics.waitAsync(counted, 0, done, 1000);
+        if (wait.async) await wait.value;
+      }
+    } finally {
+      w.unref();
+    }
   };
   const inThread = async (texts: string[]) => {
     const tok = await loadTokenizer(encoding);
@@ -92,7 +121,10 @@ export function startCounter(encoding: Encoding): Counter {
         // send its whole buffer.
         batch.push(typeof piece === 'string' ? piece : Buffer.from(piece));
         batchSize += piece.length;
-        if (batchSize >= BATCH_CHARS) sendBatch(worker);
+        if (batchSize >= BATCH_CHARS) {
+          sendBatch(worker);
+          if (sent - Atomics.load(counted, 0) > MAX_BATCHES_AHEAD) return caughtUp(worker);
+        }
       }
     },
     total: async () => {
