@@ -16,6 +16,7 @@ import { type IO, printDiagnostics } from './io.js';
 export async function runCli(argv: string[], io: IO): Promise<ExitCode> {
   try {
     checkCommandTypo(argv[0], io);
+    checkHelpTopic(argv);
     const fast = fastParseExtract(argv);
     if (fast) {
       const { runExtract } = await import('./commands/extract.js');
@@ -30,6 +31,17 @@ export async function runCli(argv: string[], io: IO): Promise<ExitCode> {
     await printDiagnostics(io, [{ code: err.code, message: err.message, details: err.details }]);
     return err.exitCode;
   }
+}
+
+/**
+ * `refcat help <command>`: a word that names no command is a usage error that says so (commander
+ * would print the whole help, and exit 2 without a word why).
+ */
+function checkHelpTopic(argv: string[]): void {
+  const topic = argv[0] === 'help' ? argv[1] : undefined;
+  if (topic === undefined || topic.startsWith('-') || COMMAND_NAMES.includes(topic)) return;
+  const meant = closest(topic.toLowerCase(), COMMAND_NAMES.filter((c) => c !== 'help' && c !== 'refcat'));
+  throw new UsageError(`Unknown command '${topic}'${meant ? ` (did you mean ${meant}?)` : ''}: 'refcat --help' lists the commands, and extracting refs is the main job, without one`);
 }
 
 /**

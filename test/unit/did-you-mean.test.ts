@@ -13,6 +13,20 @@ describe('a misspelled command', () => {
   });
 
   it.each([
+    ['help valdate', "Error: Unknown command 'valdate' (did you mean validate?): 'refcat --help' lists the commands, and extracting refs is the main job, without one\n"],
+    ['help nosuch', "Error: Unknown command 'nosuch': 'refcat --help' lists the commands, and extracting refs is the main job, without one\n"],
+  ])('refcat %s: exit 2, saying the command is unknown', async (args, stderr) => {
+    const r = await refcatInProcess(args.split(' '), { cwd: tmpDir() });
+    expect(r).toEqual({ code: 2, stdout: '', stderr });
+  });
+
+  it('refcat help validate still helps', async () => {
+    const r = await refcatInProcess(['help', 'validate'], { cwd: tmpDir() });
+    expect(r.code).toBe(0);
+    expect(r.stdout + r.stderr).toMatch(/validate/);
+  });
+
+  it.each([
     ['a file of that name exists', { valdate: 'v\n' }, ['valdate']],
     ['the word has a dot', { 'valdate.txt': 'v\n' }, ['valdate.txt']],
     ['the word is far from every command', { 'notes': 'n\n' }, ['notes']],

@@ -297,6 +297,13 @@ describe('file errors', () => {
     expect(report.errors[0]).toMatchObject({ code: 'is_directory', message: 'Is a directory: @d' });
   });
 
+  it('reports a symlink loop in words, not errno', () => {
+    const dir = tmpDir({});
+    fs.symlinkSync('loop', path.join(dir, 'loop'));
+    const report = extract(['@loop'], testCtx(dir));
+    expect(report.errors[0]).toMatchObject({ code: 'unreadable', message: 'Cannot read @loop: a symlink loop (each link leads to another, never to a file)' });
+  });
+
   it.each(['@big.txt', '@big.txt#L2-', '@big.txt#/line 3/:-1..', '@big.txt#/line 1$/:+999'])(
     'refuses a selection past the size cap (%s)',
     (ref) => {

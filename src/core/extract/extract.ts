@@ -498,6 +498,7 @@ function readError(err: unknown, refText: string): RefError {
   if (err instanceof RefError) return err;
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'EISDIR') return new RefError('is_directory', `Is a directory: ${refText}`, refText);
+  if (code === 'ELOOP') return new RefError('unreadable', `Cannot read ${refText}: a symlink loop (each link leads to another, never to a file)`, refText);
   if (code === 'EACCES' || code === 'EPERM') {
     return new RefError('unreadable', `Cannot read ${refText}: permission denied`, refText);
   }
