@@ -141,7 +141,7 @@ async function budgeted(
   const { budgetMarkdown, countedJson } = await import('../tokens/token-budget.js');
   if (req.format === 'json') {
     // The summary counts the JSON printed; its `total` is the markdown's.
-    const { text, printed } = await countedJson(report, req.render, tokens.encoding, counter?.count);
+    const { text, printed } = await countedJson(report, req.render, tokens.encoding, counter?.count, tokens.count);
     await out.write(text);
     return { code, log, refs: report.results.length, tokens: printed };
   }

@@ -165,13 +165,17 @@ export async function tokensJson(report: ExtractReport, opts: RenderOptions, enc
   return (await countedJson(report, opts, encoding, countMany)).text;
 }
 
-/** tokensJson(), the total it holds, and the tokens of the JSON text itself (what `--tokens` reports). */
+/**
+ * tokensJson(), and the total it holds; with `printed`, also the tokens of the JSON text itself
+ * (what `--tokens` reports for it).
+ */
 export async function countedJson(
   report: ExtractReport,
   opts: RenderOptions,
   encoding: Encoding,
   countMany?: CountMany,
-): Promise<{ text: string; total: number; printed: number }> {
+  printed = false,
+): Promise<{ text: string; total: number; printed: number | null }> {
   const count = countMany ?? countManyWith(await loadTokenizer(encoding));
   const json = JSON.parse(renderers.json(report, opts)) as { refs: Record<string, unknown>[] } & Record<string, unknown>;
   const counts = await count([renderers.markdown(report, opts), ...report.results.map((r) => r.lines.join('\n'))]);
@@ -180,6 +184,5 @@ export async function countedJson(
   });
   json.tokens = { encoding, total: counts[0] };
   const text = JSON.stringify(json, null, 2) + '\n';
-  const [printed] = await count([text]);
-  return { text, total: counts[0]!, printed: printed! };
+  return { text, total: counts[0]!, printed: printed ? (await count([text]))[0]! : null };
 }
