@@ -48,7 +48,10 @@ export interface ExtractionRequest {
 
 export interface ExtractionOutcome {
   code: ExitCode;
-  /** What the CLI prints on stderr, in order: refs the budget left out, then each ref's warnings and errors. */
+  /**
+   * Every diagnostic, in order: refs the budget left out, then each ref's warnings and errors. JSON
+   * output carries them in its text too, so a front end prints them only beside other formats.
+   */
   log: Logged[];
   /** `refcat: N refs, T tokens (o200k_base)\n` when tokens were counted. */
   summary: string | null;
@@ -120,8 +123,7 @@ async function streamed(req: ExtractionRequest, batches: RefBatch[], problems: D
     }
   }
   await out.write(writer.end(run.report));
-  // JSON carries its diagnostics.
-  return { code: run.code(), log: req.format === 'json' ? [] : run.log, refs, tokens: null };
+  return { code: run.code(), log: run.log, refs, tokens: null };
 }
 
 /** `--max-tokens`, and the token counts of `--json --tokens`: the refs are extracted first. */
@@ -191,5 +193,5 @@ async function report(req: ExtractionRequest, batches: RefBatch[], problems: Dia
   const { log, code } = outcome;
   if (text) await sink.write(text);
   await sink.end();
-  return { code, log: json ? [] : log, summary: null, stored: null };
+  return { code, log, summary: null, stored: null };
 }
