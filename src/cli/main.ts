@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import os from 'node:os';
 import { interruptedBy, requestStop, undoAll, watchInterrupts } from '../shared/interrupt.js';
+import { writeAll } from '../shared/write-all.js';
 import type { IO } from './io.js';
 import { runCli } from './run.js';
 
@@ -70,15 +70,6 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
 /** The descriptor of a stream to a file (Node writes those synchronously), else null. */
 function fileFd(stream: NodeJS.WriteStream): number | null {
   return (stream as { _type?: string })._type === 'fs' ? (stream as unknown as { fd: number }).fd : null;
-}
-
-/** All of `bytes` to a file, going on after a short write. */
-function writeAll(fd: number, bytes: Uint8Array): void {
-  for (let at = 0; at < bytes.length; ) {
-    const n = fs.writeSync(fd, bytes, at, bytes.length - at);
-    if (n === 0) throw Object.assign(new Error('EIO: the output took no byte'), { code: 'EIO' });
-    at += n;
-  }
 }
 
 /** Resolves when `stream` can take more, or can take nothing any more (its reader left). */

@@ -183,8 +183,8 @@ async function report(req: ExtractionRequest, batches: RefBatch[], problems: Dia
     const list = [...names];
     // One name a line: control characters (a newline in a name) are escaped, as in headers.
     // JSON carries its diagnostics, the walk's warnings (a symlink loop) too.
-    const report = { version: 1, files: list, errors: run.report.errors.map(diagnosticJson), warnings: run.report.warnings.map(diagnosticJson) };
-    text = json ? JSON.stringify(report, null, 2) + '\n' : list.map((f) => visible(f) + '\n').join('');
+    const listing = { version: 1, files: list, errors: run.report.errors.map(diagnosticJson), warnings: run.report.warnings.map(diagnosticJson) };
+    text = json ? JSON.stringify(listing, null, 2) + '\n' : list.map((f) => visible(f) + '\n').join('');
   } else {
     outcome = extractBatches(batches, problems, ctx, { ...req.extract, checkOnly: true });
     admitAll(req, outcome.report);

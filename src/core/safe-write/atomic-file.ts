@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ProcessInfo } from '../../shared/context.js';
 import { undoOnInterrupt } from '../../shared/interrupt.js';
+import { writeAll } from '../../shared/write-all.js';
 
 /** Loaded on first use: node:crypto is a few ms of start-up for every command that links this file. */
 const crypto = lazyRequire<typeof import('node:crypto')>('node:crypto');
@@ -120,8 +121,7 @@ export class AtomicFile {
 
   write(data: Buffer | string): void {
     const buf = typeof data === 'string' ? Buffer.from(data) : data;
-    let off = 0;
-    while (off < buf.length) off += fs.writeSync(this.fd!, buf, off, buf.length - off);
+    writeAll(this.fd!, buf);
     this.bytes += buf.length;
   }
 
@@ -199,7 +199,7 @@ export class AtomicFile {
       const from = fs.openSync(this.temp, 'r');
       try {
         for (let n; (n = fs.readSync(from, buf, 0, buf.length, null)) > 0; ) {
-          for (let off = 0; off < n; ) off += fs.writeSync(out, buf, off, n - off);
+          writeAll(out, buf.subarray(0, n));
         }
       } finally {
         fs.closeSync(from);

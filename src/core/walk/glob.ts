@@ -47,6 +47,8 @@ export function expandGlob(pattern: string, base: string, noIgnore: boolean, war
   const files: string[] = [];
   // Paths are built by joining names to normalized folders: no path operation per entry.
   const under = (dir: string, name: string) => (dir.endsWith(path.sep) ? dir + name : dir + path.sep + name);
+  // Symlinked folders, entered once the walk has reached every folder it can without one.
+  const linked: (() => void)[] = [];
 
   const walk = (dir: string, rel: string, depth: number, ancestors: string[], outer: IgnoreScope | null) => {
     let entries: fs.Dirent[];
@@ -100,7 +102,6 @@ export function expandGlob(pattern: string, base: string, noIgnore: boolean, war
       else enter();
     }
   };
-  const linked: (() => void)[] = [];
   walk(root, '', 0, [realRoot], noIgnore ? null : new GitIgnore(root, base).scope());
   for (let i = 0; i < linked.length; i++) linked[i]!();
   return files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
