@@ -36,7 +36,7 @@ export const snippetCheck: DocumentCheck = (doc: CheckedDocument, session: Edito
     const entry = judgeSnippet(doc.path, c, report.results, dirs);
     if (entry.status !== 'stale') continue;
     const code = report.results.flatMap((r) => r.lines);
-    const refreshable = !/\.\.\.|…/.test(c.snippet.join('\n')) && report.results.length === 1;
+    const refreshable = !/\.\.\.|\u2026/.test(c.snippet.join('\n')) && report.results.length === 1;
     findings.push({
       span,
       severity: 'error',

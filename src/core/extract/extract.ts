@@ -106,6 +106,15 @@ export interface ExtractReport {
   warnings: Diagnostic[];
 }
 
+/**
+ * The files a ref names, each made when it is asked for: a glob's thousands of ResolvedFiles are
+ * never all held at once (they would outlive a few collections and grow the heap, page by page).
+ */
+interface FileList {
+  readonly length: number;
+  at(i: number): ResolvedFile;
+}
+
 /** A file a ref names, found on disk (or not yet checked). */
 export interface ResolvedFile {
   ref: RefSpec;
@@ -181,11 +190,11 @@ export function* extractSteps(
   for (const input of refs) {
     const refText = typeof input === 'string' ? input : input.raw;
     let spec: RefSpec;
-    let files: ResolvedFile[];
+    let files: FileList;
     const walked: WalkWarning[] = [];
     try {
       spec = typeof input === 'string' ? parseRef(input) : input;
-      files = resolveFiles(spec, ctx, { ...options, aliases }, walked);
+      files = fileList(spec, ctx, { ...options, aliases }, walked);
     } catch (err) {
       yield { warnings: [], errors: [asDiagnostic(err, refText)] };
       continue;
@@ -198,7 +207,8 @@ export function* extractSteps(
     let skipped = 0;
     // One options object for all the files of a glob, not a copy per file.
     const fileOptions = { ...options, quotable };
-    for (const file of files) {
+    for (let i = 0; i < files.length; i++) {
+      const file = files.at(i);
       let found: { extraction: Extraction; warnings: SelectWarning[] };
       try {
         found = readExtraction(file, fileOptions);
@@ -243,6 +253,17 @@ export function resolveFiles(
   options: ExtractOptions & { aliases: AliasResolver },
   walkWarnings: WalkWarning[] = [],
 ): ResolvedFile[] {
+  const files = fileList(spec, ctx, options, walkWarnings);
+  return Array.from({ length: files.length }, (_, i) => files.at(i));
+}
+
+/** resolveFiles(), each file made when it is asked for. */
+function fileList(
+  spec: RefSpec,
+  ctx: Context,
+  options: ExtractOptions & { aliases: AliasResolver },
+  walkWarnings: WalkWarning[],
+): FileList {
   const base = options.base ?? ctx.cwd;
   let dirs: string[];
   let displayBase = base;
@@ -281,12 +302,12 @@ export function resolveFiles(
       // A file literally named like a glob (`app/[id]/page.tsx`) is taken as it is.
       const literal = path.resolve(dir, refPath);
       if (!allowed(path.resolve(dir, globBase(refPath))) || !allowed(literal)) continue;
-      if (fs.existsSync(literal)) return [fileOf(literal, false)];
+      if (fs.existsSync(literal)) return one(fileOf(literal, false));
       const matches = expandGlob(refPath, dir, options.noIgnore ?? false, walkWarnings);
       // A match through a symlink leading out refuses the whole ref, before any file is read.
       const out = confine ? matches.find((abs) => !confine.allows(abs)) : undefined;
       if (out !== undefined) throw outside(fileOf(out, true).refText, confine!.root);
-      if (matches.length > 0) return matches.map((abs) => fileOf(abs, true));
+      if (matches.length > 0) return { length: matches.length, at: (i) => fileOf(matches[i]!, true) };
     }
     if (refused) throw refuse();
     const ignored = options.noIgnore ? 0 : dirs.reduce((n, dir) => n + expandGlob(refPath, dir, true).length, 0);
@@ -296,7 +317,7 @@ export function resolveFiles(
 
   const candidates = [...new Set(dirs.map((d) => path.resolve(d, refPath)))];
   for (const candidate of candidates) {
-    if (allowed(candidate) && (options.readCache ? options.readCache.exists(candidate, exists) : exists(candidate))) return [fileOf(candidate, false)];
+    if (allowed(candidate) && (options.readCache ? options.readCache.exists(candidate, exists) : exists(candidate))) return one(fileOf(candidate, false));
   }
   if (refused) throw refuse();
   throw new RefError(
@@ -305,6 +326,10 @@ export function resolveFiles(
     spec.raw,
     candidates.map((c) => `Searched: ${c}`),
   );
+}
+
+function one(file: ResolvedFile): FileList {
+  return { length: 1, at: () => file };
 }
 
 /** The folder a glob walks from: its segments before the first with glob characters. */

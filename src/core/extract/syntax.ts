@@ -257,7 +257,7 @@ const TABLE: Record<string, Syntax> = {
     charLiterals: false,
     heredocs: 'shell',
     codeEscapes: true,
-    // Only braces: `case` arms (`a)`) and `[[ … ]]` tests do not pair up per line.
+    // Only braces: `case` arms (`a)`) and `[[ ... ]]` tests do not pair up per line.
     openers: '{',
     closers: '}',
     keyword: shellKeyword,

@@ -29,7 +29,7 @@ export const QUOTED_LINE_CHARS = 120;
 
 /** A comment opener an elision line may start with. */
 const COMMENT_OPENER = /^(?:\/\/+|#+|--|;+|%%?|'|\/\*+|<!--|\*)\s*/;
-const ELLIPSIS = /^(?:\.\.\.|…)(?:\s|$|\*\/|-->)/;
+const ELLIPSIS = /^(?:\.\.\.|\u2026)(?:\s|$|\*\/|-->)/;
 
 /** A snippet line prepared for matching. */
 interface SnippetLine {
@@ -61,7 +61,7 @@ function prepare(snippet: readonly string[]): { lines: SnippetLine[]; elided: bo
       elided = true;
       continue;
     }
-    const pieces = text.includes('...') || text.includes('…') ? text.split(/\.\.\.|…/) : null;
+    const pieces = text.includes('...') || text.includes('…') ? text.split(/\.\.\.|\u2026/) : null;
     if (pieces) elided = true;
     lines.push({ text, pieces });
   }
