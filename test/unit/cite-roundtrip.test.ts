@@ -43,3 +43,21 @@ describe('--cite reads back verbatim', () => {
     );
   }, 120_000);
 });
+
+describe('--cite with a path that holds its comment\'s end', () => {
+  it.each([
+    ['x*/y.css', '/* @x*/y.css#L1-L2 */'],
+    ['a-->b.html', '<!-- @a-->b.html#L1-L2 -->'],
+  ])('%s still reads back verbatim (docs/refs.md#writing-citations---cite)', async (name, first) => {
+    const dir = tmpDir();
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), 'one { }\ntwo { }\n');
+    const cited = await refcatInProcess([`@${name}#L1-L2`, '--cite'], { cwd: dir });
+    expect(cited.code).toBe(0);
+    expect(cited.stdout.split('\n')[1]).toBe(first);
+    fs.writeFileSync(path.join(dir, 'cited.md'), cited.stdout);
+    const verified = await refcatInProcess(['verify', 'refs', 'cited.md', '--json'], { cwd: dir });
+    expect(JSON.parse(verified.stdout).snippets.refs.map((s: { status: string }) => s.status)).toEqual(['verbatim']);
+    expect(verified.code).toBe(0);
+  });
+});
