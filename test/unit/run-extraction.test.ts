@@ -52,6 +52,25 @@ describe('the CLI and refcat mcp give the same text for the same refs', () => {
   });
 });
 
+describe('a selection past the end', () => {
+  // Streamed JSON (--json) is the JSON built in memory (--json --tokens, which adds counts)
+  // (docs/reference.md#streaming-and-memory); the lines a window or -C would add before the end
+  // are not selected in either.
+  it.each([[['@src/app.py#L31', '-C', '3']], [['@src/app.py#L50:-30..+0']], [['@src/app.py#L40:-20..']]])('%j selects nothing in every format', async (args) => {
+    const dir = tmpDir(FILES);
+    const streamed = await refcatInProcess([...args, '--json'], { cwd: dir });
+    const inMemory = await refcatInProcess([...args, '--json', '--tokens'], { cwd: dir });
+    const json = JSON.parse(streamed.stdout);
+    expect(json.refs.map((r: { content: string }) => r.content)).toEqual(['']);
+    // The same but for the counts --tokens adds.
+    const counted = JSON.parse(inMemory.stdout);
+    delete counted.tokens;
+    for (const r of counted.refs) delete r.tokens;
+    expect(json).toEqual(counted);
+    for (const flag of ['-q', '--spec', '--cite']) expect((await refcatInProcess([...args, flag], { cwd: dir })).stdout).toBe('');
+  });
+});
+
 describe('an answer past its cap', () => {
   const request = (dir: string, format: OutputFormat, cap?: number) => {
     const ctx = testCtx(dir);

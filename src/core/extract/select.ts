@@ -134,7 +134,8 @@ export function selectRange(reader: LineReader, sel: RangeSelector, opts: Select
   const clamped = totalLines !== null && (sel.start > totalLines || (sel.end !== null && sel.end > totalLines));
   // A start past the end selects nothing, whatever the window or -C would add (docs/reference.md#reading-files).
   if (totalLines !== null && sel.start > totalLines) {
-    return { start: sel.start, lines: [], totalLines, clamped, ...(onDisk ? { onDisk: { ...onDisk, lines: 0 } } : {}) };
+    // On disk too: no bytes, not the lines the window would have added before the end.
+    return { start: sel.start, lines: [], totalLines, clamped, ...(onDisk ? { onDisk: { start: onDisk.end, end: onDisk.end, lines: 0 } } : {}) };
   }
   return { start: first, lines, totalLines, clamped, ...(onDisk ? { onDisk } : {}) };
 }
