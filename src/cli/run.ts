@@ -16,7 +16,7 @@ import { type IO, printDiagnostics } from './io.js';
 export async function runCli(argv: string[], io: IO): Promise<ExitCode> {
   try {
     checkCommandTypo(argv[0], io);
-    checkHelpTopic(argv);
+    argv = helpTopic(argv);
     const fast = fastParseExtract(argv);
     if (fast) {
       const { runExtract } = await import('./commands/extract.js');
@@ -34,14 +34,22 @@ export async function runCli(argv: string[], io: IO): Promise<ExitCode> {
 }
 
 /**
- * `refcat help <command>`: a word that names no command is a usage error that says so (commander
- * would print the whole help, and exit 2 without a word why).
+ * `refcat help <command> [<subcommand>]` is `refcat <command> [<subcommand>] --help`, and `refcat
+ * help` or `refcat help help` the main help (commander would show `verify`'s help for `help verify
+ * refs`, and answer `help help` on stderr with exit 2). A word that names no command is a usage
+ * error that says so (commander would print the whole help, and exit 2 without a word why).
  */
-function checkHelpTopic(argv: string[]): void {
-  const topic = argv[0] === 'help' ? argv[1] : undefined;
-  if (topic === undefined || topic.startsWith('-') || COMMAND_NAMES.includes(topic)) return;
-  const meant = closest(topic.toLowerCase(), COMMAND_NAMES.filter((c) => c !== 'help' && c !== 'refcat'));
-  throw new UsageError(`Unknown command '${topic}'${meant ? ` (did you mean ${meant}?)` : ''}: 'refcat --help' lists the commands, and extracting refs is the main job, without one`);
+function helpTopic(argv: string[]): string[] {
+  if (argv[0] !== 'help') return argv;
+  const words = argv.slice(1);
+  const topic = words[0];
+  if (topic === undefined || topic === 'help') return ['--help'];
+  if (topic.startsWith('-')) return argv;
+  if (!COMMAND_NAMES.includes(topic)) {
+    const meant = closest(topic.toLowerCase(), COMMAND_NAMES.filter((c) => c !== 'help' && c !== 'refcat'));
+    throw new UsageError(`Unknown command '${topic}'${meant ? ` (did you mean ${meant}?)` : ''}: 'refcat --help' lists the commands, and extracting refs is the main job, without one`);
+  }
+  return [...words.filter((w) => !w.startsWith('-')), '--help'];
 }
 
 /**

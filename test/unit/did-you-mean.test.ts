@@ -20,6 +20,18 @@ describe('a misspelled command', () => {
     expect(r).toEqual({ code: 2, stdout: '', stderr });
   });
 
+  it.each([
+    ['help', 'Usage: refcat [options] <refs...>'],
+    ['help help', 'Usage: refcat [options] <refs...>'],
+    ['help verify refs', 'Usage: refcat verify refs [options] [paths...]'],
+    ['help fd read', 'Usage: refcat fd read [options] [source]'],
+  ])('refcat %s: the help of that (sub)command on stdout, exit 0', async (args, usage) => {
+    const r = await refcatInProcess(args.split(' '), { cwd: tmpDir() });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.split('\n')[0]).toMatch(new RegExp(`^${usage.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($| )`));
+  });
+
   it('refcat help validate still helps', async () => {
     const r = await refcatInProcess(['help', 'validate'], { cwd: tmpDir() });
     expect(r.code).toBe(0);
