@@ -1,8 +1,9 @@
 // npm's `prepare` step: builds dist/ (docs/workflows.md#installing-the-command-from-git).
 //
-// - In a checkout with its devDependencies (npm ci, npm install, npm pack): `npm run build`.
-// - Without them and with a dist/ older than the sources (or none): the build runs in a temporary
-//   folder that installs the devDependencies from package-lock.json, and dist/ is copied back. npm
+// - A dist/ newer than src/, package.json and tsconfig.json is left as it is.
+// - Else, in a checkout with its devDependencies (npm ci, npm install, npm pack): `npm run build`.
+// - Without them: the build runs in a temporary folder that installs the devDependencies from
+//   package-lock.json, and dist/ is copied back. npm
 //   10 and 11 prepare a git dependency installed with -g (`npm install -g git+https://...`) by
 //   an `npm install` in its temporary clone that inherits the global flag: no devDependencies.
 // - That same `npm install` links the clone into the global folder, and npm then unpacks the
@@ -85,8 +86,13 @@ function globalLinkToHere() {
   }
 }
 
-if (resolvable('typescript') && resolvable('esbuild')) npm(['run', 'build'], root, process.env);
-else if (!upToDate()) buildOutOfTree();
+// A dist/ newer than every source is not built again: `npx refcat` in a clone installs the clone
+// into npm's cache as a `file:` package and runs this step there, which used to rebuild it (10-20 s
+// before the first answer of the README's quick start).
+if (upToDate()) {
+  // nothing to do
+} else if (resolvable('typescript') && resolvable('esbuild')) npm(['run', 'build'], root, process.env);
+else buildOutOfTree();
 
 const dest = globalLinkToHere();
 if (dest) {

@@ -77,6 +77,33 @@ describe('installing the pre-commit hooks', () => {
   });
 });
 
+describe('npm\'s prepare step (bin/prepare.mjs)', () => {
+  // `npx refcat` in a clone installs the clone into npm's cache and runs prepare there: a dist/
+  // built from the same sources is not built again (the README's quick start took 10-20 s).
+  it('leaves a dist/ newer than the sources as it is, with the build tools at hand', { timeout: 5 * 60_000 }, () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'refcat-prepare-')));
+    try {
+      for (const f of ['package.json', 'tsconfig.json', 'bin/prepare.mjs']) {
+        fs.mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
+        fs.copyFileSync(path.join(REPO, f), path.join(root, f));
+      }
+      fs.cpSync(path.join(REPO, 'src'), path.join(root, 'src'), { recursive: true });
+      // typescript and esbuild resolve, as in a clone after `npm install`.
+      fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(root, 'node_modules'));
+      fs.mkdirSync(path.join(root, 'dist', 'bin'), { recursive: true });
+      for (const f of ['dist/index.js', 'dist/bin/main.cjs']) fs.writeFileSync(path.join(root, f), '// built\n');
+      const later = new Date(Date.now() + 60_000);
+      for (const f of ['dist/index.js', 'dist/bin/main.cjs']) fs.utimesSync(path.join(root, f), later, later);
+      const r = spawnSync(process.execPath, ['bin/prepare.mjs'], { cwd: root, env: npmEnv({}), encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      // Not rebuilt: a build would have replaced these stand-ins.
+      expect(fs.readFileSync(path.join(root, 'dist/bin/main.cjs'), 'utf8')).toBe('// built\n');
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 function installAndRun(root: string): void {
   const clone = path.join(root, 'clone');
   const prefix = path.join(root, 'prefix');
