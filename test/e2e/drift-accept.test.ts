@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GitRepo, numbered } from '../helpers/git-repo.js';
 import { refcatInProcess } from '../helpers/in-process.js';
@@ -16,6 +18,16 @@ describe('verify refs --accept: accepting a reviewed CHANGED ref, end to end', (
     const before = await run('--drift');
     expect(before.code).toBe(1);
     expect(before.stdout).toContain('  CHANGED docs/notes.md:3: @src/dose.py#L4-L8: 1 of 5 lines edited since');
+
+    // --accept --dry-run lists what it would accept, and writes nothing.
+    const dry = await run('--accept', '--dry-run');
+    expect(dry.code).toBe(1);
+    expect(dry.stdout).toContain('  WOULD ACCEPT docs/notes.md:3: @src/dose.py#L4-L8: 1 of 5 lines edited since');
+    expect(dry.stdout).toContain(': would be recorded in refcat-accepted.json\n');
+    expect(dry.stdout).not.toContain('CHANGED');
+    expect(fs.existsSync(path.join(repo.dir, 'refcat-accepted.json'))).toBe(false);
+    const dryJson = JSON.parse((await run('--accept', '--dry-run', '--json')).stdout) as { drift: { accepted: number; would_accept: number; dry_run: boolean } };
+    expect([dryJson.drift.accepted, dryJson.drift.would_accept, dryJson.drift.dry_run]).toEqual([0, 1, true]);
 
     const accept = await run('--accept');
     expect(accept.code).toBe(0);

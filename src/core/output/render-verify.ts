@@ -156,7 +156,13 @@ function driftLines(r: VerifyRefsReport, cwd: string): DriftLine[] {
         }
         break;
       case 'changed':
-        add('CHANGED', `${e.ref}: ${e.editedLines} of ${e.oldLines} lines edited ${since(e)}${e.newRef ? ` (now about ${e.newRef})` : ''}`);
+        {
+          // --accept --dry-run: the ref stays changed, and says where it would be recorded.
+          const file = r.drift.dryRun ? justAccepted.get(`${e.file}\0${e.line}\0${e.ref}`) : undefined;
+          const edited = `${e.ref}: ${e.editedLines} of ${e.oldLines} lines edited ${since(e)}${e.newRef ? ` (now about ${e.newRef})` : ''}`;
+          if (file) add('WOULD ACCEPT', `${edited}: would be recorded in ${shownPath(cwd, file)}`);
+          else add('CHANGED', edited);
+        }
         break;
       case 'deleted':
         add('DELETED', `${e.ref} (${since(e)})`);
@@ -188,6 +194,7 @@ function driftJson(r: VerifyRefsReport, cwd: string): Record<string, unknown> {
     fixed: d.counts.fixed,
     accepted: d.counts.accepted,
     dry_run: d.dryRun,
+    ...(d.dryRun && d.acceptances ? { would_accept: d.acceptances.length } : {}),
     ...(d.notFixed && d.notFixed.length > 0 ? { not_fixed: d.notFixed.map((n) => ({ file: shownPath(cwd, n.file), refs: n.refs, kind: n.kind, reason: n.reason, ...(n.ref ? { line: n.line, ref: n.ref, new_ref: n.newRef } : {}) })) } : {}),
     refs: d.entries.map((e) => ({
       file: shownPath(cwd, e.file),
