@@ -28,6 +28,7 @@ const SHARED_FLAGS: readonly FlagSpec[] = [
   { flags: '--json', description: 'JSON output (same as --format json)' },
   { flags: '--format <format>', description: 'output format', choices: CHECK_FORMATS },
   { flags: '-e, --exclude <glob>', description: 'skip files and folders matching the glob (repeatable)', parse: collect },
+  { flags: '--skip-ignored', description: 'skip files named directly that ./.sdqctlignore lists too (for pre-commit, which names every file)' },
   { flags: '--alias <name=path>', description: 'define an alias (repeatable)', parse: aliasPair },
 ];
 

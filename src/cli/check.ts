@@ -9,6 +9,7 @@ export interface CheckCliOptions {
   strict?: boolean;
   exclude?: string[];
   alias?: string[];
+  skipIgnored?: boolean;
 }
 
 /** `--json` is `--format json`; asking for two different formats is a usage error. */

@@ -115,4 +115,18 @@ describe('.pre-commit-hooks.yaml', () => {
     expect(r.status).toBe(code);
     expect(r.stdout + r.stderr).toContain(expected);
   });
+
+  it.each(['refcat-validate', 'refcat-verify-refs'])('%s keeps out what ./.sdqctlignore lists, though pre-commit names the files', (id) => {
+    const hook = hooks.find((h) => h.id === id)!;
+    // The project's bad files moved under an ignored folder: the commit touches only those.
+    const workspace = tmpDir({ '.sdqctlignore': 'fixtures/\n', 'fixtures/bad.conv': 'PROMPT x\nMODEL\n', 'fixtures/bad.md': 'See @src/gone.py#L1\n' });
+    const files = ['fixtures/bad.conv', 'fixtures/bad.md'].filter((f) => new RegExp(hook.files).test(f));
+    const r = spawnSync('bash', ['-c', `${hook.entry} "$@"`, 'hook', ...files], {
+      cwd: workspace,
+      env: { PATH: pathWithRefcat(), HOME: tmpDir(), NO_COLOR: '1' },
+      encoding: 'utf8',
+    });
+    const n = files.length === 1 ? '1 file' : `${files.length} files`;
+    expect([r.status, r.stderr]).toEqual([0, `Skipped ${n} that .sdqctlignore lists (named, but --skip-ignored)\n`]);
+  });
 });

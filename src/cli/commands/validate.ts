@@ -15,8 +15,8 @@ export interface ValidateCliOptions extends CheckCliOptions {
 export async function runValidate(inputs: string[], opts: ValidateCliOptions, io: IO): Promise<ExitCode> {
   const { ctx } = io;
   const format = checkFormat(opts);
-  const { files, skipped } = collectFiles(inputs, ctx, { extensions: ['.conv'], exclude: opts.exclude, namedNeedExtension: true });
-  if (files.length === 0) {
+  const { files, skipped } = collectFiles(inputs, ctx, { extensions: ['.conv'], exclude: opts.exclude, namedNeedExtension: true, skipIgnored: opts.skipIgnored ?? false });
+  if (files.length === 0 && !(opts.skipIgnored && skipped.length > 0)) {
     const why = skipped.length > 0 ? ` (${skipped.length} skipped by ignore rules)` : '';
     throw new UsageError(`No .conv files found in ${inputs.join(', ')}${why}`);
   }

@@ -24,6 +24,7 @@ export async function runVerifyRefs(paths: string[], opts: VerifyRefsCliOptions,
   const progress = io.progress ? progressLine(io) : undefined;
   const report = await verifyRefs(paths, io.ctx, {
     exclude: opts.exclude,
+    skipIgnored: opts.skipIgnored ?? false,
     aliases: resolverFromFlags(opts.alias, io.ctx),
     suggestFixes: opts.suggestFixes ?? false,
     strict: opts.strict ?? false,

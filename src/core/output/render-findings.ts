@@ -76,12 +76,19 @@ export function plural(n: number, word: string): string {
  * lists (name a file to check it anyway)`. Empty when nothing was skipped.
  */
 export function skippedLines(skipped: readonly SkippedFile[], cwd: string): string[] {
-  const bySource = new Map<string, number>();
-  for (const s of skipped) bySource.set(s.by, (bySource.get(s.by) ?? 0) + 1);
-  return [...bySource].map(([by, n]) =>
+  const bySource = new Map<string, { by: string; named: boolean; n: number }>();
+  for (const s of skipped) {
+    // --exclude needs no hint; a file that --skip-ignored kept out is checked without that flag.
+    const named = !s.by.startsWith('-') && (s.named ?? false);
+    const key = `${s.by}\0${named}`;
+    const seen = bySource.get(key);
+    if (seen) seen.n++;
+    else bySource.set(key, { by: s.by, named, n: 1 });
+  }
+  return [...bySource.values()].map(({ by, named, n }) =>
     by.startsWith('-')
       ? `Skipped ${plural(n, 'file')} that ${by} matches`
-      : `Skipped ${plural(n, 'file')} that ${shownPath(cwd, by)} lists (name a file to check it anyway)`,
+      : `Skipped ${plural(n, 'file')} that ${shownPath(cwd, by)} lists (${named ? 'named, but --skip-ignored' : 'name a file to check it anyway'})`,
   );
 }
 

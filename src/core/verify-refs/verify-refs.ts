@@ -30,6 +30,8 @@ export const VERIFY_EXTENSIONS: readonly string[] = ['.md', '.conv', '.txt', '.y
 export interface VerifyRefsOptions {
   /** `-e/--exclude` globs. */
   exclude?: readonly string[];
+  /** `--skip-ignored`: files named directly are kept out by `./.sdqctlignore` too (CollectOptions.skipIgnored). */
+  skipIgnored?: boolean;
   /** Aliases of the command line and config files. */
   aliases?: AliasResolver;
   /** Propose existing files with the same name for refs to missing files. */
@@ -100,7 +102,7 @@ const MAX_DOC_BYTES = MAX_TEXT_FILE_BYTES;
  * not exist.
  */
 export async function verifyRefs(paths: readonly string[], ctx: Context, options: VerifyRefsOptions = {}): Promise<VerifyRefsReport> {
-  const { files, skipped } = collectFiles(paths.length > 0 ? paths : ['.'], ctx, { extensions: VERIFY_EXTENSIONS, exclude: options.exclude });
+  const { files, skipped } = collectFiles(paths.length > 0 ? paths : ['.'], ctx, { extensions: VERIFY_EXTENSIONS, exclude: options.exclude, skipIgnored: options.skipIgnored });
   const base = options.aliases ?? new AliasResolver(ctx);
   const findings: RefFinding[] = [];
   let refsFound = 0;

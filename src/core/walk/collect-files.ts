@@ -22,6 +22,12 @@ export interface CollectOptions {
    * not a workflow); by default it is taken whatever its extension.
    */
   namedNeedExtension?: boolean;
+  /**
+   * Files named directly, and a glob's matches, are skipped too when the current folder's
+   * `.sdqctlignore` lists them (or one of their folders): for pre-commit, which names every file a
+   * commit touches (docs/workflows.md#pre-commit). By default a file named is always checked.
+   */
+  skipIgnored?: boolean;
 }
 
 /** A file with a wanted extension that an ignore rule kept out: a skip is never silent. */
@@ -30,6 +36,8 @@ export interface SkippedFile {
   path: string;
   /** The ignore file whose rule matched (absolute), or `--exclude`. */
   by: string;
+  /** Named directly (or by a glob) and kept out by skipIgnored: naming it again would not help. */
+  named?: boolean;
 }
 
 export interface Collected {
@@ -59,6 +67,14 @@ export function collectFiles(inputs: readonly string[], ctx: Context, options: C
   const seen = new Set<string>();
   const out: CollectedFile[] = [];
   const skipped: SkippedFile[] = [];
+  const cwdIgnoreFile = path.join(ctx.cwd, IGNORE_FILE);
+  const cwdRules = options.skipIgnored ? readRules(cwdIgnoreFile) : [];
+  /** Why a file named directly or by a glob is kept out, or null. */
+  const keptOut = (file: string): string | null => {
+    const rel = displayRelative(ctx.cwd, file);
+    if (ignored(exclude, [rel], false)) return EXCLUDE_FLAG;
+    return cwdRules.length > 0 && ignoredPath(cwdRules, [rel]) ? cwdIgnoreFile : null;
+  };
   const add = (file: string, root: string) => {
     if (seen.has(file)) return;
     seen.add(file);
@@ -85,14 +101,16 @@ export function collectFiles(inputs: readonly string[], ctx: Context, options: C
       if (options.namedNeedExtension && !wanted(abs)) {
         throw new UsageError(`Not a ${options.extensions.join(' or ')} file: ${input}`);
       }
-      if (!ignored(exclude, [displayRelative(ctx.cwd, abs)], false)) add(abs, ctx.cwd);
-      else skipped.push({ path: abs, by: EXCLUDE_FLAG });
+      const by = keptOut(abs);
+      if (by === null) add(abs, ctx.cwd);
+      else skipped.push({ path: abs, by, named: true });
     } else if (hasGlobChars(input)) {
       const matches = expandGlob(input, ctx.cwd, false).filter(wanted);
       if (matches.length === 0) throw new UsageError(`No files match ${input}`);
       for (const file of matches) {
-        if (!ignored(exclude, [displayRelative(ctx.cwd, file)], false)) add(file, ctx.cwd);
-        else skipped.push({ path: file, by: EXCLUDE_FLAG });
+        const by = keptOut(file);
+        if (by === null) add(file, ctx.cwd);
+        else skipped.push({ path: file, by, named: true });
       }
     } else {
       throw new UsageError(`No such file or folder: ${input}`);
