@@ -95,6 +95,17 @@ describe('validateConv: refs and options', () => {
     expect(check(withPrompt('CONTEXT-EXCLUDE @gen/**', 'CONTEXT @gen/out.md', 'CONTEXT @other.md'))).toEqual(['4 error context_no_match']);
   });
 
+  it.each<[string, string[]]>([
+    // sdqctl injects the files a CONTEXT pattern finds, never a folder (docs/reference.md#validate).
+    ['CONTEXT @lib', ['2 error context_no_match']],
+    ['CONTEXT @lib/', ['2 error context_no_match']],
+    ['CONTEXT-OPTIONAL @lib', ['2 warning context_no_match']],
+    ['CONTEXT @lib/*', []],
+    ['CONTEXT @lib/a.py', []],
+  ])('%s (lib/ a folder)', (line, expected) => {
+    expect(check(withPrompt(line), { 'lib/a.py': 'x\n' })).toEqual(expected);
+  });
+
   it('VALIDATION-MODE exploratory relaxes missing refs like --allow-missing; the last VALIDATION-MODE wins', () => {
     expect(check(withPrompt('VALIDATION-MODE exploratory', 'REFCAT @nope.md'))).toEqual(['3 warning not_found']);
     expect(check(withPrompt('VALIDATION-MODE lenient', 'VALIDATION-MODE strict', 'REFCAT @nope.md'))).toEqual(['4 error not_found']);

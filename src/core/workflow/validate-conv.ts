@@ -196,7 +196,11 @@ export function checkConvRefs(
     count++;
     const optional = r.kind === 'CONTEXT-OPTIONAL';
     try {
-      resolveFiles(parseRef(r.ref), ctx, opts);
+      const [first] = resolveFiles(parseRef(r.ref), ctx, opts);
+      // sdqctl injects the files a CONTEXT pattern finds, never a folder: one named matches nothing.
+      if (first && !first.glob && isFolder(first.path)) {
+        throw new RefError('not_found', `Is a folder: ${r.ref}`, r.ref, [`${first.path} is a folder; CONTEXT takes files (a glob such as ${r.ref.replace(/\/?$/, '/*')} takes the files in it)`]);
+      }
     } catch (err) {
       if (!isRefcatError(err)) throw err;
       const missing = err.code === 'not_found' || err.code === 'glob_no_match';
@@ -209,6 +213,14 @@ export function checkConvRefs(
     }
   }
   return count;
+}
+
+function isFolder(abs: string): boolean {
+  try {
+    return fs.statSync(abs).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function fromDiagnostic(d: ConvDirective, severity: Finding['severity'], diag: Diagnostic, ref: string): Finding {
