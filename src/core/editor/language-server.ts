@@ -12,9 +12,9 @@ import {
   type InitializeParams,
   type InitializeResult,
   type Location,
+  type MessageStrategy,
   type Range,
   ResponseError,
-  StreamMessageReader,
   StreamMessageWriter,
   TextDocumentSyncKind,
 } from 'vscode-languageserver-protocol/node.js';
@@ -29,6 +29,7 @@ import { documentKind, documentRefs, type DocumentKind, lineRefs, refAt, textLin
 import { type DriftNote, driftNotes, placeDriftNotes } from './drift-findings.js';
 import { EditorSession } from './editor-session.js';
 import { type EditorFinding, type EditorFix, overlaps, type TextSpan } from './editor-findings.js';
+import { END_OF_INPUT, InputReader } from './input-reader.js';
 import { hoverMarkdown, refTarget, replacementFixes } from './ref-navigation.js';
 
 export interface LanguageServerOptions {
@@ -58,7 +59,7 @@ interface DocState {
 export function serveLanguageServer(options: LanguageServerOptions): Promise<ExitCode> {
   const log = options.log ?? (() => {});
   const debounceMs = options.debounceMs ?? 120;
-  const reader = new StreamMessageReader(options.input);
+  const reader = new InputReader(options.input);
   const writer = new StreamMessageWriter(options.output);
   let shutdown = false;
   let finish: (code: ExitCode) => void = () => {};
@@ -83,8 +84,12 @@ export function serveLanguageServer(options: LanguageServerOptions): Promise<Exi
       finish(code === 0 ? 0 : 1);
     },
   };
-  const connection = createConnection((logger) => createProtocolConnection(reader, writer, logger), watchDog);
-  reader.onClose(() => finish(shutdown ? 0 : 1));
+  // A hang-up is decided in its turn, after every message read before it: a client may close its
+  // end right after `exit`, and that `exit` still decides the code (docs/reference.md#refcat-lsp).
+  const messageStrategy: MessageStrategy = {
+    handleMessage: (message, next) => (message === END_OF_INPUT ? finish(shutdown ? 0 : 1) : next(message)),
+  };
+  const connection = createConnection((logger) => createProtocolConnection(reader, writer, logger, { messageStrategy }), watchDog);
   reader.onError((err) => log(`refcat lsp: ${err.message}`));
 
   const documents = new TextDocuments(TextDocument);
