@@ -20,6 +20,7 @@ describe('refcat lsp exit code with stdin ended right after the last message (do
     ['shutdown then exit', (root: string) => initialize(root) + shutdown + exit, 0],
     ['exit without shutdown', (root: string) => initialize(root) + exit, 1],
     ['stdin closed without shutdown or exit', (root: string) => initialize(root), 1],
+    ['stdin closed after shutdown, without exit', (root: string) => initialize(root) + shutdown, 0],
   ])('%s: exit code %i', async (_name, session, code) => {
     const root = tmpDir({ 'docs/a.md': 'See @docs/a.md\n' });
     const r = await refcatAsync(['lsp'], { cwd: root, input: session(root) });
