@@ -29,11 +29,12 @@ export interface DriftNotFixed {
   refs: number;
   reason: string;
   /**
-   * `unwritable` and `outside` fail the run; `changed`, `interrupted` and `no_round_trip` (one
-   * ref whose new form would not read back as the same file and lines) are warnings.
+   * `unwritable` and `outside` fail the run; `changed`, `interrupted`, `no_round_trip` (one ref
+   * whose new form would not read back as the same file and lines) and `review_first` (one ref on
+   * a line that also holds a changed or deleted ref) are warnings.
    */
-  kind: 'changed' | 'outside' | 'unwritable' | 'interrupted' | 'no_round_trip';
-  /** no_round_trip: the ref's line and what it would have become. */
+  kind: 'changed' | 'outside' | 'unwritable' | 'interrupted' | 'no_round_trip' | 'review_first';
+  /** no_round_trip and review_first: the ref's line and what it would have become. */
   line?: number;
   ref?: string;
   newRef?: string;
@@ -62,14 +63,26 @@ export function fileStamp(file: string): string | null {
  * own files. `signal` stops the writing between two files. With `dryRun` nothing is written.
  * Rewritten entries become `fixed` in `report`; what was left is in `report.notFixed`.
  */
-export async function fixDrift(report: DriftReport, ctx: Context, options: { dryRun?: boolean; signal?: AbortSignal; isKnownAlias?: (name: string) => boolean } = {}): Promise<DriftFix[]> {
-  const byFile = new Map<string, DriftEntry[]>();
-  for (const e of report.entries) {
-    if (e.status === 'moved' && e.newRef && e.newRef !== e.ref) groupInto(byFile, e.file, e);
-  }
+export async function fixDrift(
+  report: DriftReport,
+  ctx: Context,
+  options: { dryRun?: boolean; signal?: AbortSignal; isKnownAlias?: (name: string) => boolean } = {},
+): Promise<DriftFix[]> {
   const fixes: DriftFix[] = [];
   const notFixed: DriftNotFixed[] = [];
   report.notFixed = notFixed;
+  // A ref's base is the commit that last changed its doc line: rewriting a line would make that
+  // commit the base of a changed or deleted ref beside it, and its verdict would be gone unreviewed.
+  const needsReview = new Set(report.entries.filter((e) => e.status === 'changed' || e.status === 'deleted').map((e) => `${e.file}\0${e.line}`));
+  const byFile = new Map<string, DriftEntry[]>();
+  for (const e of report.entries) {
+    if (e.status !== 'moved' || !e.newRef || e.newRef === e.ref) continue;
+    if (needsReview.has(`${e.file}\0${e.line}`)) {
+      notFixed.push({ file: e.file, refs: 1, reason: `${e.ref} would become ${e.newRef}, but its line also holds a changed or deleted ref: review that one first (--accept, or edit it), then --fix`, kind: 'review_first', line: e.line, ref: e.ref, newRef: e.newRef });
+      continue;
+    }
+    groupInto(byFile, e.file, e);
+  }
   const reclaimed = new Set<string>();
   let first = true;
   let interrupted = false;
