@@ -488,6 +488,15 @@ describe('refcat aliases with a malformed file', () => {
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toEqual({ version: 1, aliases: [], errors: [expect.objectContaining({ code: 'invalid_config' })] });
   });
+
+  it('a malformed workspace.lock.json: the global aliases are listed, the lockfile named in one line, exit 1', () => {
+    const home = homeWithAliasYaml('aliases:\n  loop: /elsewhere\n');
+    const dir = tmpDir({ 'workspace.lock.json': '{nope' });
+    const r = refcat(['aliases'], { cwd: dir, home });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('loop  /elsewhere  ~/.sdqctl/aliases.yaml\n');
+    expect(r.stderr).toMatch(new RegExp(`^Error: Invalid config file ${dir}/workspace\\.lock\\.json: not valid JSON \\(.+\\)\n$`));
+  });
 });
 
 describe('README', () => {

@@ -19,6 +19,7 @@ beforeAll(async () => {
   fs.mkdirSync(root);
   fs.writeFileSync(path.join(home, '.sdqctl', 'aliases.yaml'), 'aliases: [unclosed\n');
   fs.writeFileSync(path.join(root, 'a.txt'), 'one\ntwo\n');
+  fs.writeFileSync(path.join(root, 'notes.md'), 'See @missing.md and `x:foo/y.py`\nand @a.txt#L2\n');
   fs.writeFileSync(path.join(top, 'store-is-a-file'), 'x');
   const env = { PATH: process.env.PATH ?? '', HOME: home, SDQCTL_HOME: path.join(home, '.sdqctl'), REFCAT_STORE: path.join(top, 'store-is-a-file') };
   client = new Client({ name: 'refcat-test', version: '1.0.0' });
@@ -40,6 +41,17 @@ describe('refcat mcp with a broken setup', () => {
     const r = await call('aliases', {});
     expect(r.isError).toBe(true);
     expect(JSON.parse(r.text).errors[0].message).toMatch(/^Invalid config file .*aliases\.yaml/);
+  });
+
+  it('verify_refs answers its whole report: the alias ref gets the file error, the other refs their verdicts', async () => {
+    const r = await call('verify_refs', {});
+    expect(r.isError).toBe(true);
+    const report = JSON.parse(r.text);
+    expect(report).toMatchObject({ passed: false, refs_found: 3, valid: 1, broken: 2 });
+    expect(report.errors).toEqual([
+      expect.objectContaining({ code: 'not_found', ref: '@missing.md', file: 'notes.md', line: 1 }),
+      expect.objectContaining({ code: 'invalid_config', ref: 'x:foo/y.py', file: 'notes.md', line: 1, message: expect.stringMatching(/^Invalid config file .*aliases\.yaml: not valid YAML/) }),
+    ]);
   });
 
   it('the store tools answer the store error, and the server goes on', async () => {

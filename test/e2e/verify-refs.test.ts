@@ -1,6 +1,7 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, refcat } from '../helpers/cli.js';
+import { FIXTURES, freshHome, refcat } from '../helpers/cli.js';
 import { tmpDir } from '../helpers/tmp.js';
 
 const D = path.join(FIXTURES, 'docs-tree');
@@ -195,6 +196,24 @@ describe('refcat verify refs: --json and --format github', () => {
       ),
       stderr: '',
     });
+  });
+});
+
+describe('refcat verify refs: a malformed ~/.sdqctl/aliases.yaml', () => {
+  it('is the error of the alias ref, and the rest of the report is written: --json on stdout, exit 1', () => {
+    const home = freshHome();
+    fs.mkdirSync(path.join(home, '.sdqctl'));
+    fs.writeFileSync(path.join(home, '.sdqctl', 'aliases.yaml'), 'aliases: [oops\n');
+    const dir = tmpDir({ 'docs/a.md': 'See @missing.md and `x:foo/y.py`\n' });
+    const r = refcat(['verify', 'refs', 'docs', '--json'], { cwd: dir, home });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('');
+    const json = JSON.parse(r.stdout);
+    expect(json).toMatchObject({ passed: false, refs_found: 2, valid: 0, broken: 2 });
+    expect(json.errors).toEqual([
+      expect.objectContaining({ code: 'not_found', ref: '@missing.md', line: 1 }),
+      expect.objectContaining({ code: 'invalid_config', ref: 'x:foo/y.py', line: 1, message: expect.stringMatching(/^Invalid config file ~\/\.sdqctl\/aliases\.yaml: not valid YAML \(.+\)$/) }),
+    ]);
   });
 });
 

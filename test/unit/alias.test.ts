@@ -167,6 +167,20 @@ describe('malformed config files are errors naming the file', () => {
     expect(() => new AliasResolver(ctx).lookup('x')).toThrow('Invalid config file ~/.sdqctl/aliases.yaml');
   });
 
+  it.each([
+    ['workspace.lock.json', '{', lock([{ alias: 'x', name: 'X' }])],
+    ['.sdqctl/aliases.yaml', 'aliases: [', 'aliases:\n  x: /x\n'],
+  ])('%s, malformed, is read once per resolver as a good one is (a docs tree asks about every word:)', (file, bad, good) => {
+    const { root, ctx } = setup({});
+    const at = file.startsWith('.sdqctl') ? ctx.home : root;
+    writeFiles(at, { [file]: bad });
+    const r = new AliasResolver(ctx);
+    expect(() => r.lookup('x')).toThrow(ConfigError);
+    writeFiles(at, { [file]: good });
+    expect(() => r.lookup('y')).toThrow(ConfigError);
+    expect(new AliasResolver(ctx).lookup('x')).toBeDefined();
+  });
+
   it('accepts an empty aliases.yaml', () => {
     const { ctx } = setup({}, { '.sdqctl/aliases.yaml': '' });
     expect(new AliasResolver(ctx).list()).toEqual([]);

@@ -48,9 +48,11 @@ export class AliasResolver {
   private readonly ctx: Context;
   private readonly explicit: Map<string, AliasEntry>;
   private readonly searchFrom: string;
-  private workspace: Map<string, AliasEntry> | undefined;
+  // A malformed file is kept as its error: a docs tree asks about every `word:` it holds, and the
+  // file is judged once per run, as a well-formed one is read once.
+  private workspace: Map<string, AliasEntry> | ConfigError | undefined;
   private lockfile: string | null | undefined;
-  private global: Map<string, AliasEntry> | undefined;
+  private global: Map<string, AliasEntry> | ConfigError | undefined;
   /** The names list() gives, for mayBeAlias. */
   private names: Set<string> | undefined;
   /** For a fork: the resolver whose config files it shares and whose explicit names it keeps. */
@@ -181,16 +183,28 @@ export class AliasResolver {
     if (this.parent) return this.parent.workspaceAliases();
     if (!this.workspace) {
       const file = this.workspaceFile();
-      this.workspace = file ? readLockfile(file) : new Map();
+      this.workspace = file ? aliasesOrError(() => readLockfile(file)) : new Map();
     }
+    if (this.workspace instanceof ConfigError) throw this.workspace;
     return this.workspace;
   }
 
   private globalAliases(): Map<string, AliasEntry> {
     if (this.parent) return this.parent.globalAliases();
     // Without a home folder there is no global alias file (a relative one would be the cwd's).
-    if (!this.global) this.global = hasSdqctlDir(this.ctx) ? readAliasYaml(this.globalFile(), this.ctx) : new Map();
+    if (!this.global) this.global = hasSdqctlDir(this.ctx) ? aliasesOrError(() => readAliasYaml(this.globalFile(), this.ctx)) : new Map();
+    if (this.global instanceof ConfigError) throw this.global;
     return this.global;
+  }
+}
+
+/** A config file's aliases, or the ConfigError that says what is wrong with it. */
+function aliasesOrError(read: () => Map<string, AliasEntry>): Map<string, AliasEntry> | ConfigError {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof ConfigError) return err;
+    throw err;
   }
 }
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Context } from '../../shared/context.js';
-import { type Finding, RefError } from '../../shared/errors.js';
+import { ConfigError, type Finding, RefError } from '../../shared/errors.js';
 import { displayRelative, findUp, shownPath } from '../../shared/paths.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
 import { type ConvReader, loadConv } from '../workflow/load-conv.js';
@@ -129,7 +129,7 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
     const found = await detectDrift(driftRefs, ctx, { since: options.drift.since, git: options.drift.git, blameEveryFile: options.drift.blameEveryFile });
     keepBareRefs(found, bareRefs);
     const dryRun = options.drift.dryRun ?? false;
-    const isKnownAlias = (name: string) => base.lookup(name) !== undefined;
+    const isKnownAlias = aliasOrUnsure(base);
     const fixes = options.drift.fix ? await fixDrift(found, ctx, { dryRun, isKnownAlias }) : [];
     const acceptances = options.drift.accept ? acceptDrift(found, ctx, { dryRun }) : undefined;
     drift = { ...found, dryRun, fixes, ...(acceptances ? { acceptances } : {}) };
@@ -178,6 +178,22 @@ function snippetTargets(ctx: Context, aliases: AliasResolver): Confinement {
   const root = new Confinement(ctx.cwd);
   const targets = aliases.listReadable().entries.filter((e) => e.source === 'explicit' || !root.allows(e.origin)).map((e) => e.target);
   return new Confinement(ctx.cwd, targets, { snapshot: true });
+}
+
+/**
+ * Whether a doc's `name:` may start an alias ref. A name that a malformed config file might define
+ * counts: its ref is checked and gets that file's error (docs/reference.md#verify-refs), where
+ * taking it for prose would pass over the broken file in silence.
+ */
+function aliasOrUnsure(aliases: AliasResolver): (name: string) => boolean {
+  return (name) => {
+    try {
+      return aliases.lookup(name) !== undefined;
+    } catch (err) {
+      if (err instanceof ConfigError) return true;
+      throw err;
+    }
+  };
 }
 
 /** Changed and deleted refs fail the check; moved and unknown ones only with --strict. */
@@ -273,7 +289,7 @@ function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolv
     findings.push({ severity: skip ? 'warning' : 'error', code: skip ? err.code : 'unreadable', message, details: [], file, line: null });
     return 0;
   }
-  const isKnownAlias = (name: string) => aliases.lookup(name) !== undefined;
+  const isKnownAlias = aliasOrUnsure(aliases);
   const dir = path.dirname(file);
   const searchDirs = [...new Set([dir, root, ctx.cwd])];
   // Bare paths (embedme's citations) are resolved from the root first, then the doc's folder.
