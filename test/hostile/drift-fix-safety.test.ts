@@ -43,6 +43,19 @@ describe('--fix: links, edits during the run, unwritable folders, temp files', (
     expect(fs.readFileSync(path.join(outside, 'notes.md'), 'utf8')).toBe('See @lib/x.js#L4.\n');
   });
 
+  it('a doc reached through a symlinked folder that leads outside the repository is refused too', async () => {
+    const repo = GitRepo.init({ 'lib/x.js': X });
+    const outside = tmpDir({ 'notes.md': `See @${repo.dir}/lib/x.js#L4.\n` });
+    fs.symlinkSync(outside, path.join(repo.dir, 'docs'));
+    repo.commit('link');
+    repo.commit('insert', { 'lib/x.js': moved() });
+    // git blames the link, not the doc behind it: the base is given.
+    const r = await refcatInProcess(['verify', 'refs', '--fix', '--since', 'HEAD~1', 'docs'], { cwd: repo.dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/NOT FIXED docs\/notes\.md: a link to .*notes\.md, outside the working directory and the repository: not written/);
+    expect(fs.readFileSync(path.join(outside, 'notes.md'), 'utf8')).toBe(`See @${repo.dir}/lib/x.js#L4.\n`);
+  });
+
   it('a doc edited after the scan is skipped with a warning; the others are fixed', async () => {
     const repo = GitRepo.init({ 'lib/x.js': X, 'a.md': 'See @lib/x.js#L4.\n', 'b.md': 'See @lib/x.js#L6.\n' });
     repo.commit('insert', { 'lib/x.js': moved() });

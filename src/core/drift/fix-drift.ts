@@ -246,18 +246,20 @@ function applyEdits(buf: Buffer, edits: readonly Edit[]): Buffer {
 }
 
 /**
- * The file to write for a scanned file: itself, or for a symbolic link its final target when that
+ * The file to write for a scanned file: itself, or when it is a symbolic link or reached through one
+ * (a linked folder on its way) its real path when that
  * is inside the working directory or the repository holding the link (replacing the link by a
  * regular file would leave the real file with the old ref).
  */
 function writeTarget(file: string, ctx: Context): string | { refused: string } {
   let real: string;
   try {
-    if (!fs.lstatSync(file).isSymbolicLink()) return file;
+    // A link anywhere on the way counts, the doc's own or a folder's (`docs -> /elsewhere`).
     real = fs.realpathSync(file);
   } catch (err) {
     return { refused: `cannot resolve the link: ${why(err)}` };
   }
+  if (real === path.resolve(file)) return file;
   const dotGit = findUp(path.dirname(file), '.git');
   const roots = [ctx.cwd, ...(dotGit ? [path.dirname(dotGit)] : [])].map((r) => {
     try {
