@@ -90,3 +90,23 @@ describe('in process', () => {
     }
   });
 });
+
+describe('ref_export and git hooks', () => {
+  // git runs the hooks folder core.hooksPath names (a tracked `.githooks/`, husky's `.husky/_`) at
+  // the next commit: an answer written there would run before anyone reviews it (docs/agents.md).
+  it('refuses a write into the folder core.hooksPath names, even with force', async () => {
+    const root = tmpDir({ '.githooks/pre-commit': '#!/bin/sh\nexit 0\n', 'notes/keep.md': 'k\n' });
+    const git = (...args: string[]) => spawnSync('git', args, { cwd: root, encoding: 'utf8' });
+    expect(git('init', '-q').status).toBe(0);
+    expect(git('config', 'core.hooksPath', '.githooks').status).toBe(0);
+    const agent: AgentContext = { ctx: testCtx(root), store: path.join(root, '.store') };
+    const exportTo = (to: string) => runTool(TOOLS.find((t) => t.name === 'ref_export')!, { text: '<ref id="h">\n#!/bin/sh\necho PWNED\n</ref>', id: 'h', to, force: true }, agent);
+    for (const to of ['.githooks/pre-commit', '.githooks/post-checkout', 'notes/../.githooks/pre-push']) {
+      expect(await exportTo(to), to).toEqual({ text: `Error: Refused: ${to} is in the repository's hooks folder (core.hooksPath: git runs what it holds)\n`, isError: true });
+    }
+    expect(fs.readFileSync(path.join(root, '.githooks/pre-commit'), 'utf8')).toBe('#!/bin/sh\nexit 0\n');
+    expect(fs.readdirSync(path.join(root, '.githooks'))).toEqual(['pre-commit']);
+    // Elsewhere in the repository, a write goes through.
+    expect((await exportTo('notes/hook-doc.sh')).isError).toBe(false);
+  });
+});

@@ -297,8 +297,12 @@ export const TOOLS: readonly ToolSpec[] = [
       const mode = args.mode ?? (args.line !== undefined ? 'insert' : 'write');
       if (mode === 'insert' && args.line === undefined) throw new UsageError('mode insert needs line N');
       if (args.force && mode !== 'write') throw new UsageError(`force only applies to mode write (${mode} never overwrites)`);
-      if (new Confinement(ctx.cwd).inGitDir(args.to)) {
+      const confinement = new Confinement(ctx.cwd);
+      if (confinement.inGitDir(args.to)) {
         throw new UsageError(`Refused: ${args.to} is inside a .git folder (git runs what its config and hooks name)`, { code: 'outside_root' });
+      }
+      if (confinement.inHooksDir(args.to)) {
+        throw new UsageError(`Refused: ${args.to} is in the repository's hooks folder (core.hooksPath: git runs what it holds)`, { code: 'outside_root' });
       }
       const set = await loadRefs(args, agent);
       const { result, lines, warnings } = await exportRef(

@@ -3,6 +3,9 @@ import path from 'node:path';
 import type { Context } from '../../shared/context.js';
 import { UsageError } from '../../shared/errors.js';
 import type { AliasResolver } from '../alias/resolve-aliases.js';
+import { lazyRequire } from '../../shared/lazy.js';
+
+const childProcess = lazyRequire<typeof import('node:child_process')>('node:child_process');
 
 /**
  * Where an agent may read (docs/reference.md#refcat-mcp), and whose lines a message may quote
@@ -69,6 +72,21 @@ export class Confinement {
   inGitDir(file: string): boolean {
     const real = realOrNearest(path.resolve(this.root, file));
     return real.split(path.sep).includes('.git');
+  }
+
+  /**
+   * Whether `file` is in the folder git runs hooks from for its repository, `.git/hooks` or what
+   * `core.hooksPath` names (a tracked `.githooks/`, husky's `.husky/_`): a write there runs at the
+   * next commit, before anyone reviews it. One `git rev-parse --git-path hooks` in the file's
+   * nearest existing folder; no git, or no repository: false.
+   */
+  inHooksDir(file: string): boolean {
+    const real = realOrNearest(path.resolve(this.root, file));
+    let dir = path.dirname(real);
+    while (!fs.existsSync(dir) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+    const r = childProcess().spawnSync('git', ['rev-parse', '--git-path', 'hooks'], { cwd: dir, encoding: 'utf8', timeout: 30_000 });
+    const hooks = r.status === 0 ? r.stdout.replace(/\r?\n$/, '') : '';
+    return hooks !== '' && inside(real, realOrNearest(path.resolve(dir, hooks)));
   }
 
   /** The absolute path of `file`, or a refusal naming it. */
