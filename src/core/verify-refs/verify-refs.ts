@@ -5,7 +5,7 @@ import { displayRelative, findUp, shownPath } from '../../shared/paths.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
 import { type ConvReader, loadConv } from '../workflow/load-conv.js';
 import { Confinement } from '../safe-read/confinement.js';
-import { checkConvRefs, workflowAliases } from '../workflow/validate-conv.js';
+import { checkConvRefs, relaxedBy, relaxMissing, workflowAliases } from '../workflow/validate-conv.js';
 import { extract } from '../extract/extract.js';
 import { PatternBudget } from '../extract/pattern-search.js';
 import { ReadCache } from '../extract/read-cache.js';
@@ -214,8 +214,12 @@ function checkWorkflow(
   const display = (p: string) => shownPath(ctx.cwd, p);
   try {
     const conv = loadConv(file, { readFile, display });
-    const aliases = workflowAliases(conv, ctx, base, display, findings);
-    const count = checkConvRefs(conv, ctx, aliases, findings, false, budget, confine);
+    const own: Finding[] = [];
+    const aliases = workflowAliases(conv, ctx, base, display, own);
+    const count = checkConvRefs(conv, ctx, aliases, own, false, budget, confine);
+    // The workflow's VALIDATION-MODE relaxes its refs here as in validate: one verdict from both.
+    relaxMissing(own, relaxedBy(conv, false));
+    findings.push(...own);
     const refused = new Set(findings.filter((f) => f.code === 'outside_root').map((f) => `${f.file}\0${f.line}\0${f.ref}`));
     for (const r of driftRefs ? convRefs(conv) : []) {
       if (refused.has(`${r.directive.file}\0${r.directive.line}\0${r.ref}`)) continue;
