@@ -117,12 +117,13 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
     files.map((f) => f.path).filter(isWorkflow),
     (file) => loadConv(file, { readFile: options.readFile, display: (p) => shownPath(ctx.cwd, p) }),
   );
+  const scanned = new Set(files.map((f) => f.path));
   for (const [i, file] of files.entries()) {
     options.onProgress?.(i, files.length);
     const [findingsBefore, entriesBefore, driftBefore] = [findings.length, snippets?.entries.length ?? 0, driftRefs?.length ?? 0];
     const workflow = workflows.get(file.path);
     refsFound += workflow
-      ? checkWorkflow(workflow, ctx, base, findings, budget, driftRefs, options.confine)
+      ? checkWorkflow(workflow, ctx, base, findings, budget, driftRefs, options.confine, scanned)
       : checkDoc(file.path, file.root, ctx, base, { findings, budget, driftRefs, snippets, comparable, bareRefs, confine: options.confine, readCache });
     detach(findings, findingsBefore);
     if (snippets) detach(snippets.entries, entriesBefore);
@@ -260,8 +261,9 @@ function checkWorkflow(
   base: AliasResolver,
   findings: Finding[],
   budget: PatternBudget,
-  driftRefs?: DriftRefInput[],
-  confine?: Confinement,
+  driftRefs: DriftRefInput[] | undefined,
+  confine: Confinement | undefined,
+  scanned: ReadonlySet<string>,
 ): number {
   const { file, conv: loaded, owns } = workflow;
   if (loaded instanceof RefError) {
@@ -282,7 +284,9 @@ function checkWorkflow(
   for (const r of driftRefs ? convRefs(conv) : []) {
     if (refused.has(`${r.directive.file}\0${r.directive.line}\0${r.ref}`)) continue;
     const input = driftInput(r.directive.file, r.directive.line, r.ref, r.ref, aliases, [path.dirname(r.directive.file), ctx.cwd]);
-    if (input) driftRefs!.push(input);
+    if (!input) continue;
+    if (!scanned.has(r.directive.file)) input.includedBy = file;
+    driftRefs!.push(input);
   }
   return count;
 }
