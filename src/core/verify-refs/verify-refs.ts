@@ -242,13 +242,13 @@ function planWorkflows(paths: readonly string[], load: (file: string) => Convers
   }
   const included = new Set<string>();
   for (const w of planned.values()) if (!(w.conv instanceof RefError)) for (const f of w.conv.files) if (f !== w.file) included.add(f);
-  const owner = new Set<string>();
+  const taken = new Set<string>();
   const order = [...planned.values()].sort((a, b) => Number(included.has(a.file)) - Number(included.has(b.file)));
   for (const w of order) {
     if (w.conv instanceof RefError) continue;
     for (const f of w.conv.files) {
-      if (owner.has(f)) continue;
-      owner.add(f);
+      if (taken.has(f)) continue;
+      taken.add(f);
       w.owns.add(f);
     }
   }
