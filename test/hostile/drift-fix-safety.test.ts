@@ -136,3 +136,52 @@ describe('--fix: links, edits during the run, unwritable folders, temp files', (
     expect(fs.readdirSync(path.join(repo.dir, 'docs')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   }, 120_000);
 });
+
+// An INCLUDE reaches a file the way a link does: --fix writes it only inside the working directory
+// or the including workflow's repository (docs/reference.md#drift-verdicts).
+describe('--fix: files reached through an INCLUDE', () => {
+  const other = () => {
+    const repo = GitRepo.init({ 'b.txt': X, 'p.conv': 'REFCAT @b.txt#L4\n' });
+    const sha = repo.head().slice(0, 7);
+    repo.commit('insert', { 'b.txt': moved() });
+    return { repo, sha };
+  };
+
+  it('outside the working directory and the includer\'s repository: not written, NOT FIXED with the reason, the verdict shown, exit 1', () => {
+    const { repo, sha } = other();
+    const ws = GitRepo.init({ 'flows/main.conv': `INCLUDE ${path.join(repo.dir, 'p.conv')}\nPROMPT go\n` });
+    const shown = path.join(repo.dir, 'p.conv');
+    const r = refcat(['verify', 'refs', 'flows', '--fix'], { cwd: ws.dir });
+    expect(r).toEqual({
+      code: 1,
+      stdout:
+        '✗ FAILED: Scanned 1 file(s), found 1 reference(s): 1 valid, 0 broken; drift: 0 unchanged, 1 moved, 0 changed, 0 deleted, 0 unknown, 0 anchored\n' +
+        `  MOVED ${shown}:1: @b.txt#L4 → @b.txt#L5 (since ${sha})\n` +
+        `  NOT FIXED ${shown}: included by flows/main.conv, outside the working directory and that workflow's repository: not written (1 moved ref left as written)\n`,
+      stderr: '',
+    });
+    expect(repo.read('p.conv')).toBe('REFCAT @b.txt#L4\n');
+    const json = JSON.parse(refcat(['verify', 'refs', 'flows', '--fix', '--json'], { cwd: ws.dir }).stdout);
+    expect(json.drift.not_fixed).toEqual([{ file: shown, refs: 1, kind: 'outside', reason: "included by flows/main.conv, outside the working directory and that workflow's repository: not written" }]);
+    expect(json.drift.refs.map((e: { status: string }) => e.status)).toEqual(['moved']);
+    expect(refcat(['verify', 'refs', 'flows', '--dry-run'], { cwd: ws.dir }).stdout).toContain(`NOT FIXED ${shown}: included by flows/main.conv`);
+    expect(repo.read('p.conv')).toBe('REFCAT @b.txt#L4\n');
+  });
+
+  it('named on the command line as well: written as any file scanned', async () => {
+    const { repo } = other();
+    const ws = GitRepo.init({ 'flows/main.conv': `INCLUDE ${path.join(repo.dir, 'p.conv')}\nPROMPT go\n` });
+    const r = await refcatInProcess(['verify', 'refs', 'flows', path.join(repo.dir, 'p.conv'), '--fix'], { cwd: ws.dir });
+    expect(r.code).toBe(0);
+    expect(repo.read('p.conv')).toBe('REFCAT @b.txt#L5\n');
+  });
+
+  it('outside the working directory but in the includer\'s repository: written', async () => {
+    const repo = GitRepo.init({ 'lib/x.js': X, 'parts/p.conv': 'REFCAT @../lib/x.js#L4\n', 'flows/main.conv': 'INCLUDE ../parts/p.conv\nPROMPT go\n' });
+    repo.commit('insert', { 'lib/x.js': moved() });
+    const r = await refcatInProcess(['verify', 'refs', '.', '--fix'], { cwd: path.join(repo.dir, 'flows') });
+    expect(r.stdout).toContain(`  FIXED ${path.join(repo.dir, 'parts/p.conv')}:1: @../lib/x.js#L4 → @../lib/x.js#L5\n`);
+    expect(r.code).toBe(0);
+    expect(repo.read('parts/p.conv')).toBe('REFCAT @../lib/x.js#L5\n');
+  });
+});

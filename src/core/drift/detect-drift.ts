@@ -32,6 +32,11 @@ export interface DriftRefInput {
   searchDirs: readonly string[];
   /** The scanned file's `fileStamp` when it was scanned: --fix skips it if it changed since. */
   stamp?: string | null;
+  /**
+   * A file not scanned itself but reached through an INCLUDE: the scanned workflow that includes
+   * it. --fix writes it only inside the working directory or that workflow's repository.
+   */
+  includedBy?: string;
 }
 
 export interface DriftEntry {
@@ -59,6 +64,8 @@ export interface DriftEntry {
   notCloned?: string;
   /** The scanned file's stamp when scanned (from the input), for --fix. */
   stamp?: string | null;
+  /** From the input, for --fix. */
+  includedBy?: string;
   /** With newRef: what it must read back as, file and lines, for --fix to write it (fix-drift.ts). */
   target?: RefTarget;
   /** changed: what acceptance records (docs/drift.md#accepting-a-change). */
@@ -130,6 +137,7 @@ export async function detectDrift(refs: readonly DriftRefInput[], ctx: Context, 
   for (const input of refs) {
     const entry: DriftEntry = { file: input.file, line: input.line, ref: input.ref, status: 'anchored', base: null, newRef: null, editedLines: 0, oldLines: 0, reason: null };
     if (input.stamp !== undefined) entry.stamp = input.stamp;
+    if (input.includedBy !== undefined) entry.includedBy = input.includedBy;
     entries.push(entry);
     const sel = input.spec.selector;
     if (!sel || sel.kind !== 'range') continue;

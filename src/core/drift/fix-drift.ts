@@ -59,7 +59,8 @@ export function fileStamp(file: string): string | null {
  * replace per file, its mode kept, its temp file named with `ctx.proc`'s pid so that one left by a
  * crash is reclaimed later. A file that changed since it was scanned (its entries' `stamp`) is
  * skipped; a symbolic link is written through to its target when that is inside the working
- * directory or the link's repository, else refused; a folder that cannot be written fails only its
+ * directory or the link's repository, else refused (as is a file an INCLUDE reached from
+ * elsewhere: writeTarget); a folder that cannot be written fails only its
  * own files. `signal` stops the writing between two files. With `dryRun` nothing is written.
  * Rewritten entries become `fixed` in `report`; what was left is in `report.notFixed`.
  */
@@ -101,7 +102,7 @@ export async function fixDrift(
       notFixed.push({ file, refs: entries.length, reason: 'changed since it was scanned: run again', kind: 'changed' });
       continue;
     }
-    const target = writeTarget(file, ctx);
+    const target = writeTarget(file, ctx, entries[0]!.includedBy);
     if (typeof target !== 'string') {
       notFixed.push({ file, refs: entries.length, reason: target.refused, kind: 'outside' });
       continue;
@@ -249,18 +250,21 @@ function applyEdits(buf: Buffer, edits: readonly Edit[]): Buffer {
  * The file to write for a scanned file: itself, or when it is a symbolic link or reached through one
  * (a linked folder on its way) its real path when that
  * is inside the working directory or the repository holding the link (replacing the link by a
- * regular file would leave the real file with the old ref).
+ * regular file would leave the real file with the old ref). A file reached through an INCLUDE
+ * (`includedBy`, the scanned workflow) is the same indirection: written only inside the working
+ * directory or that workflow's repository (docs/reference.md#drift-verdicts).
  */
-function writeTarget(file: string, ctx: Context): string | { refused: string } {
+function writeTarget(file: string, ctx: Context, includedBy?: string): string | { refused: string } {
   let real: string;
   try {
     // A link anywhere on the way counts, the doc's own or a folder's (`docs -> /elsewhere`).
     real = fs.realpathSync(file);
   } catch (err) {
-    return { refused: `cannot resolve the link: ${why(err)}` };
+    return { refused: `cannot resolve the ${includedBy === undefined ? 'link' : 'file'}: ${why(err)}` };
   }
-  if (real === path.resolve(file)) return file;
-  const dotGit = findUp(path.dirname(file), '.git');
+  const link = real !== path.resolve(file);
+  if (!link && includedBy === undefined) return file;
+  const dotGit = findUp(path.dirname(includedBy ?? file), '.git');
   const roots = [ctx.cwd, ...(dotGit ? [path.dirname(dotGit)] : [])].map((r) => {
     try {
       return fs.realpathSync(r);
@@ -268,7 +272,8 @@ function writeTarget(file: string, ctx: Context): string | { refused: string } {
       return r;
     }
   });
-  if (roots.some((r) => real === r || real.startsWith(r.endsWith(path.sep) ? r : r + path.sep))) return real;
+  if (roots.some((r) => real === r || real.startsWith(r.endsWith(path.sep) ? r : r + path.sep))) return link ? real : file;
+  if (includedBy !== undefined) return { refused: `included by ${shownPath(ctx.cwd, includedBy)}, outside the working directory and that workflow's repository: not written` };
   return { refused: `a link to ${real}, outside the working directory and the repository: not written` };
 }
 

@@ -2,6 +2,7 @@ import { visible } from '../../shared/visible.js';
 import type { RefFinding, VerifyRefsReport } from '../verify-refs/verify-refs.js';
 import { shownPath } from '../../shared/paths.js';
 import type { DriftEntry } from '../drift/detect-drift.js';
+import { MISSING_CODES } from '../workflow/validate-conv.js';
 import { type SnippetEntry, staleText } from '../snippets/judge-snippets.js';
 import { type CheckFormat, type CheckRenderOptions, findingJson, findingPlace, githubAnnotation, type OutputChunk, plural, skippedJson, skippedLines } from './render-findings.js';
 
@@ -127,9 +128,11 @@ function driftLines(r: VerifyRefsReport, cwd: string): DriftLine[] {
   // A changed ref whose snippet --fix-snippets refreshed has its own REFRESHED line.
   const refreshed = new Set((r.snippets?.refresh?.refreshed ?? []).map((x) => `${x.file}\0${x.line}\0${x.oldRef}`));
   const justAccepted = new Map((r.drift.acceptances ?? []).map((a) => [`${a.file}\0${a.line}\0${a.ref}`, a.acceptFile]));
-  // A broken ref has its ERROR line: its unknown verdict (a file that is not there now and was not
-  // at the base either) would say it twice. --json still lists the verdict.
-  const broken = new Set(r.errors.filter((f) => f.ref && f.file).map((f) => `${f.file}\0${f.line}\0${f.ref}`));
+  // A broken ref has its ERROR line (a lenient workflow's missing file its WARNING line): its
+  // unknown verdict (a file that is not there now and was not at the base either) would say it
+  // twice. --json still lists the verdict.
+  const missing = [...r.errors, ...r.warnings.filter((f) => MISSING_CODES.has(f.code))];
+  const broken = new Set(missing.filter((f) => f.ref && f.file).map((f) => `${f.file}\0${f.line}\0${f.ref}`));
   // Refs into a folder not cloned are one line per folder, where its first ref was.
   const notCloned = new Map<string, number>();
   for (const e of r.drift.entries) if (e.notCloned) notCloned.set(e.notCloned, (notCloned.get(e.notCloned) ?? 0) + 1);

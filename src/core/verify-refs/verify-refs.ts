@@ -4,8 +4,9 @@ import { ConfigError, type Finding, RefError } from '../../shared/errors.js';
 import { displayRelative, findUp, shownPath } from '../../shared/paths.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
 import { type ConvReader, loadConv } from '../workflow/load-conv.js';
+import type { ConversationFile } from '../workflow/conv-types.js';
 import { Confinement } from '../safe-read/confinement.js';
-import { checkConvRefs, workflowAliases } from '../workflow/validate-conv.js';
+import { checkConvRefs, relaxedBy, relaxMissing, workflowAliases } from '../workflow/validate-conv.js';
 import { extract } from '../extract/extract.js';
 import { PatternBudget } from '../extract/pattern-search.js';
 import { ReadCache } from '../extract/read-cache.js';
@@ -114,11 +115,17 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
   const bareRefs = new Set<string>();
   // The files refs point at, read once for the scan (drift and --fix read them again, fresh).
   const readCache = new ReadCache();
+  const workflows = planWorkflows(
+    files.map((f) => f.path).filter(isWorkflow),
+    (file) => loadConv(file, { readFile: options.readFile, display: (p) => shownPath(ctx.cwd, p) }),
+  );
+  const scanned = new Set(files.map((f) => f.path));
   for (const [i, file] of files.entries()) {
     options.onProgress?.(i, files.length);
     const [findingsBefore, entriesBefore, driftBefore] = [findings.length, snippets?.entries.length ?? 0, driftRefs?.length ?? 0];
-    refsFound += file.path.toLowerCase().endsWith('.conv')
-      ? checkWorkflow(file.path, ctx, base, options.readFile, findings, budget, driftRefs, options.confine)
+    const workflow = workflows.get(file.path);
+    refsFound += workflow
+      ? checkWorkflow(workflow, ctx, base, findings, budget, driftRefs, options.confine, scanned)
       : checkDoc(file.path, file.root, ctx, base, { findings, budget, driftRefs, snippets, comparable, bareRefs, confine: options.confine, readCache });
     detach(findings, findingsBefore);
     if (snippets) detach(snippets.entries, entriesBefore);
@@ -219,33 +226,87 @@ function driftInput(file: string, line: number, text: string, ref: string, alias
   }
 }
 
+const isWorkflow = (file: string) => file.toLowerCase().endsWith('.conv');
+
+/** A scanned workflow, loaded once: the files whose refs it checks (planWorkflows). */
+interface PlannedWorkflow {
+  file: string;
+  /** The workflow with its INCLUDEs spliced in, or why it could not be read. */
+  conv: ConversationFile | RefError;
+  owns: Set<string>;
+}
+
+/** The directives holding refs: a file's are checked only by the workflow that owns it. */
+const REF_DIRECTIVES = new Set(['REFCAT', 'CONTEXT', 'CONTEXT-OPTIONAL']);
+
+/**
+ * Which scanned workflow checks the refs of each `.conv` file: each ref once per run, at its own
+ * file and line (docs/reference.md#verify-refs). A file another scanned workflow INCLUDEs is
+ * checked as part of the first (in scan order) that includes it, with that workflow's ALIAS and
+ * VALIDATION-MODE, since a part means its refs in its includer; workflows nothing includes come
+ * first, so a part met before its includer is still checked through it.
+ */
+function planWorkflows(paths: readonly string[], load: (file: string) => ConversationFile): Map<string, PlannedWorkflow> {
+  const planned = new Map<string, PlannedWorkflow>();
+  for (const file of paths) {
+    let conv: ConversationFile | RefError;
+    try {
+      conv = load(file);
+    } catch (err) {
+      if (!(err instanceof RefError)) throw err;
+      conv = err;
+    }
+    planned.set(file, { file, conv, owns: new Set() });
+  }
+  const included = new Set<string>();
+  for (const w of planned.values()) if (!(w.conv instanceof RefError)) for (const f of w.conv.files) if (f !== w.file) included.add(f);
+  const taken = new Set<string>();
+  const order = [...planned.values()].sort((a, b) => Number(included.has(a.file)) - Number(included.has(b.file)));
+  for (const w of order) {
+    if (w.conv instanceof RefError) continue;
+    for (const f of w.conv.files) {
+      if (taken.has(f)) continue;
+      taken.add(f);
+      w.owns.add(f);
+    }
+  }
+  return planned;
+}
+
 function checkWorkflow(
-  file: string,
+  workflow: PlannedWorkflow,
   ctx: Context,
   base: AliasResolver,
-  readFile: ConvReader | undefined,
   findings: Finding[],
   budget: PatternBudget,
-  driftRefs?: DriftRefInput[],
-  confine?: Confinement,
+  driftRefs: DriftRefInput[] | undefined,
+  confine: Confinement | undefined,
+  scanned: ReadonlySet<string>,
 ): number {
-  const display = (p: string) => shownPath(ctx.cwd, p);
-  try {
-    const conv = loadConv(file, { readFile, display });
-    const aliases = workflowAliases(conv, ctx, base, display, findings);
-    const count = checkConvRefs(conv, ctx, aliases, findings, false, budget, confine);
-    const refused = new Set(findings.filter((f) => f.code === 'outside_root').map((f) => `${f.file}\0${f.line}\0${f.ref}`));
-    for (const r of driftRefs ? convRefs(conv) : []) {
-      if (refused.has(`${r.directive.file}\0${r.directive.line}\0${r.ref}`)) continue;
-      const input = driftInput(r.directive.file, r.directive.line, r.ref, r.ref, aliases, [path.dirname(r.directive.file), ctx.cwd]);
-      if (input) driftRefs!.push(input);
-    }
-    return count;
-  } catch (err) {
-    if (!(err instanceof RefError)) throw err;
-    findings.push({ severity: 'error', code: err.code, message: err.message, details: [], file, line: null });
+  const { file, conv: loaded, owns } = workflow;
+  if (loaded instanceof RefError) {
+    findings.push({ severity: 'error', code: loaded.code, message: loaded.message, details: [], file, line: null });
     return 0;
   }
+  const display = (p: string) => shownPath(ctx.cwd, p);
+  // Every ALIAS defines aliases for the whole workflow; a file's refs (and its bad ALIAS lines)
+  // are checked only where the file is owned.
+  const conv = { ...loaded, directives: loaded.directives.filter((d) => owns.has(d.file) || !REF_DIRECTIVES.has(d.name)) };
+  const own: Finding[] = [];
+  const aliases = workflowAliases(loaded, ctx, base, display, own);
+  const count = checkConvRefs(conv, ctx, aliases, own, false, budget, confine);
+  // The workflow's VALIDATION-MODE relaxes its refs here as in validate: one verdict from both.
+  relaxMissing(own, relaxedBy(loaded, false));
+  findings.push(...own.filter((f) => owns.has(f.file)));
+  const refused = new Set(own.filter((f) => f.code === 'outside_root').map((f) => `${f.file}\0${f.line}\0${f.ref}`));
+  for (const r of driftRefs ? convRefs(conv) : []) {
+    if (refused.has(`${r.directive.file}\0${r.directive.line}\0${r.ref}`)) continue;
+    const input = driftInput(r.directive.file, r.directive.line, r.ref, r.ref, aliases, [path.dirname(r.directive.file), ctx.cwd]);
+    if (!input) continue;
+    if (!scanned.has(r.directive.file)) input.includedBy = file;
+    driftRefs!.push(input);
+  }
+  return count;
 }
 
 /**

@@ -50,15 +50,12 @@ export interface ConvValidation {
 }
 
 /** Codes that --allow-missing (and VALIDATION-MODE lenient/exploratory) turn into warnings. */
-const MISSING_CODES = new Set(['not_found', 'unknown_alias', 'glob_no_match', 'context_no_match']);
+export const MISSING_CODES: ReadonlySet<string> = new Set(['not_found', 'unknown_alias', 'glob_no_match', 'context_no_match']);
 
 /**
  * Validate one `.conv` workflow (docs/reference.md#validate): its structure, directive values and every ref, each
  * finding with its file and line. Never throws for a problem of the workflow; only a malformed
- * config file (ConfigError) escapes.
- *
- * Decision: `VALIDATION-MODE lenient` (or `exploratory`) in a workflow acts like --allow-missing
- * for that workflow, as sdqctl treats it ("warn only"); each finding says so.
+ * config file (ConfigError) escapes. `VALIDATION-MODE lenient` acts like --allow-missing (relaxedBy).
  */
 export function validateConv(file: string, ctx: Context, options: ValidateConvOptions = {}): ConvValidation {
   const abs = path.resolve(ctx.cwd, file);
@@ -82,13 +79,29 @@ export function validateConv(file: string, ctx: Context, options: ValidateConvOp
     findings.push({ severity: 'error', code: 'no_prompt', message: 'No PROMPT directives found', details: [], file: abs, line: null });
   }
 
-  const lenient = [...conv.directives].reverse().find((d) => d.name === 'VALIDATION-MODE');
-  const relaxedBy = options.allowMissing
-    ? '--allow-missing'
-    : lenient && (lenient.value === 'lenient' || lenient.value === 'exploratory')
-      ? `VALIDATION-MODE ${lenient.value}`
-      : null;
-  return finish(abs, conv, findings, refs, options.strict ?? false, relaxedBy);
+  return finish(abs, conv, findings, refs, options.strict ?? false, relaxedBy(conv, options.allowMissing ?? false));
+}
+
+/**
+ * What turns a workflow's missing files, unknown aliases and unmatched CONTEXT into warnings:
+ * `--allow-missing`, or the workflow's last VALIDATION-MODE when it is lenient or exploratory
+ * (sdqctl's "warn only"); null when nothing does. `verify refs` applies it too, so both commands
+ * give a workflow's refs one verdict (docs/reference.md#verify-refs).
+ */
+export function relaxedBy(conv: ConversationFile, allowMissing: boolean): string | null {
+  if (allowMissing) return '--allow-missing';
+  const mode = [...conv.directives].reverse().find((d) => d.name === 'VALIDATION-MODE');
+  return mode && (mode.value === 'lenient' || mode.value === 'exploratory') ? `VALIDATION-MODE ${mode.value}` : null;
+}
+
+/** Makes the missing-file findings warnings that say what relaxed them (relaxedBy). */
+export function relaxMissing(findings: readonly Finding[], by: string | null): void {
+  if (by === null) return;
+  for (const f of findings) {
+    if (f.severity !== 'error' || !MISSING_CODES.has(f.code)) continue;
+    f.severity = 'warning';
+    f.details = [...f.details, `Reported as a warning: ${by}`];
+  }
 }
 
 function finish(
@@ -97,13 +110,10 @@ function finish(
   findings: Finding[],
   refs: number,
   strict: boolean,
-  relaxedBy: string | null,
+  relaxed: string | null,
 ): ConvValidation {
+  relaxMissing(findings, relaxed);
   for (const f of findings) {
-    if (relaxedBy && f.severity === 'error' && MISSING_CODES.has(f.code)) {
-      f.severity = 'warning';
-      f.details = [...f.details, `Reported as a warning: ${relaxedBy}`];
-    }
     if (strict && f.severity === 'warning') {
       f.severity = 'error';
       f.details = [...f.details, 'Reported as an error: --strict'];
