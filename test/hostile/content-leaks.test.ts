@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type AgentContext, runTool, TOOLS } from '../../src/core/agents/mcp-tools.js';
+import { GitRepo } from '../helpers/git-repo.js';
 import { refcatInProcess } from '../helpers/in-process.js';
 import { testCtx, tmpDir } from '../helpers/tmp.js';
 
@@ -138,5 +139,55 @@ describe('refcat mcp refuses refs inside workflows and docs that lead outside, w
     const errors = JSON.parse(r.text).files[0].errors;
     expect(errors).toHaveLength(1);
     expect(errors[0].message).toContain(`${NOT_DECL}: root:x:inside-line`);
+  });
+});
+
+// Config and data files refcat parses may be symlinks to any file (docs/reference.md#limits-and-hostile-input):
+// their messages give a line and column, never what the file holds.
+
+/** Outside files a parser would quote a part of: a syntax error; for YAML also a key or a tag. */
+const JSON_TEXTS = ['root:x:0:0:TOPSECRET\nSECRET=1\n', '{"TOPSECRET": tru}\n'];
+const YAML_TEXTS = [
+  ...JSON_TEXTS,
+  'TOPSECRET: 1\n',
+  'aliases:\n  TOPSECRET x: /a\n',
+  'aliases:\n  TOPSECRET: 3\n',
+  'aliases:\n  a: /a\n  TOPSECRET: /b\n  TOPSECRET: /c\n',
+  'aliases: {a: !TOPSECRET x}\n',
+  'aliases: "\\TOPSECRET"\n',
+];
+
+/**
+ * top/root is the root, a git repository whose doc holds a changed ref; top/outside/file is the
+ * outside file; top/home is the home folder. `link` is made a symlink to the outside file.
+ */
+function configSetup(link: string) {
+  const top = tmpDir({ 'outside/file': '', 'home/.sdqctl/.keep': '' });
+  const repo = GitRepo.init({ 'lib/x.js': 'one\ntwo\nthree\n', 'docs/a.md': 'See @lib/x.js#L1-L2 here\n', 'a.txt': 'a\n' }, path.join(top, 'root'));
+  repo.write({ 'lib/x.js': 'ONE-edited\ntwo\nthree\n' });
+  const outside = path.join(top, 'outside', 'file');
+  fs.symlinkSync(outside, path.join(top, link));
+  return { top, root: repo.dir, outside, env: { SDQCTL_HOME: path.join(top, 'home/.sdqctl') } };
+}
+
+// [the symlink (from top), argv, what the outside file holds]
+const CONFIG_FILES: [string, string[], string[]][] = [
+  ['root/refcat-accepted.json', ['verify', 'refs', '--drift', 'docs'], JSON_TEXTS],
+  ['root/refcat-accepted.json', ['verify', 'refs', '--accept', 'docs', '--format', 'json'], JSON_TEXTS],
+  ['root/workspace.lock.json', ['x:a.txt'], JSON_TEXTS],
+  ['root/workspace.lock.json', ['aliases', '--json'], JSON_TEXTS],
+  ['workspace.lock.json', ['validate', 'flow.conv'], JSON_TEXTS],
+];
+
+describe('the CLI never quotes a config or data file, wherever it leads', () => {
+  it.each(CONFIG_FILES.flatMap(([link, argv, texts]) => texts.map((text) => [link, argv, text] as const)))('%s: refcat %j, %j', async (link, argv, text) => {
+    const { root, outside, env } = configSetup(link);
+    fs.writeFileSync(path.join(root, 'flow.conv'), flow('x:a.txt#L1'));
+    fs.writeFileSync(outside, text);
+    const r = await refcatInProcess(argv, { cwd: root, env });
+    // V8 quotes the first 10 characters: `"root:x:0:0"...`, `"{"TOPSECRE"...`.
+    for (const bit of ['root:x', 'TOPSEC']) expect(r.stdout + r.stderr).not.toContain(bit);
+    expect(r.stdout + r.stderr).toContain(`${path.basename(link)}: not valid`);
+    expect(r.code).toBe(1);
   });
 });

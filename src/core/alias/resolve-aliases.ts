@@ -4,6 +4,7 @@ import type { Context } from '../../shared/context.js';
 import { closest } from '../../shared/did-you-mean.js';
 import { ConfigError, RefError, UsageError } from '../../shared/errors.js';
 import { lazyRequire } from '../../shared/lazy.js';
+import { parseJson } from '../safe-read/data-file-syntax.js';
 import { readTextFile, TextFileError } from '../safe-read/read-text-file.js';
 import { findUp, hasSdqctlDir, resolveFrom, sdqctlDir, shownPath, tildify } from '../../shared/paths.js';
 
@@ -213,12 +214,12 @@ function readText(file: string): string {
 }
 
 function readLockfile(file: string): Map<string, AliasEntry> {
+  const text = readText(file);
   let data: unknown;
   try {
-    data = JSON.parse(readText(file));
+    data = parseJson(text);
   } catch (err) {
-    if (err instanceof ConfigError) throw err;
-    throw new ConfigError(file, `not valid JSON (${(err as Error).message})`);
+    throw new ConfigError(file, (err as Error).message);
   }
   if (!isRecord(data)) throw new ConfigError(file, 'top level must be an object');
   const externals = data.externals_dir ?? 'externals';

@@ -1,9 +1,10 @@
 import { lazyRequire } from '../../shared/lazy.js';
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../shared/context.js';
 import { RefcatError } from '../../shared/errors.js';
 import { shownPath } from '../../shared/paths.js';
+import { parseJson } from '../safe-read/data-file-syntax.js';
+import { readTextFile, TextFileError } from '../safe-read/read-text-file.js';
 import { writeFileAtomic } from '../safe-write/atomic-file.js';
 import type { DriftEntry, DriftReport } from './detect-drift.js';
 
@@ -45,12 +46,15 @@ export function readAccepted(repo: string): AcceptedRef[] {
   const file = path.join(repo, ACCEPT_FILE);
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    return [];
+    // Bounded, regular files only: the file comes with the docs, and may be a link to /dev/zero.
+    text = readTextFile(file);
+  } catch (err) {
+    if (err instanceof TextFileError && err.code === 'not_found') return [];
+    throw new RefcatError(`Cannot read ${file}: ${(err as Error).message}`, { code: 'bad_accept_file' });
   }
   try {
-    const data = JSON.parse(text) as { accepted?: unknown };
+    const data = parseJson(text) as { accepted?: unknown } | null;
+    if (!data || typeof data !== 'object') throw new Error('top level must be an object');
     if (!Array.isArray(data.accepted)) throw new Error('"accepted" must be an array');
     return (data.accepted as Record<string, unknown>[]).filter(
       (a): a is Record<string, unknown> & AcceptedRef => typeof a?.doc === 'string' && typeof a.ref === 'string' && typeof a.lines === 'string',
