@@ -4,7 +4,7 @@ import type { Context } from '../../shared/context.js';
 import { closest } from '../../shared/did-you-mean.js';
 import { ConfigError, RefError, UsageError } from '../../shared/errors.js';
 import { lazyRequire } from '../../shared/lazy.js';
-import { parseJson } from '../safe-read/data-file-syntax.js';
+import { parseJson, textPosition } from '../safe-read/data-file-syntax.js';
 import { readTextFile, TextFileError } from '../safe-read/read-text-file.js';
 import { findUp, hasSdqctlDir, resolveFrom, sdqctlDir, shownPath, tildify } from '../../shared/paths.js';
 
@@ -262,23 +262,23 @@ function readAliasYaml(file: string, ctx: Context): Map<string, AliasEntry> {
   if (!fs.existsSync(file)) return out;
   const shown = tildify(file, ctx.home);
   const text = readText(file);
-  const data = parseYaml(text, shown);
+  const { data, keyAt } = parseYaml(text, shown);
   if (data === null || data === undefined) return out; // an empty file defines no aliases
   if (!isRecord(data)) throw new ConfigError(shown, "top level must be a mapping with an 'aliases' key");
   // Anything but `aliases:` at the top is a mistake (`alias:`, or names without the key), not
   // something to skip in silence.
   const stray = Object.keys(data).filter((k) => k !== 'aliases');
   if (stray.length > 0) {
-    throw new ConfigError(shown, `unknown top-level key '${stray[0]}' (aliases go under 'aliases:', see aliases.example.yaml)`);
+    throw new ConfigError(shown, `unknown top-level key${keyAt(0, stray[0]!)} (aliases go under 'aliases:', see aliases.example.yaml)`);
   }
   const aliases = data.aliases;
   if (aliases === null || aliases === undefined) return out;
   if (!isRecord(aliases)) throw new ConfigError(shown, "'aliases' must be a mapping of name: path");
   const base = path.dirname(file);
   for (const [name, value] of Object.entries(aliases)) {
-    if (!ALIAS_NAME_RE.test(name)) throw new ConfigError(shown, `invalid alias name '${name}'`);
+    if (!ALIAS_NAME_RE.test(name)) throw new ConfigError(shown, `invalid alias name${keyAt(1, name)} (letters, digits, '_' and '-', starting with a letter)`);
     if (typeof value !== 'string' || value.length === 0) {
-      throw new ConfigError(shown, `aliases.${name} must be a path string`);
+      throw new ConfigError(shown, `the alias${keyAt(1, name)} must be a path string`);
     }
     out.set(name, { name, target: resolveFrom(base, value, ctx.home), source: 'global', origin: file });
   }
@@ -289,32 +289,39 @@ function readAliasYaml(file: string, ctx: Context): Map<string, AliasEntry> {
 const yaml = lazyRequire<typeof import('yaml')>('yaml');
 
 /**
- * The file's data, or a ConfigError naming the first problem. yaml's own duplicate-key check is
- * quadratic (20,000 aliases took seconds), so keys are checked here, once each, instead; and a
- * warning (an unknown `!tag`) is a problem of the file, not a runtime warning on stderr.
+ * The file's data, and where a key of the top map (0) or of `aliases` (1) is, for messages; or a
+ * ConfigError naming the first problem. Messages give positions, never content: the file may be a
+ * symlink to any file (docs/reference.md#limits-and-hostile-input), and yaml's messages quote it.
+ * yaml's own duplicate-key check is quadratic (20,000 aliases took seconds), so keys are checked
+ * here, once each, instead; and a warning (an unknown `!tag`) is a problem of the file, not a
+ * runtime warning on stderr.
  */
-function parseYaml(text: string, shown: string): unknown {
+function parseYaml(text: string, shown: string): { data: unknown; keyAt: (map: 0 | 1, key: string) => string } {
   const { parseDocument, isMap } = yaml();
   const doc = parseDocument(text, { uniqueKeys: false });
   const problem = doc.errors[0] ?? doc.warnings[0];
-  if (problem) throw new ConfigError(shown, `not valid YAML (${firstLine(problem.message)})`);
-  const maps = [doc.contents, doc.get('aliases', true)];
-  for (const node of maps) {
-    if (!isMap(node)) continue;
-    const seen = new Set<string>();
+  if (problem) throw new ConfigError(shown, `not valid YAML (${YAML_PROBLEMS[problem.code] ?? problem.code.toLowerCase().replaceAll('_', ' ')} at ${textPosition(text, problem.pos[0])})`);
+  const offsets = [doc.contents, doc.get('aliases', true)].map((node) => {
+    const seen = new Map<string, number | undefined>();
+    if (!isMap(node)) return seen;
     for (const item of node.items) {
       const key = String((item.key as { value?: unknown } | null)?.value ?? item.key);
-      if (seen.has(key)) throw new ConfigError(shown, `duplicate key '${key}'`);
-      seen.add(key);
+      const at = (item.key as { range?: [number, number, number] } | null)?.range?.[0];
+      if (seen.has(key)) throw new ConfigError(shown, `duplicate key${at === undefined ? '' : ` at ${textPosition(text, at)}`}`);
+      seen.set(key, at);
     }
-  }
-  return doc.toJS();
+    return seen;
+  });
+  const keyAt = (map: 0 | 1, key: string) => {
+    const at = offsets[map]!.get(key);
+    return at === undefined ? '' : ` at ${textPosition(text, at)}`;
+  };
+  return { data: doc.toJS(), keyAt };
 }
+
+/** yaml's error codes whose words say less than these. */
+const YAML_PROBLEMS: Partial<Record<string, string>> = { TAG_RESOLVE_FAILED: 'unknown tag', BAD_DQ_ESCAPE: 'bad escape' };
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function firstLine(s: string): string {
-  return s.split('\n')[0]!.trim().replace(/:$/, '');
 }
