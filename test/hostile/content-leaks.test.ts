@@ -166,6 +166,7 @@ function configSetup(link: string) {
   const repo = GitRepo.init({ 'lib/x.js': 'one\ntwo\nthree\n', 'docs/a.md': 'See @lib/x.js#L1-L2 here\n', 'a.txt': 'a\n' }, path.join(top, 'root'));
   repo.write({ 'lib/x.js': 'ONE-edited\ntwo\nthree\n' });
   const outside = path.join(top, 'outside', 'file');
+  fs.mkdirSync(path.dirname(path.join(top, link)), { recursive: true });
   fs.symlinkSync(outside, path.join(top, link));
   return { top, root: repo.dir, outside, env: { SDQCTL_HOME: path.join(top, 'home/.sdqctl') } };
 }
@@ -191,5 +192,72 @@ describe('the CLI never quotes a config or data file, wherever it leads', () => 
     for (const bit of ['root:x', 'TOPSEC']) expect(r.stdout + r.stderr).not.toContain(bit);
     expect(r.stdout + r.stderr).toContain(`${path.basename(link)}: `);
     expect(r.code).toBe(1);
+  });
+});
+
+describe('refcat mcp refuses a config or data file under the root that leads outside, whatever it leads to', () => {
+  const tool = (name: string) => TOOLS.find((t) => t.name === name)!;
+
+  // [the symlink (from top), SDQCTL_HOME (from top), tool, arguments]
+  const table: [string, string, string, Record<string, unknown>][] = [
+    ['root/refcat-accepted.json', 'home/.sdqctl', 'verify_refs', { paths: ['docs'], drift: true }],
+    ['root/workspace.lock.json', 'home/.sdqctl', 'aliases', {}],
+    ['root/workspace.lock.json', 'home/.sdqctl', 'extract', { refs: ['x:a.txt'] }],
+    ['root/workspace.lock.json', 'home/.sdqctl', 'validate', { paths: ['flow.conv'] }],
+    ['root/sdq/aliases.yaml', 'root/sdq', 'aliases', {}],
+    ['root/sdq/aliases.yaml', 'root/sdq', 'extract', { refs: ['x:a.txt'] }],
+  ];
+
+  it.each(table)('%s (SDQCTL_HOME %s): %s %j', async (link, sdqctlHome, name, args) => {
+    const { top, root, outside } = configSetup(link);
+    fs.writeFileSync(path.join(root, 'flow.conv'), flow('x:a.txt#L1'));
+    const agent: AgentContext = { ctx: testCtx(root, { SDQCTL_HOME: path.join(top, sdqctlHome) }), store: path.join(top, 'store') };
+    const answers = [];
+    for (const text of [...YAML_TEXTS, '{"repos": [], "accepted": []}\n', 'aliases:\n  x: /\n']) {
+      fs.writeFileSync(outside, text);
+      answers.push(await runTool(tool(name), args, agent));
+    }
+    fs.rmSync(outside);
+    answers.push(await runTool(tool(name), args, agent));
+    fs.mkdirSync(outside);
+    answers.push(await runTool(tool(name), args, agent));
+    expect(answers[0]!.text).toMatch(new RegExp(`Refused: \\S*${path.basename(link)} leads outside the root ${root} \\(not read\\)`));
+    expect(answers[0]!.isError).toBe(true);
+    for (const a of answers) {
+      for (const bit of ['root:x', 'TOPSEC']) expect(a.text).not.toContain(bit);
+      // One answer, whatever is outside: no bit leaks per call.
+      expect(a).toEqual(answers[0]);
+    }
+  });
+
+  // [the symlink (from top), SDQCTL_HOME (from top), tool, arguments]
+  const own: [string, string, string, Record<string, unknown>][] = [
+    ['home/.sdqctl/aliases.yaml', 'home/.sdqctl', 'aliases', {}],
+    ['home/.sdqctl/aliases.yaml', 'home/.sdqctl', 'extract', { refs: ['x:a.txt'] }],
+    ['workspace.lock.json', 'home/.sdqctl', 'aliases', {}],
+  ];
+
+  it.each(own)('the user\'s own %s (SDQCTL_HOME %s) is read, and never quoted: %s %j', async (link, sdqctlHome, name, args) => {
+    const { top, root, outside } = configSetup(link);
+    const agent: AgentContext = { ctx: testCtx(root, { SDQCTL_HOME: path.join(top, sdqctlHome) }), store: path.join(top, 'store') };
+    for (const text of link.endsWith('.json') ? JSON_TEXTS : YAML_TEXTS) {
+      fs.writeFileSync(outside, text);
+      const r = await runTool(tool(name), args, agent);
+      for (const bit of ['root:x', 'TOPSEC']) expect(r.text).not.toContain(bit);
+      expect(r.text).toContain('Invalid config file');
+    }
+    fs.writeFileSync(outside, link.endsWith('.json') ? '{"externals_dir": ".", "repos": [{"alias": "x", "name": "root"}]}' : `aliases:\n  x: ${root}\n`);
+    expect((await runTool(tool(name), args, agent)).isError).toBe(false);
+  });
+
+  it('an alias file or accept file under the root that stays under it is read', async () => {
+    const { top, root } = configSetup('root/link.json');
+    fs.writeFileSync(path.join(root, 'real.json'), '{"externals_dir": "..", "repos": [{"alias": "x", "name": "root"}]}');
+    fs.symlinkSync(path.join(root, 'real.json'), path.join(root, 'workspace.lock.json'));
+    const agent: AgentContext = { ctx: testCtx(root, { SDQCTL_HOME: path.join(top, 'home/.sdqctl') }), store: path.join(top, 'store') };
+    const r = await runTool(tool('extract'), { refs: ['x:a.txt'] }, agent);
+    expect([r.isError, r.text]).toEqual([false, expect.stringContaining('## From: x:a.txt')]);
+    const drift = await runTool(tool('verify_refs'), { paths: ['docs'], drift: true }, agent);
+    expect(JSON.parse(drift.text).drift.changed).toBe(1);
   });
 });

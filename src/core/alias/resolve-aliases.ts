@@ -4,6 +4,7 @@ import type { Context } from '../../shared/context.js';
 import { closest } from '../../shared/did-you-mean.js';
 import { ConfigError, RefError, UsageError } from '../../shared/errors.js';
 import { lazyRequire } from '../../shared/lazy.js';
+import { type Confinement, leadsOutside } from '../safe-read/confinement.js';
 import { parseJson, textPosition } from '../safe-read/data-file-syntax.js';
 import { readTextFile, TextFileError } from '../safe-read/read-text-file.js';
 import { findUp, hasSdqctlDir, resolveFrom, sdqctlDir, shownPath, tildify } from '../../shared/paths.js';
@@ -32,6 +33,8 @@ export interface AliasResolverOptions {
   explicit?: ExplicitAlias[];
   /** Folder where the search for workspace.lock.json starts (default: ctx.cwd). */
   searchFrom?: string;
+  /** `refcat mcp`: an alias file found under its root that leads outside is refused, not read. */
+  confine?: Confinement;
 }
 
 const ALIAS_NAME_RE = /^[A-Za-z][A-Za-z0-9_-]*$/;
@@ -49,6 +52,7 @@ export class AliasResolver {
   private readonly ctx: Context;
   private readonly explicit: Map<string, AliasEntry>;
   private readonly searchFrom: string;
+  private readonly confine: Confinement | undefined;
   private workspace: Map<string, AliasEntry> | undefined;
   private lockfile: string | null | undefined;
   private global: Map<string, AliasEntry> | undefined;
@@ -60,6 +64,7 @@ export class AliasResolver {
   constructor(ctx: Context, options: AliasResolverOptions = {}) {
     this.ctx = ctx;
     this.searchFrom = options.searchFrom ?? ctx.cwd;
+    this.confine = options.confine;
     this.explicit = new Map();
     for (const a of options.explicit ?? []) this.addExplicit(a);
   }
@@ -170,7 +175,9 @@ export class AliasResolver {
   /** The lockfile in use, if any (for `refcat aliases`). */
   workspaceFile(): string | null {
     if (this.parent) return this.parent.workspaceFile();
-    if (this.lockfile === undefined) this.lockfile = findUp(this.searchFrom, LOCKFILE);
+    // A symlink counts even when what it names is missing: found, it is judged (and reported)
+    // the same whatever it leads to.
+    if (this.lockfile === undefined) this.lockfile = findUp(this.searchFrom, LOCKFILE, { links: true });
     return this.lockfile;
   }
 
@@ -182,6 +189,7 @@ export class AliasResolver {
     if (this.parent) return this.parent.workspaceAliases();
     if (!this.workspace) {
       const file = this.workspaceFile();
+      if (file) this.checkFound(file, file);
       this.workspace = file ? readLockfile(file) : new Map();
     }
     return this.workspace;
@@ -190,8 +198,14 @@ export class AliasResolver {
   private globalAliases(): Map<string, AliasEntry> {
     if (this.parent) return this.parent.globalAliases();
     // Without a home folder there is no global alias file (a relative one would be the cwd's).
+    if (!this.global && hasSdqctlDir(this.ctx)) this.checkFound(this.globalFile(), tildify(this.globalFile(), this.ctx.home));
     if (!this.global) this.global = hasSdqctlDir(this.ctx) ? readAliasYaml(this.globalFile(), this.ctx) : new Map();
     return this.global;
+  }
+
+  /** Refused before it is read (or looked for): the answer must not depend on what it leads to. */
+  private checkFound(file: string, shown: string): void {
+    if (this.confine && !this.confine.allowsFound(file)) throw new ConfigError(shown, leadsOutside(this.confine.root), { refused: true });
   }
 }
 
