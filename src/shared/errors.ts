@@ -41,11 +41,14 @@ export class RefParseError extends UsageError {
   }
 }
 
-/** A malformed configuration file (workspace.lock.json, aliases.yaml): named, never skipped. */
+/**
+ * A malformed configuration file (workspace.lock.json, aliases.yaml): named, never skipped. Also
+ * one `refcat mcp` refuses to read (`refused`, code outside_root), reported the same way.
+ */
 export class ConfigError extends RefcatError {
   readonly file: string;
-  constructor(file: string, problem: string) {
-    super(`Invalid config file ${file}: ${problem}`, { code: 'invalid_config' });
+  constructor(file: string, problem: string, opts: { refused?: boolean } = {}) {
+    super(opts.refused ? `Refused: ${file} ${problem}` : `Invalid config file ${file}: ${problem}`, { code: opts.refused ? 'outside_root' : 'invalid_config' });
     this.file = file;
   }
 }

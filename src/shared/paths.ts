@@ -57,15 +57,26 @@ export function hasSdqctlDir(ctx: Context): boolean {
   return Boolean(ctx.env.SDQCTL_HOME) || path.isAbsolute(ctx.home);
 }
 
-/** The nearest `<dir>/<name>` that exists, from `start` up to the file system's root, or null. */
-export function findUp(start: string, name: string): string | null {
+/**
+ * The nearest `<dir>/<name>` that exists, from `start` up to the file system's root, or null.
+ * `links`: a symlink counts even when what it names does not exist.
+ */
+export function findUp(start: string, name: string, options: { links?: boolean } = {}): string | null {
   let dir = path.resolve(start);
   for (;;) {
     const candidate = path.join(dir, name);
-    if (fs.existsSync(candidate)) return candidate;
+    if (options.links ? hasEntry(candidate) : fs.existsSync(candidate)) return candidate;
     const parent = path.dirname(dir);
     if (parent === dir) return null;
     dir = parent;
+  }
+}
+
+function hasEntry(p: string): boolean {
+  try {
+    return fs.lstatSync(p, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
   }
 }
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type AgentContext, runTool, TOOLS } from '../../src/core/agents/mcp-tools.js';
+import { GitRepo } from '../helpers/git-repo.js';
 import { refcatInProcess } from '../helpers/in-process.js';
 import { testCtx, tmpDir } from '../helpers/tmp.js';
 
@@ -138,5 +139,125 @@ describe('refcat mcp refuses refs inside workflows and docs that lead outside, w
     const errors = JSON.parse(r.text).files[0].errors;
     expect(errors).toHaveLength(1);
     expect(errors[0].message).toContain(`${NOT_DECL}: root:x:inside-line`);
+  });
+});
+
+// Config and data files refcat parses may be symlinks to any file (docs/reference.md#limits-and-hostile-input):
+// their messages give a line and column, never what the file holds.
+
+/** Outside files a parser would quote a part of: a syntax error; for YAML also a key or a tag. */
+const JSON_TEXTS = ['root:x:0:0:TOPSECRET\nSECRET=1\n', '{"TOPSECRET": tru}\n'];
+const YAML_TEXTS = [
+  ...JSON_TEXTS,
+  'TOPSECRET: 1\n',
+  'aliases:\n  TOPSECRET x: /a\n',
+  'aliases:\n  TOPSECRET: 3\n',
+  'aliases:\n  a: /a\n  TOPSECRET: /b\n  TOPSECRET: /c\n',
+  'aliases: {a: !TOPSECRET x}\n',
+  'aliases: "\\TOPSECRET"\n',
+];
+
+/**
+ * top/root is the root, a git repository whose doc holds a changed ref; top/outside/file is the
+ * outside file; top/home is the home folder. `link` is made a symlink to the outside file.
+ */
+function configSetup(link: string) {
+  const top = tmpDir({ 'outside/file': '', 'home/.sdqctl/.keep': '' });
+  const repo = GitRepo.init({ 'lib/x.js': 'one\ntwo\nthree\n', 'docs/a.md': 'See @lib/x.js#L1-L2 here\n', 'a.txt': 'a\n' }, path.join(top, 'root'));
+  repo.write({ 'lib/x.js': 'ONE-edited\ntwo\nthree\n' });
+  const outside = path.join(top, 'outside', 'file');
+  fs.mkdirSync(path.dirname(path.join(top, link)), { recursive: true });
+  fs.symlinkSync(outside, path.join(top, link));
+  return { top, root: repo.dir, outside, env: { SDQCTL_HOME: path.join(top, 'home/.sdqctl') } };
+}
+
+// [the symlink (from top), argv, what the outside file holds]
+const CONFIG_FILES: [string, string[], string[]][] = [
+  ['root/refcat-accepted.json', ['verify', 'refs', '--drift', 'docs'], JSON_TEXTS],
+  ['root/refcat-accepted.json', ['verify', 'refs', '--accept', 'docs', '--format', 'json'], JSON_TEXTS],
+  ['root/workspace.lock.json', ['x:a.txt'], JSON_TEXTS],
+  ['root/workspace.lock.json', ['aliases', '--json'], JSON_TEXTS],
+  ['workspace.lock.json', ['validate', 'flow.conv'], JSON_TEXTS],
+  ['home/.sdqctl/aliases.yaml', ['x:a.txt'], YAML_TEXTS],
+  ['home/.sdqctl/aliases.yaml', ['aliases'], YAML_TEXTS],
+];
+
+describe('the CLI never quotes a config or data file, wherever it leads', () => {
+  it.each(CONFIG_FILES.flatMap(([link, argv, texts]) => texts.map((text) => [link, argv, text] as const)))('%s: refcat %j, %j', async (link, argv, text) => {
+    const { root, outside, env } = configSetup(link);
+    fs.writeFileSync(path.join(root, 'flow.conv'), flow('x:a.txt#L1'));
+    fs.writeFileSync(outside, text);
+    const r = await refcatInProcess(argv, { cwd: root, env });
+    // V8 quotes the first 10 characters: `"root:x:0:0"...`, `"{"TOPSECRE"...`.
+    for (const bit of ['root:x', 'TOPSEC']) expect(r.stdout + r.stderr).not.toContain(bit);
+    expect(r.stdout + r.stderr).toContain(`${path.basename(link)}: `);
+    expect(r.code).toBe(1);
+  });
+});
+
+describe('refcat mcp refuses a config or data file under the root that leads outside, whatever it leads to', () => {
+  const tool = (name: string) => TOOLS.find((t) => t.name === name)!;
+
+  // [the symlink (from top), SDQCTL_HOME (from top), tool, arguments]
+  const table: [string, string, string, Record<string, unknown>][] = [
+    ['root/refcat-accepted.json', 'home/.sdqctl', 'verify_refs', { paths: ['docs'], drift: true }],
+    ['root/workspace.lock.json', 'home/.sdqctl', 'aliases', {}],
+    ['root/workspace.lock.json', 'home/.sdqctl', 'extract', { refs: ['x:a.txt'] }],
+    ['root/workspace.lock.json', 'home/.sdqctl', 'validate', { paths: ['flow.conv'] }],
+    ['root/sdq/aliases.yaml', 'root/sdq', 'aliases', {}],
+    ['root/sdq/aliases.yaml', 'root/sdq', 'extract', { refs: ['x:a.txt'] }],
+  ];
+
+  it.each(table)('%s (SDQCTL_HOME %s): %s %j', async (link, sdqctlHome, name, args) => {
+    const { top, root, outside } = configSetup(link);
+    fs.writeFileSync(path.join(root, 'flow.conv'), flow('x:a.txt#L1'));
+    const agent: AgentContext = { ctx: testCtx(root, { SDQCTL_HOME: path.join(top, sdqctlHome) }), store: path.join(top, 'store') };
+    const answers = [];
+    for (const text of [...YAML_TEXTS, '{"repos": [], "accepted": []}\n', 'aliases:\n  x: /\n']) {
+      fs.writeFileSync(outside, text);
+      answers.push(await runTool(tool(name), args, agent));
+    }
+    fs.rmSync(outside);
+    answers.push(await runTool(tool(name), args, agent));
+    fs.mkdirSync(outside);
+    answers.push(await runTool(tool(name), args, agent));
+    expect(answers[0]!.text).toMatch(new RegExp(`Refused: \\S*${path.basename(link)} leads outside the root ${root} \\(not read\\)`));
+    expect(answers[0]!.isError).toBe(true);
+    for (const a of answers) {
+      for (const bit of ['root:x', 'TOPSEC']) expect(a.text).not.toContain(bit);
+      // One answer, whatever is outside: no bit leaks per call.
+      expect(a).toEqual(answers[0]);
+    }
+  });
+
+  // [the symlink (from top), SDQCTL_HOME (from top), tool, arguments]
+  const own: [string, string, string, Record<string, unknown>][] = [
+    ['home/.sdqctl/aliases.yaml', 'home/.sdqctl', 'aliases', {}],
+    ['home/.sdqctl/aliases.yaml', 'home/.sdqctl', 'extract', { refs: ['x:a.txt'] }],
+    ['workspace.lock.json', 'home/.sdqctl', 'aliases', {}],
+  ];
+
+  it.each(own)('the user\'s own %s (SDQCTL_HOME %s) is read, and never quoted: %s %j', async (link, sdqctlHome, name, args) => {
+    const { top, root, outside } = configSetup(link);
+    const agent: AgentContext = { ctx: testCtx(root, { SDQCTL_HOME: path.join(top, sdqctlHome) }), store: path.join(top, 'store') };
+    for (const text of link.endsWith('.json') ? JSON_TEXTS : YAML_TEXTS) {
+      fs.writeFileSync(outside, text);
+      const r = await runTool(tool(name), args, agent);
+      for (const bit of ['root:x', 'TOPSEC']) expect(r.text).not.toContain(bit);
+      expect(r.text).toContain('Invalid config file');
+    }
+    fs.writeFileSync(outside, link.endsWith('.json') ? '{"externals_dir": ".", "repos": [{"alias": "x", "name": "root"}]}' : `aliases:\n  x: ${root}\n`);
+    expect((await runTool(tool(name), args, agent)).isError).toBe(false);
+  });
+
+  it('an alias file or accept file under the root that stays under it is read', async () => {
+    const { top, root } = configSetup('root/link.json');
+    fs.writeFileSync(path.join(root, 'real.json'), '{"externals_dir": "..", "repos": [{"alias": "x", "name": "root"}]}');
+    fs.symlinkSync(path.join(root, 'real.json'), path.join(root, 'workspace.lock.json'));
+    const agent: AgentContext = { ctx: testCtx(root, { SDQCTL_HOME: path.join(top, 'home/.sdqctl') }), store: path.join(top, 'store') };
+    const r = await runTool(tool('extract'), { refs: ['x:a.txt'] }, agent);
+    expect([r.isError, r.text]).toEqual([false, expect.stringContaining('## From: x:a.txt')]);
+    const drift = await runTool(tool('verify_refs'), { paths: ['docs'], drift: true }, agent);
+    expect(JSON.parse(drift.text).drift.changed).toBe(1);
   });
 });

@@ -156,11 +156,13 @@ describe('malformed config files are errors naming the file', () => {
   });
 
   it.each([
-    ['aliases: [', /not valid YAML \([^)]*[^:]\)$/],
+    ['aliases: [', /: not valid YAML \(bad indent at line 1, column 11\)$/],
+    ['aliases: {ra: !custom /x}\n', /: not valid YAML \(unknown tag at line 1, column 15\)$/],
     ['- a\n- b\n', /top level must be a mapping/],
     ['aliases:\n  - a\n', /'aliases' must be a mapping/],
-    ['aliases:\n  loop: 3\n', /aliases\.loop must be a path string/],
-    ['aliases:\n  "bad name": /x\n', /invalid alias name 'bad name'/],
+    ['aliases:\n  loop: 3\n', /: the alias at line 2, column 3 must be a path string$/],
+    ['aliases:\n  ok: /x\n  "bad name": /x\n', /: invalid alias name at line 3, column 3 \(letters, digits, '_' and '-', starting with a letter\)$/],
+    ['aliases:\n  a: /x\n  a: /y\n', /: duplicate key at line 3, column 3$/],
   ])('aliases.yaml %j', (content, problem) => {
     const { ctx } = setup({}, { '.sdqctl/aliases.yaml': content });
     expect(() => new AliasResolver(ctx).lookup('x')).toThrow(problem);
@@ -198,7 +200,7 @@ describe('malformed config files are errors naming the file', () => {
   it('rejects top-level keys other than aliases (a typo is not skipped in silence)', () => {
     const { ctx } = setup({}, { '.sdqctl/aliases.yaml': 'loop: /x\n' });
     expect(() => new AliasResolver(ctx).lookup('loop')).toThrow(
-      "Invalid config file ~/.sdqctl/aliases.yaml: unknown top-level key 'loop' (aliases go under 'aliases:', see aliases.example.yaml)",
+      "Invalid config file ~/.sdqctl/aliases.yaml: unknown top-level key at line 1, column 1 (aliases go under 'aliases:', see aliases.example.yaml)",
     );
   });
 });

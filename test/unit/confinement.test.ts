@@ -71,4 +71,21 @@ describe('Confinement (refcat mcp reads)', () => {
     expect(c.allows(path.join(top, 'lib', 'x.ts'))).toBe(true);
     expect(c.allows(path.join(top, 'outside', 'secret.txt'))).toBe(false);
   });
+
+  it('a config file it found is judged by its real path when found under the root, and is the user\'s when found outside', () => {
+    const { top, root, c } = setup();
+    fs.symlinkSync(path.join(top, 'outside', 'gone.json'), path.join(root, 'dangling.json'));
+    // [file as found, allowed?]
+    const table: [string, boolean][] = [
+      [path.join(root, 'workspace.lock.json'), true],
+      [path.join(root, 'inner.ts'), true],
+      [path.join(root, 'leak.txt'), false],
+      [path.join(root, 'leakdir', 'refcat-accepted.json'), false],
+      [path.join(root, 'dangling.json'), false],
+      [path.join(top, 'lib', 'x.ts'), true],
+      [path.join(top, 'outside', 'secret.txt'), true],
+      [path.join(top, 'workspace.lock.json'), true],
+    ];
+    for (const [file, ok] of table) expect(c.allowsFound(file), file).toBe(ok);
+  });
 });

@@ -83,7 +83,7 @@ export const TOOLS: readonly ToolSpec[] = [
       const { ctx } = agent;
       const format = args.format ?? 'markdown';
       if (format !== 'markdown' && args.max_tokens !== undefined) throw new UsageError(`max_tokens budgets the markdown output: it does not combine with format ${format}`);
-      const aliases = new AliasResolver(ctx);
+      const aliases = aliasesOf(ctx);
       const confinement = confinementOf(ctx, aliases);
       for (const ref of args.refs) checkRefText(ref, confinement);
       const answer = new TextSink();
@@ -126,7 +126,7 @@ export const TOOLS: readonly ToolSpec[] = [
     annotations: READ_ONLY,
     run: async (args: { paths: string[]; strict?: boolean; allow_missing?: boolean }, agent) => {
       const { ctx } = agent;
-      const aliases = new AliasResolver(ctx);
+      const aliases = aliasesOf(ctx);
       const confinement = confinementOf(ctx, aliases);
       for (const p of args.paths) checkPathText(p, confinement);
       const { files, skipped } = collectFiles(args.paths, ctx, { extensions: ['.conv'], namedNeedExtension: true });
@@ -166,7 +166,7 @@ export const TOOLS: readonly ToolSpec[] = [
     annotations: READ_ONLY,
     run: async (args: { paths?: string[]; exclude?: string[]; drift?: boolean }, agent) => {
       const { ctx } = agent;
-      const aliases = new AliasResolver(ctx);
+      const aliases = aliasesOf(ctx);
       const confinement = confinementOf(ctx, aliases);
       const paths = args.paths && args.paths.length > 0 ? args.paths : ['.'];
       for (const p of paths) checkPathText(p, confinement);
@@ -216,7 +216,7 @@ export const TOOLS: readonly ToolSpec[] = [
       const given = oneSource(args);
       let sourceArg: string | undefined;
       let stdin: Iterable<string> = [];
-      if (given === 'path') sourceArg = regularOrFolder(confinementOf(ctx, new AliasResolver(ctx)).checkRead(args.path!), args.path!);
+      if (given === 'path') sourceArg = regularOrFolder(confinementOf(ctx, aliasesOf(ctx)).checkRead(args.path!), args.path!);
       else if (given === 'fd') sourceArg = checkHandle(args.fd!);
       else stdin = [args.text!];
       const view = await readFd(
@@ -332,7 +332,7 @@ export const TOOLS: readonly ToolSpec[] = [
     input: {},
     annotations: READ_ONLY,
     run: async (_args, agent) => {
-      const { entries, errors } = new AliasResolver(agent.ctx).listReadable();
+      const { entries, errors } = aliasesOf(agent.ctx).listReadable();
       const seen = new Set<string>();
       const aliases = entries.map((e) => {
         const shadowed = seen.has(e.name);
@@ -375,6 +375,11 @@ export async function runTool(tool: ToolSpec, args: unknown, agent: AgentContext
     if (isRefcatError(err)) return { text: renderDiagnostic('Error', toDiagnostic(err)), isError: true };
     return { text: `Error: internal error: ${(err as Error)?.message ?? String(err)}\n`, isError: true };
   }
+}
+
+/** The aliases of a call: an alias file under the root that leads outside is refused, not read. */
+function aliasesOf(ctx: Context): AliasResolver {
+  return new AliasResolver(ctx, { confine: new Confinement(ctx.cwd) });
 }
 
 /** A ref's path must not name a place outside before anything is read (globs are checked per file after). */
@@ -449,7 +454,7 @@ async function loadRefs(args: { text?: string; path?: string; fd?: string }, age
   const given = oneSource(args);
   if (given === 'text') return refsFromText(args.text!, 'text');
   if (given === 'path') {
-    const abs = confinementOf(ctx, new AliasResolver(ctx)).checkRead(args.path!);
+    const abs = confinementOf(ctx, aliasesOf(ctx)).checkRead(args.path!);
     return refsFromText(readTranscript(abs, ctx), args.path!);
   }
   const view = await readFd({ source: checkHandle(args.fd!), all: true, store: agent.store }, ctx, toAsync([]));

@@ -4,6 +4,8 @@ import type { Context } from '../../shared/context.js';
 import { closest } from '../../shared/did-you-mean.js';
 import { ConfigError, RefError, UsageError } from '../../shared/errors.js';
 import { lazyRequire } from '../../shared/lazy.js';
+import { type Confinement, leadsOutside } from '../safe-read/confinement.js';
+import { parseJson, textPosition } from '../safe-read/data-file-syntax.js';
 import { readTextFile, TextFileError } from '../safe-read/read-text-file.js';
 import { findUp, hasSdqctlDir, resolveFrom, sdqctlDir, shownPath, tildify } from '../../shared/paths.js';
 
@@ -31,6 +33,8 @@ export interface AliasResolverOptions {
   explicit?: ExplicitAlias[];
   /** Folder where the search for workspace.lock.json starts (default: ctx.cwd). */
   searchFrom?: string;
+  /** `refcat mcp`: an alias file found under its root that leads outside is refused, not read. */
+  confine?: Confinement;
 }
 
 const ALIAS_NAME_RE = /^[A-Za-z][A-Za-z0-9_-]*$/;
@@ -48,6 +52,7 @@ export class AliasResolver {
   private readonly ctx: Context;
   private readonly explicit: Map<string, AliasEntry>;
   private readonly searchFrom: string;
+  private readonly confine: Confinement | undefined;
   // A malformed file is kept as its error: a docs tree asks about every `word:` it holds, and the
   // file is judged once per run, as a well-formed one is read once.
   private workspace: Map<string, AliasEntry> | ConfigError | undefined;
@@ -61,6 +66,7 @@ export class AliasResolver {
   constructor(ctx: Context, options: AliasResolverOptions = {}) {
     this.ctx = ctx;
     this.searchFrom = options.searchFrom ?? ctx.cwd;
+    this.confine = options.confine;
     this.explicit = new Map();
     for (const a of options.explicit ?? []) this.addExplicit(a);
   }
@@ -171,7 +177,9 @@ export class AliasResolver {
   /** The lockfile in use, if any (for `refcat aliases`). */
   workspaceFile(): string | null {
     if (this.parent) return this.parent.workspaceFile();
-    if (this.lockfile === undefined) this.lockfile = findUp(this.searchFrom, LOCKFILE);
+    // A symlink counts even when what it names is missing: found, it is judged (and reported)
+    // the same whatever it leads to.
+    if (this.lockfile === undefined) this.lockfile = findUp(this.searchFrom, LOCKFILE, { links: true });
     return this.lockfile;
   }
 
@@ -183,6 +191,7 @@ export class AliasResolver {
     if (this.parent) return this.parent.workspaceAliases();
     if (!this.workspace) {
       const file = this.workspaceFile();
+      if (file) this.checkFound(file, file);
       this.workspace = file ? aliasesOrError(() => readLockfile(file)) : new Map();
     }
     if (this.workspace instanceof ConfigError) throw this.workspace;
@@ -192,9 +201,15 @@ export class AliasResolver {
   private globalAliases(): Map<string, AliasEntry> {
     if (this.parent) return this.parent.globalAliases();
     // Without a home folder there is no global alias file (a relative one would be the cwd's).
+    if (!this.global && hasSdqctlDir(this.ctx)) this.checkFound(this.globalFile(), tildify(this.globalFile(), this.ctx.home));
     if (!this.global) this.global = hasSdqctlDir(this.ctx) ? aliasesOrError(() => readAliasYaml(this.globalFile(), this.ctx)) : new Map();
     if (this.global instanceof ConfigError) throw this.global;
     return this.global;
+  }
+
+  /** Refused before it is read (or looked for): the answer must not depend on what it leads to. */
+  private checkFound(file: string, shown: string): void {
+    if (this.confine && !this.confine.allowsFound(file)) throw new ConfigError(shown, leadsOutside(this.confine.root), { refused: true });
   }
 }
 
@@ -227,12 +242,12 @@ function readText(file: string): string {
 }
 
 function readLockfile(file: string): Map<string, AliasEntry> {
+  const text = readText(file);
   let data: unknown;
   try {
-    data = JSON.parse(readText(file));
+    data = parseJson(text);
   } catch (err) {
-    if (err instanceof ConfigError) throw err;
-    throw new ConfigError(file, `not valid JSON (${(err as Error).message})`);
+    throw new ConfigError(file, (err as Error).message);
   }
   if (!isRecord(data)) throw new ConfigError(file, 'top level must be an object');
   const externals = data.externals_dir ?? 'externals';
@@ -275,23 +290,23 @@ function readAliasYaml(file: string, ctx: Context): Map<string, AliasEntry> {
   if (!fs.existsSync(file)) return out;
   const shown = tildify(file, ctx.home);
   const text = readText(file);
-  const data = parseYaml(text, shown);
+  const { data, keyAt } = parseYaml(text, shown);
   if (data === null || data === undefined) return out; // an empty file defines no aliases
   if (!isRecord(data)) throw new ConfigError(shown, "top level must be a mapping with an 'aliases' key");
   // Anything but `aliases:` at the top is a mistake (`alias:`, or names without the key), not
   // something to skip in silence.
   const stray = Object.keys(data).filter((k) => k !== 'aliases');
   if (stray.length > 0) {
-    throw new ConfigError(shown, `unknown top-level key '${stray[0]}' (aliases go under 'aliases:', see aliases.example.yaml)`);
+    throw new ConfigError(shown, `unknown top-level key${keyAt(0, stray[0]!)} (aliases go under 'aliases:', see aliases.example.yaml)`);
   }
   const aliases = data.aliases;
   if (aliases === null || aliases === undefined) return out;
   if (!isRecord(aliases)) throw new ConfigError(shown, "'aliases' must be a mapping of name: path");
   const base = path.dirname(file);
   for (const [name, value] of Object.entries(aliases)) {
-    if (!ALIAS_NAME_RE.test(name)) throw new ConfigError(shown, `invalid alias name '${name}'`);
+    if (!ALIAS_NAME_RE.test(name)) throw new ConfigError(shown, `invalid alias name${keyAt(1, name)} (letters, digits, '_' and '-', starting with a letter)`);
     if (typeof value !== 'string' || value.length === 0) {
-      throw new ConfigError(shown, `aliases.${name} must be a path string`);
+      throw new ConfigError(shown, `the alias${keyAt(1, name)} must be a path string`);
     }
     out.set(name, { name, target: resolveFrom(base, value, ctx.home), source: 'global', origin: file });
   }
@@ -302,32 +317,39 @@ function readAliasYaml(file: string, ctx: Context): Map<string, AliasEntry> {
 const yaml = lazyRequire<typeof import('yaml')>('yaml');
 
 /**
- * The file's data, or a ConfigError naming the first problem. yaml's own duplicate-key check is
- * quadratic (20,000 aliases took seconds), so keys are checked here, once each, instead; and a
- * warning (an unknown `!tag`) is a problem of the file, not a runtime warning on stderr.
+ * The file's data, and where a key of the top map (0) or of `aliases` (1) is, for messages; or a
+ * ConfigError naming the first problem. Messages give positions, never content: the file may be a
+ * symlink to any file (docs/reference.md#limits-and-hostile-input), and yaml's messages quote it.
+ * yaml's own duplicate-key check is quadratic (20,000 aliases took seconds), so keys are checked
+ * here, once each, instead; and a warning (an unknown `!tag`) is a problem of the file, not a
+ * runtime warning on stderr.
  */
-function parseYaml(text: string, shown: string): unknown {
+function parseYaml(text: string, shown: string): { data: unknown; keyAt: (map: 0 | 1, key: string) => string } {
   const { parseDocument, isMap } = yaml();
   const doc = parseDocument(text, { uniqueKeys: false });
   const problem = doc.errors[0] ?? doc.warnings[0];
-  if (problem) throw new ConfigError(shown, `not valid YAML (${firstLine(problem.message)})`);
-  const maps = [doc.contents, doc.get('aliases', true)];
-  for (const node of maps) {
-    if (!isMap(node)) continue;
-    const seen = new Set<string>();
+  if (problem) throw new ConfigError(shown, `not valid YAML (${YAML_PROBLEMS[problem.code] ?? problem.code.toLowerCase().replaceAll('_', ' ')} at ${textPosition(text, problem.pos[0])})`);
+  const offsets = [doc.contents, doc.get('aliases', true)].map((node) => {
+    const seen = new Map<string, number | undefined>();
+    if (!isMap(node)) return seen;
     for (const item of node.items) {
       const key = String((item.key as { value?: unknown } | null)?.value ?? item.key);
-      if (seen.has(key)) throw new ConfigError(shown, `duplicate key '${key}'`);
-      seen.add(key);
+      const at = (item.key as { range?: [number, number, number] } | null)?.range?.[0];
+      if (seen.has(key)) throw new ConfigError(shown, `duplicate key${at === undefined ? '' : ` at ${textPosition(text, at)}`}`);
+      seen.set(key, at);
     }
-  }
-  return doc.toJS();
+    return seen;
+  });
+  const keyAt = (map: 0 | 1, key: string) => {
+    const at = offsets[map]!.get(key);
+    return at === undefined ? '' : ` at ${textPosition(text, at)}`;
+  };
+  return { data: doc.toJS(), keyAt };
 }
+
+/** yaml's error codes whose words say less than these. */
+const YAML_PROBLEMS: Partial<Record<string, string>> = { TAG_RESOLVE_FAILED: 'unknown tag', BAD_DQ_ESCAPE: 'bad escape' };
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function firstLine(s: string): string {
-  return s.split('\n')[0]!.trim().replace(/:$/, '');
 }

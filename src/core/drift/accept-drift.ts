@@ -1,9 +1,11 @@
 import { lazyRequire } from '../../shared/lazy.js';
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../shared/context.js';
-import { RefcatError } from '../../shared/errors.js';
+import { RefcatError, UsageError } from '../../shared/errors.js';
 import { shownPath } from '../../shared/paths.js';
+import { type Confinement, leadsOutside } from '../safe-read/confinement.js';
+import { parseJson } from '../safe-read/data-file-syntax.js';
+import { readTextFile, TextFileError } from '../safe-read/read-text-file.js';
 import { writeFileAtomic } from '../safe-write/atomic-file.js';
 import type { DriftEntry, DriftReport } from './detect-drift.js';
 
@@ -40,17 +42,24 @@ export function linesHash(lines: readonly string[]): string {
   return 'sha256:' + crypto().createHash('sha256').update(lines.join('\n')).digest('hex');
 }
 
-/** The accepted refs of a repository's ACCEPT_FILE (none when there is no such file). */
-export function readAccepted(repo: string): AcceptedRef[] {
+/**
+ * The accepted refs of a repository's ACCEPT_FILE (none when there is no such file). With
+ * `confine` (refcat mcp), one under the root that leads outside is refused before it is looked at.
+ */
+export function readAccepted(repo: string, confine?: Confinement): AcceptedRef[] {
   const file = path.join(repo, ACCEPT_FILE);
+  if (confine && !confine.allowsFound(file)) throw new UsageError(`Refused: ${file} ${leadsOutside(confine.root)}`, { code: 'outside_root' });
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    return [];
+    // Bounded, regular files only: the file comes with the docs, and may be a link to /dev/zero.
+    text = readTextFile(file);
+  } catch (err) {
+    if (err instanceof TextFileError && err.code === 'not_found') return [];
+    throw new RefcatError(`Cannot read ${file}: ${(err as Error).message}`, { code: 'bad_accept_file' });
   }
   try {
-    const data = JSON.parse(text) as { accepted?: unknown };
+    const data = parseJson(text) as { accepted?: unknown } | null;
+    if (!data || typeof data !== 'object') throw new Error('top level must be an object');
     if (!Array.isArray(data.accepted)) throw new Error('"accepted" must be an array');
     return (data.accepted as Record<string, unknown>[]).filter(
       (a): a is Record<string, unknown> & AcceptedRef => typeof a?.doc === 'string' && typeof a.ref === 'string' && typeof a.lines === 'string',
@@ -60,14 +69,14 @@ export function readAccepted(repo: string): AcceptedRef[] {
   }
 }
 
-/** Mark `changed` entries that their repository's ACCEPT_FILE accepts as `accepted`. */
-export function applyAccepted(entries: readonly DriftEntry[]): void {
+/** Mark `changed` entries that their repository's ACCEPT_FILE accepts as `accepted` (`confine`: as readAccepted). */
+export function applyAccepted(entries: readonly DriftEntry[], confine?: Confinement): void {
   const byRepo = new Map<string, Set<string>>();
   for (const e of entries) {
     if (e.status !== 'changed' || !e.acceptKey) continue;
     let keys = byRepo.get(e.acceptKey.repo);
     if (!keys) {
-      keys = new Set(readAccepted(e.acceptKey.repo).map((a) => keyOf(a.doc, a.ref, a.lines)));
+      keys = new Set(readAccepted(e.acceptKey.repo, confine).map((a) => keyOf(a.doc, a.ref, a.lines)));
       byRepo.set(e.acceptKey.repo, keys);
     }
     if (keys.has(keyOf(e.acceptKey.doc, e.ref, e.acceptKey.lines))) e.status = 'accepted';

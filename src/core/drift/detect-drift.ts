@@ -6,6 +6,7 @@ import { findUp } from '../../shared/paths.js';
 import type { AliasEntry } from '../alias/resolve-aliases.js';
 import { escapePath, formatSelector, formatSpan, safePath } from '../ref-spec/format-ref-spec.js';
 import type { LineSpan, RangeSelector, RefSpec } from '../ref-spec/ref-spec.js';
+import type { Confinement } from '../safe-read/confinement.js';
 import { type FileChange, type Hunk, mapLine, parseDiff, parseFileDiffs, type RepoChanges } from './diff-hunks.js';
 import { type AcceptKey, applyAccepted, linesHash } from './accept-drift.js';
 import type { DriftNotFixed } from './fix-drift.js';
@@ -102,6 +103,8 @@ export interface DetectDriftOptions {
    * comparisons: tests check the shortcuts against it, the bench times it). Same verdicts.
    */
   blameEveryFile?: boolean;
+  /** `refcat mcp`: a refcat-accepted.json under the root that leads outside is refused (readAccepted). */
+  confine?: Confinement;
 }
 
 interface Pending {
@@ -161,7 +164,7 @@ export async function detectDrift(refs: readonly DriftRefInput[], ctx: Context, 
   await findTargets(live, ctx, git, repoOf);
   await judge(live.filter((p) => p.entry.status !== 'unknown'), git);
 
-  applyAccepted(entries);
+  applyAccepted(entries, options.confine);
   const counts: Record<DriftStatus, number> = { unchanged: 0, moved: 0, changed: 0, deleted: 0, unknown: 0, anchored: 0, fixed: 0, accepted: 0 };
   for (const e of entries) counts[e.status]++;
   return { entries, counts, gitProcesses: git.spawned - before };

@@ -89,6 +89,17 @@ export class Confinement {
     return hooks !== '' && inside(real, realOrNearest(path.resolve(dir, hooks)));
   }
 
+  /**
+   * Whether a config or data file refcat found by itself (workspace.lock.json, aliases.yaml,
+   * refcat-accepted.json) may be read. One under the root came with the files being read and may
+   * be a symlink to anything, so it is judged as a tool's argument is; one found outside the root
+   * (the home folder, a lockfile above the root) is the user's own setup (docs/reference.md#refcat-mcp).
+   */
+  allowsFound(file: string): boolean {
+    const abs = path.resolve(this.root, file);
+    return !(inside(abs, this.root) || inside(abs, this.allowed[0]!)) || this.allows(abs);
+  }
+
   /** The absolute path of `file`, or a refusal naming it. */
   checkRead(file: string): string {
     const abs = path.resolve(this.root, file);
@@ -110,6 +121,11 @@ export function confinementOf(ctx: Context, aliases: AliasResolver): Confinement
     .entries.filter((e) => e.source !== 'explicit' && !rootOnly.allows(e.origin))
     .map((e) => e.target);
   return new Confinement(ctx.cwd, targets);
+}
+
+/** What follows the name of a found file allowsFound refuses: nothing about what it leads to. */
+export function leadsOutside(root: string): string {
+  return `leads outside the root ${root} (not read)`;
 }
 
 export function outside(file: string, root: string): UsageError {

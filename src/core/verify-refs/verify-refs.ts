@@ -133,7 +133,7 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
   }
   let drift: VerifyRefsReport['drift'];
   if (options.drift && driftRefs) {
-    const found = await detectDrift(driftRefs, ctx, { since: options.drift.since, git: options.drift.git, blameEveryFile: options.drift.blameEveryFile });
+    const found = await detectDrift(driftRefs, ctx, { since: options.drift.since, git: options.drift.git, blameEveryFile: options.drift.blameEveryFile, confine: options.confine });
     keepBareRefs(found, bareRefs);
     const dryRun = options.drift.dryRun ?? false;
     const isKnownAlias = aliasOrUnsure(base);
