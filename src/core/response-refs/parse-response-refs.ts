@@ -206,7 +206,8 @@ function lineCount(content: string): number {
 
 /** Fence state after a fence-looking line (CommonMark: same character, at least as long, no info). */
 function nextFence(fence: { char: string; len: number } | null, lineText: string): { char: string; len: number } | null {
-  const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(lineText)!;
+  // Not `.*`: a CRLF answer's fence line ends in a CR, which `.` does not match.
+  const m = /^ {0,3}(`{3,}|~{3,})([^\n]*)$/.exec(lineText)!;
   const run = m[1]!;
   if (!fence) {
     // A backtick fence's info string cannot hold a backtick.
