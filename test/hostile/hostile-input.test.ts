@@ -141,6 +141,24 @@ describe('parsers stay linear', () => {
   });
 });
 
+describe('the <ref> parser on one line built against it', () => {
+  // Results, not a clock: at these sizes the parser before took minutes (it searched the rest of the
+  // line once per backtick run); a linear one takes under a second, far inside the test's timeout.
+  const runs = Array.from({ length: 4000 }, (_, i) => `${'`'.repeat(i + 1)}x`).join('');
+
+  it('8 MB of backtick runs, all of different lengths, before a ref', () => {
+    const r = parseResponseRefs(`${runs}\n<ref id="a">\nhi\n</ref>\n`);
+    expect(r.refs.map((x) => [x.id, x.content, x.line])).toEqual([['a', 'hi', 2]]);
+    expect(r.warnings).toEqual([]);
+  }, 30_000);
+
+  it('the same runs inside a ref, where code is content', () => {
+    const r = parseResponseRefs(`<ref id="a">\n${runs}\n</ref>\n`);
+    expect(r.refs.map((x) => [x.id, x.content === runs, x.lines])).toEqual([['a', true, 1]]);
+    expect(r.warnings).toEqual([]);
+  }, 30_000);
+});
+
 describe('what is echoed is made visible', () => {
   it('terminal escapes in a workflow line are shown as \\x1b, never sent', async () => {
     const dir = tmpDir({ 'flow.conv': workflow('BOGUS-DIRECTIVE \u001b]0;PWNED\u0007\u001b[2J') + 'RUN x\ntext \u001b[2J after\n' });
