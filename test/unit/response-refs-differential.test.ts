@@ -33,6 +33,7 @@ const OTHER_PIECES = [
   '\t',
   '\n',
   '\r\n',
+  '\r',
   '\n\n',
   '<',
   '>',
@@ -52,7 +53,7 @@ const tag = fc.oneof(
 const ticks = fc.integer({ min: 1, max: 4 }).map((n) => '`'.repeat(n));
 const blank = fc.constantFrom('', ' ', '  ', '\t', ' \t');
 const line = fc.oneof(
-  { weight: 2, arbitrary: fc.tuple(blank, tag, blank, fc.constantFrom('', '\r')).map((xs) => xs.join('')) },
+  { weight: 2, arbitrary: fc.tuple(blank, tag, blank, fc.constantFrom('', '\r', '\r\r', ' \r')).map((xs) => xs.join('')) },
   { weight: 1, arbitrary: fc.tuple(fc.constantFrom('', ' ', '   ', '    '), fc.constantFrom('```', '````', '~~~', '```js', '``` `x`')).map((xs) => xs.join('')) },
   { weight: 3, arbitrary: fc.array(fc.oneof(tag, ticks, blank, fc.constantFrom('x', 'code', '<', '>')), { maxLength: 16 }).map((xs) => xs.join('')) },
 );

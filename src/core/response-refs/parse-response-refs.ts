@@ -282,23 +282,34 @@ function parseAttributes(src: string): Record<string, string> {
   return out;
 }
 
-/** text[from, to) without the inner tags; a tag alone on its line goes with its line. */
+/**
+ * text[from, to) without the inner tags; a tag alone on its line goes with its line. Only the
+ * blanks next to each tag are looked at, never its whole line: a line of many tags stays linear.
+ */
 function withoutTags(text: string, from: number, to: number, tags: [number, number][]): string {
   let out = '';
   let at = from;
   for (let [s, e] of tags) {
-    const lineStart = text.lastIndexOf('\n', s - 1) + 1;
-    const nl = text.indexOf('\n', e);
-    const lineEnd = nl === -1 ? text.length : nl;
-    if (/^[ \t]*$/.test(text.slice(lineStart, s)) && /^[ \t]*\r?$/.test(text.slice(e, lineEnd)) && lineStart >= at && lineEnd < to) {
-      s = lineStart;
-      e = lineEnd + 1;
+    let before = s;
+    while (before > at && isBlank(text.charCodeAt(before - 1))) before--;
+    let after = e;
+    while (after < to && isBlank(text.charCodeAt(after))) after++;
+    if (text.charCodeAt(after) === CR) after++;
+    // Alone on its line: only blanks back to a line start at or after `at`, and only blanks (and a
+    // CR) up to a newline before `to`.
+    if ((before === 0 || text.charCodeAt(before - 1) === LF) && after < to && text.charCodeAt(after) === LF) {
+      s = before;
+      e = after + 1;
     }
     out += text.slice(at, s);
     at = e;
   }
   return out + text.slice(at, to);
 }
+
+const isBlank = (c: number) => c === 0x20 || c === 0x09;
+const CR = 0x0d;
+const LF = 0x0a;
 
 /** docs/reference.md#refcat-ref-list--show--scan--export: drop the one newline after the opening tag and the one before the closing tag. */
 function trimContent(raw: string): string {
