@@ -40,6 +40,7 @@ describe('parseResponseRefs (docs/reference.md#refcat-ref-list--show--scan--expo
       [['code', '```python\nprint(1)\n```']],
     ],
     ['unclosed fence outside: everything after it is an example', '```\n<ref id="x">no</ref>', []],
+    ['CRLF fences', '```\r\n<ref id="x">no</ref>\r\n```\r\n<ref id="y">\r\nyes\r\n</ref>', [['y', 'yes']]],
     ['inline code outside refs is an example too', 'Wrap it in `<ref id="x">text</ref>` tags.\n<ref id="y">\nreal\n</ref>', [['y', 'real']]],
     ['inline code inside a ref is content, and its tags count', '<ref id="o">\nsee `<ref id="i">x</ref>`\n</ref>', [['o', 'see `x`'], ['i', 'x']]],
   ])('%s', (_name, text, expected) => {

@@ -28,10 +28,12 @@ export const REF_ID = /^[A-Za-z0-9_.:-]+$/;
 
 // An attribute: name, then optionally = and a double-quoted, single-quoted or bare value.
 const ATTR = String.raw`[A-Za-z_:][-A-Za-z0-9_:.]*(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>\x60/]+))?`;
+// A backtick run opens an inline code span only if its line has a closing run (codeSpanEnds): a
+// regex that looked for it would search the rest of the line once per run, quadratic on one line.
 const TOKEN = new RegExp(
   [
     String.raw`(?<fence>^[ ]{0,3}(?:\x60{3,}|~{3,})[^\n]*$)`,
-    String.raw`(?<code>(?<!\x60)(?<ticks>\x60+)(?!\x60)[^\n]*?(?<!\x60)\k<ticks>(?!\x60))`,
+    String.raw`(?<ticks>(?<!\x60)\x60+)`,
     String.raw`(?<close><\/ref\s*>)`,
     String.raw`(?<open><ref(?<attrs>(?:\s+${ATTR})*)\s*(?<self>\/?)>)`,
   ].join('|'),
@@ -76,8 +78,9 @@ export function parseResponseRefs(text: string): ResponseRefs {
   // hostile one could ask for a pass per tag, so the passes are capped (MAX_PASSES).
   const ignored = new Map<number, Open>();
   const newlines = newlineOffsets(text);
+  const codeSpanEnd = codeSpanEnds(text, newlines);
   for (let passes = 1; ; passes++) {
-    const pass = parsePass(text, newlines, ignored);
+    const pass = parsePass(text, newlines, codeSpanEnd, ignored);
     if (passes === MAX_PASSES) for (const open of pass.unclosed) ignored.set(open.start, open);
     if (pass.unclosed.length === 0 || passes === MAX_PASSES) {
       const unclosed = [...ignored.values()].sort((a, b) => a.start - b.start);
@@ -103,7 +106,12 @@ const MAX_PASSES = 4;
  */
 export const MAX_REF_DEPTH = 32;
 
-function parsePass(text: string, newlines: readonly number[], ignored: ReadonlyMap<number, Open>): ResponseRefs & { unclosed: Open[] } {
+function parsePass(
+  text: string,
+  newlines: readonly number[],
+  codeSpanEnd: (start: number, ticks: number) => number,
+  ignored: ReadonlyMap<number, Open>,
+): ResponseRefs & { unclosed: Open[] } {
   const found = new Map<string, ResponseRef>();
   const warnings: Diagnostic[] = [];
   const stack: Open[] = [];
@@ -119,10 +127,16 @@ function parsePass(text: string, newlines: readonly number[], ignored: ReadonlyM
     const g = m.groups!;
     const start = m.index;
     const end = start + m[0].length;
-    if (g.fence !== undefined || g.code !== undefined) {
-      // Inside a ref, code is content like any other text: look for tags inside it too.
+    if (g.ticks !== undefined) {
+      const spanEnd = codeSpanEnd(start, g.ticks.length);
+      // A run with no closing run is text; so is code inside a ref, whose tags count.
+      if (spanEnd !== -1 && stack.length === 0) TOKEN.lastIndex = spanEnd;
+      continue;
+    }
+    if (g.fence !== undefined) {
+      // Inside a ref, a fence line is content like any other text: look for tags inside it too.
       if (stack.length > 0) TOKEN.lastIndex = start + 1;
-      else if (g.fence !== undefined) fence = nextFence(fence, g.fence);
+      else fence = nextFence(fence, g.fence);
       continue;
     }
     if (fence || g.self) continue; // an example in a code block; a self-closing tag is no section
@@ -184,16 +198,61 @@ function newlineOffsets(text: string): number[] {
   return out;
 }
 
-/** The 1-based line of `offset`: one more than the newlines before it (a binary search). */
+/**
+ * `codeSpanEnd(start, ticks)`: the end of the inline code span opened by the backtick run of length
+ * `ticks` at `start`, or -1 when its line has no closing run (CommonMark: the next run of exactly
+ * that length on the line). Each line's runs are paired once, right to left, when the line is first
+ * asked about; the parser asks about lines in order, so one table is kept at a time.
+ */
+function codeSpanEnds(text: string, newlines: readonly number[]): (start: number, ticks: number) => number {
+  let lineStart = 0;
+  let lineEnd = -1;
+  let starts = new Int32Array(0);
+  let closers = new Int32Array(0);
+  const tableFor = (offset: number) => {
+    const line = lineOf(newlines, offset);
+    lineStart = line === 1 ? 0 : newlines[line - 2]! + 1;
+    lineEnd = newlines[line - 1] ?? text.length;
+    const runs: number[] = [];
+    for (let i = lineStart; i < lineEnd; i++) {
+      if (text.charCodeAt(i) !== BACKTICK) continue;
+      runs.push(i);
+      while (i + 1 < lineEnd && text.charCodeAt(i + 1) === BACKTICK) i++;
+    }
+    starts = Int32Array.from(runs);
+    closers = new Int32Array(runs.length);
+    const nextOfLength = new Map<number, number>();
+    for (let k = runs.length - 1; k >= 0; k--) {
+      let length = 1;
+      while (text.charCodeAt(starts[k]! + length) === BACKTICK) length++;
+      closers[k] = nextOfLength.get(length) ?? -1;
+      nextOfLength.set(length, starts[k]!);
+    }
+  };
+  return (start, ticks) => {
+    if (start < lineStart || start >= lineEnd) tableFor(start);
+    const closer = closers[countBelow(starts, start)]!;
+    return closer === -1 ? -1 : closer + ticks;
+  };
+}
+
+const BACKTICK = 0x60;
+
+/** The 1-based line of `offset`: one more than the newlines before it. */
 function lineOf(newlines: readonly number[], offset: number): number {
+  return countBelow(newlines, offset) + 1;
+}
+
+/** How many of the ascending `offsets` are below `offset` (a binary search). */
+function countBelow(offsets: ArrayLike<number>, offset: number): number {
   let lo = 0;
-  let hi = newlines.length;
+  let hi = offsets.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (newlines[mid]! < offset) lo = mid + 1;
+    if (offsets[mid]! < offset) lo = mid + 1;
     else hi = mid;
   }
-  return lo + 1;
+  return lo;
 }
 
 /** Lines of content as docs/reference.md#reading-files counts them: a final newline does not start a new line. */
@@ -206,7 +265,8 @@ function lineCount(content: string): number {
 
 /** Fence state after a fence-looking line (CommonMark: same character, at least as long, no info). */
 function nextFence(fence: { char: string; len: number } | null, lineText: string): { char: string; len: number } | null {
-  const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(lineText)!;
+  // Not `.*`: a CRLF answer's fence line ends in a CR, which `.` does not match.
+  const m = /^ {0,3}(`{3,}|~{3,})([^\n]*)$/.exec(lineText)!;
   const run = m[1]!;
   if (!fence) {
     // A backtick fence's info string cannot hold a backtick.
@@ -222,23 +282,34 @@ function parseAttributes(src: string): Record<string, string> {
   return out;
 }
 
-/** text[from, to) without the inner tags; a tag alone on its line goes with its line. */
+/**
+ * text[from, to) without the inner tags; a tag alone on its line goes with its line. Only the
+ * blanks next to each tag are looked at, never its whole line: a line of many tags stays linear.
+ */
 function withoutTags(text: string, from: number, to: number, tags: [number, number][]): string {
   let out = '';
   let at = from;
   for (let [s, e] of tags) {
-    const lineStart = text.lastIndexOf('\n', s - 1) + 1;
-    const nl = text.indexOf('\n', e);
-    const lineEnd = nl === -1 ? text.length : nl;
-    if (/^[ \t]*$/.test(text.slice(lineStart, s)) && /^[ \t]*\r?$/.test(text.slice(e, lineEnd)) && lineStart >= at && lineEnd < to) {
-      s = lineStart;
-      e = lineEnd + 1;
+    let before = s;
+    while (before > at && isBlank(text.charCodeAt(before - 1))) before--;
+    let after = e;
+    while (after < to && isBlank(text.charCodeAt(after))) after++;
+    if (text.charCodeAt(after) === CR) after++;
+    // Alone on its line: only blanks back to a line start at or after `at`, and only blanks (and a
+    // CR) up to a newline before `to`.
+    if ((before === 0 || text.charCodeAt(before - 1) === LF) && after < to && text.charCodeAt(after) === LF) {
+      s = before;
+      e = after + 1;
     }
     out += text.slice(at, s);
     at = e;
   }
   return out + text.slice(at, to);
 }
+
+const isBlank = (c: number) => c === 0x20 || c === 0x09;
+const CR = 0x0d;
+const LF = 0x0a;
 
 /** docs/reference.md#refcat-ref-list--show--scan--export: drop the one newline after the opening tag and the one before the closing tag. */
 function trimContent(raw: string): string {
