@@ -399,3 +399,18 @@ describe('file names that try to write the output', () => {
     expect(cite.stdout.replace(/content of "[^\n]*"\n/g, '')).not.toMatch(controls);
   });
 });
+
+describe('ignore files that never end', () => {
+  // A tree brings its own ignore files: one linked to /dev/zero, or a FIFO, holds no rule
+  // (docs/reference.md#limits-and-hostile-input) instead of hanging the walk.
+  it.skipIf(process.platform === 'win32')('.sdqctlignore -> /dev/zero and a FIFO .gitignore: verify refs and a glob end', async () => {
+    const dir = tmpDir({ 'docs/a.md': 'See @docs/a.md\n' });
+    fs.symlinkSync('/dev/zero', path.join(dir, '.sdqctlignore'));
+    spawnSync('mkfifo', [path.join(dir, 'docs', '.gitignore')]);
+    expect(fs.statSync(path.join(dir, 'docs', '.gitignore')).isFIFO()).toBe(true);
+    const verified = await refcatInProcess(['verify', 'refs'], { cwd: dir });
+    expect([verified.code, verified.stdout]).toEqual([0, '✓ PASSED: Scanned 1 file(s), found 1 reference(s): 1 valid, 0 broken\n']);
+    const listed = await refcatInProcess(['docs/*.md', '--list-files'], { cwd: dir });
+    expect([listed.code, listed.stdout]).toEqual([0, 'docs/a.md\n']);
+  }, 60_000);
+});

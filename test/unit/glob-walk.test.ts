@@ -80,12 +80,16 @@ describe('the glob walk', () => {
     const dir = tmpDir(files);
     execFileSync('git', ['init', '-q'], { cwd: dir });
     const touched: string[] = [];
+    // Descriptors opened on a listed kind of file: the ignore files are read, and through a descriptor.
+    const tsFds = new Set<number>();
     const spies = (['openSync', 'readFileSync', 'readSync', 'createReadStream'] as const).map((name) => {
       const real = fs[name] as (...args: unknown[]) => unknown;
       return vi.spyOn(fs, name).mockImplementation(((...args: unknown[]) => {
         if (typeof args[0] === 'string' && args[0].endsWith('.ts')) touched.push(path.relative(dir, args[0]));
-        if (typeof args[0] === 'number') touched.push(`read(fd ${args[0]})`);
-        return real.apply(fs, args);
+        if (typeof args[0] === 'number' && tsFds.has(args[0])) touched.push(`read(fd ${args[0]})`);
+        const result = real.apply(fs, args);
+        if (name === 'openSync' && typeof args[0] === 'string' && args[0].endsWith('.ts')) tsFds.add(result as number);
+        return result;
       }) as never);
     });
     try {

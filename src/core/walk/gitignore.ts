@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { lazyRequire } from '../../shared/lazy.js';
 import { findUp } from '../../shared/paths.js';
+import { MAX_TEXT_FILE_BYTES } from '../safe-read/read-text-file.js';
 
 const picomatch = lazyRequire<typeof import('picomatch')>('picomatch');
 
@@ -213,15 +214,13 @@ function excludeFile(repo: string): string {
   const dotGit = path.join(repo, '.git');
   try {
     if (fs.statSync(dotGit).isDirectory()) return path.join(dotGit, 'info', 'exclude');
-    const gitDir = /^gitdir:\s*(.+?)\s*$/m.exec(fs.readFileSync(dotGit, 'utf8'))?.[1];
+    const gitDir = /^gitdir:\s*(.+?)\s*$/m.exec(readSmallText(dotGit) ?? '')?.[1];
     if (!gitDir) return path.join(dotGit, 'info', 'exclude');
     const own = path.resolve(repo, gitDir);
     let common = own;
-    try {
-      common = path.resolve(own, fs.readFileSync(path.join(own, 'commondir'), 'utf8').trim());
-    } catch {
-      // A plain gitdir file (submodule): info/ lives in it.
-    }
+    // A plain gitdir file (submodule) has no commondir: info/ lives in it.
+    const commondir = readSmallText(path.join(own, 'commondir'));
+    if (commondir !== null) common = path.resolve(own, commondir.trim());
     return path.join(common, 'info', 'exclude');
   } catch {
     return path.join(dotGit, 'info', 'exclude');
@@ -230,12 +229,8 @@ function excludeFile(repo: string): string {
 
 /** The rules of one ignore file (none when it cannot be read). */
 export function readRules(file: string): readonly Rule[] {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    return [];
-  }
+  const text = readSmallText(file);
+  if (text === null) return [];
   // Many folders hold the same .gitignore: its text is compiled once per process.
   let rules = compiled.get(text);
   if (!rules) {
@@ -249,6 +244,30 @@ export function readRules(file: string): readonly Rule[] {
 }
 
 const compiled = new Map<string, readonly Rule[]>();
+
+/**
+ * The text of an ignore file or a worktree's `.git` / `commondir` file, or null when there is none
+ * to read. Only a regular file of at most MAX_TEXT_FILE_BYTES is read: these come with the tree,
+ * from anyone, and one that is a FIFO (a read would block), a device (`-> /dev/zero` never ends) or
+ * huge is taken as empty. Bytes that are not UTF-8 are decoded as `fs.readFileSync(f, 'utf8')` does.
+ */
+function readSmallText(file: string): string | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile() || stat.size > MAX_TEXT_FILE_BYTES) return null;
+    return fs.readFileSync(fd, 'utf8');
+  } catch {
+    return null;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
 
 export function parseRule(raw: string): Rule | null {
   let line = raw.replace(/(?<!\\)\s+$/, '');
