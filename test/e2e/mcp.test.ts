@@ -183,6 +183,33 @@ describe('refcat mcp', () => {
     expect(glob.text).not.toContain('top secret');
   });
 
+  it('fd_read judges every file a glob or ref in path reaches, before it reads any', async () => {
+    fs.mkdirSync(path.join(top, 'private'));
+    fs.writeFileSync(path.join(top, 'private', 'secret.txt'), 'TOPSECRET line1\n');
+    fs.symlinkSync(path.join(top, 'private', 'secret.txt'), path.join(root, 'link.txt'));
+    fs.symlinkSync(path.join(top, 'private'), path.join(root, 'linkdir'));
+    try {
+      const forms: Record<string, unknown>[] = [
+        { path: 'link*' },
+        { path: '**/secret.txt' },
+        { path: 'linkd?r/secret.txt' },
+        { path: 'l[i]nk.txt', lines: '1' },
+        { path: 'l*.txt#L1' },
+        { path: 'link.txt#L1' },
+        { path: 'linkdir/../linkdir/secret.txt' },
+      ];
+      for (const args of forms) {
+        const r = await call('fd_read', args);
+        expect(r, JSON.stringify(args)).toEqual({ text: `Error: Refused: ${args.path} is outside the root ${root} (and every alias target)\n`, isError: true });
+      }
+      // A glob or ref that stays inside the root is read as before.
+      expect(await call('fd_read', { path: 'sr?/*.py', lines: '2-3' })).toMatchObject({ text: expect.stringContaining('line 2\nline 3\n'), isError: false });
+      expect(await call('fd_read', { path: 'src/a*.py#L4' })).toEqual({ text: 'line 4\n', isError: false });
+    } finally {
+      for (const link of ['link.txt', 'linkdir']) fs.rmSync(path.join(root, link));
+    }
+  });
+
   it('workflows cannot lead a tool out of the root: an INCLUDE outside is not read, a symlinked .conv refuses validate, verify_refs skips it with a warning', async () => {
     const validated = await call('validate', { paths: ['escape/inc.conv'] });
     expect(validated.isError).toBe(true);

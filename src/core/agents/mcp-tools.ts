@@ -216,14 +216,19 @@ export const TOOLS: readonly ToolSpec[] = [
       const given = oneSource(args);
       let sourceArg: string | undefined;
       let stdin: Iterable<string> = [];
-      if (given === 'path') sourceArg = regularOrFolder(confinementOf(ctx, new AliasResolver(ctx)).checkRead(args.path!), args.path!);
+      const confinement = confinementOf(ctx, new AliasResolver(ctx));
+      if (given === 'path') sourceArg = regularOrFolder(confinement.checkRead(args.path!), args.path!);
       else if (given === 'fd') sourceArg = checkHandle(args.fd!);
       else stdin = [args.text!];
       const view = await readFd(
-        { source: sourceArg, page: args.page, pageSize: args.page_size, lines: args.lines ? lineRange(args.lines) : undefined, store: agent.store },
+        { source: sourceArg, page: args.page, pageSize: args.page_size, lines: args.lines ? lineRange(args.lines) : undefined, store: agent.store, confine: confinement },
         ctx,
         toAsync(stdin),
-      );
+      ).catch((err: unknown) => {
+        // A path that names no file is read as a glob or ref, each file judged; the refusal names the path as given.
+        if (given === 'path' && isRefcatError(err) && err.code === 'outside_root') throw outside(args.path!, ctx.cwd);
+        throw err;
+      });
       // The way on is this tool, not the CLI command that `fd read` names.
       if (view.next !== null) view.next = nextCall(given === 'path' ? { path: args.path! } : { fd: view.fd }, args.page_size);
       let text = '';
