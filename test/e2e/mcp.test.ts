@@ -179,7 +179,7 @@ describe('refcat mcp', () => {
     // A glob that reaches the symlink refuses the whole call.
     const glob = await call('extract', { refs: ['@*.txt#L1'] });
     expect(glob.isError).toBe(true);
-    expect(glob.text).toMatch(/^Error: Refused: @leak\.txt#L1 is outside the root/);
+    expect(glob.text).toBe(`Error: Refused: @*.txt#L1 is outside the root ${root} (and every alias target)\n`);
     expect(glob.text).not.toContain('top secret');
   });
 
@@ -207,6 +207,19 @@ describe('refcat mcp', () => {
       expect(await call('fd_read', { path: 'src/a*.py#L4' })).toEqual({ text: 'line 4\n', isError: false });
     } finally {
       for (const link of ['link.txt', 'linkdir']) fs.rmSync(path.join(root, link));
+    }
+  });
+
+  it('a glob refusal names the ref as written, never a file outside', async () => {
+    fs.mkdirSync(path.join(top, 'keys'));
+    fs.writeFileSync(path.join(top, 'keys', 'another_private_name.key'), 'k\n');
+    fs.symlinkSync(path.join(top, 'keys'), path.join(root, 'linkdir'));
+    try {
+      const refused = { text: `Error: Refused: @l?nkdir/* is outside the root ${root} (and every alias target)\n`, isError: true };
+      expect(await call('extract', { refs: ['@l?nkdir/*'] })).toEqual(refused);
+      expect((await call('fd_read', { path: 'l?nkdir/*.key' })).text).toBe(`Error: Refused: l?nkdir/*.key is outside the root ${root} (and every alias target)\n`);
+    } finally {
+      fs.rmSync(path.join(root, 'linkdir'));
     }
   });
 

@@ -304,9 +304,9 @@ function fileList(
       if (!allowed(path.resolve(dir, globBase(refPath))) || !allowed(literal)) continue;
       if (fs.existsSync(literal)) return one(fileOf(literal, false));
       const matches = expandGlob(refPath, dir, options.noIgnore ?? false, walkWarnings);
-      // A match through a symlink leading out refuses the whole ref, before any file is read.
-      const out = confine ? matches.find((abs) => !confine.allows(abs)) : undefined;
-      if (out !== undefined) throw outside(fileOf(out, true).refText, confine!.root);
+      // A match through a symlink leading out refuses the whole ref, before any file is read;
+      // the refusal names the ref as written, never a name from outside.
+      if (confine && matches.some((abs) => !confine.allows(abs))) throw refuse();
       if (matches.length > 0) return { length: matches.length, at: (i) => fileOf(matches[i]!, true) };
     }
     if (refused) throw refuse();
