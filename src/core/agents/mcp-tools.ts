@@ -129,7 +129,7 @@ export const TOOLS: readonly ToolSpec[] = [
       const aliases = new AliasResolver(ctx);
       const confinement = confinementOf(ctx, aliases);
       for (const p of args.paths) checkPathText(p, confinement);
-      const { files, skipped } = collectFiles(args.paths, ctx, { extensions: ['.conv'], namedNeedExtension: true });
+      const { files, skipped } = collectFiles(args.paths, ctx, { extensions: ['.conv'], namedNeedExtension: true, confine: confinement });
       for (const f of files) if (!confinement.allows(f.path)) throw outside(f.path, ctx.cwd);
       if (files.length === 0) {
         const why = skipped.length > 0 ? ` (${skipped.length} skipped by ignore rules)` : '';
@@ -173,7 +173,7 @@ export const TOOLS: readonly ToolSpec[] = [
       // The files verify refs would scan, judged before any is read. A symlink leading out is
       // skipped with a warning, as the CLI skips what it cannot scan; a path named outright that
       // leads out was refused above.
-      const collected = collectFiles(paths, ctx, { extensions: VERIFY_EXTENSIONS, exclude: args.exclude });
+      const collected = collectFiles(paths, ctx, { extensions: VERIFY_EXTENSIONS, exclude: args.exclude, confine: confinement });
       const leading = collected.files.filter((f) => !confinement.allows(f.path));
       // Left out as an anchored, escaped exclude rule, so the scan is otherwise the same.
       const exclude = [...(args.exclude ?? []), ...leading.map((f) => '/' + escapeRule(path.relative(ctx.cwd, f.path)))];
