@@ -179,8 +179,49 @@ describe('refcat mcp', () => {
     // A glob that reaches the symlink refuses the whole call.
     const glob = await call('extract', { refs: ['@*.txt#L1'] });
     expect(glob.isError).toBe(true);
-    expect(glob.text).toMatch(/^Error: Refused: @leak\.txt#L1 is outside the root/);
+    expect(glob.text).toBe(`Error: Refused: @*.txt#L1 is outside the root ${root} (and every alias target)\n`);
     expect(glob.text).not.toContain('top secret');
+  });
+
+  it('fd_read judges every file a glob or ref in path reaches, before it reads any', async () => {
+    fs.mkdirSync(path.join(top, 'private'));
+    fs.writeFileSync(path.join(top, 'private', 'secret.txt'), 'TOPSECRET line1\n');
+    fs.symlinkSync(path.join(top, 'private', 'secret.txt'), path.join(root, 'link.txt'));
+    fs.symlinkSync(path.join(top, 'private'), path.join(root, 'linkdir'));
+    try {
+      const forms: Record<string, unknown>[] = [
+        { path: 'link*' },
+        { path: '**/secret.txt' },
+        { path: 'linkd?r/secret.txt' },
+        { path: 'l[i]nk.txt', lines: '1' },
+        { path: 'l*.txt#L1' },
+        { path: 'link.txt#L1' },
+        { path: 'linkdir/../linkdir/secret.txt' },
+      ];
+      for (const args of forms) {
+        const r = await call('fd_read', args);
+        expect(r, JSON.stringify(args)).toEqual({ text: `Error: Refused: ${args.path} is outside the root ${root} (and every alias target)\n`, isError: true });
+      }
+      // A glob or ref that stays inside the root is read as before.
+      expect(await call('fd_read', { path: 'sr?/*.py', lines: '2-3' })).toMatchObject({ text: expect.stringContaining('line 2\nline 3\n'), isError: false });
+      expect(await call('fd_read', { path: 'src/a*.py#L4' })).toEqual({ text: 'line 4\n', isError: false });
+    } finally {
+      for (const link of ['link.txt', 'linkdir']) fs.rmSync(path.join(root, link));
+    }
+  });
+
+  it('a glob that walks to a symlink leading out is refused by the ref as written, whatever lies outside', async () => {
+    fs.mkdirSync(path.join(top, 'keys'));
+    fs.symlinkSync(path.join(top, 'keys'), path.join(root, 'linkdir'));
+    try {
+      const refused = { text: `Error: Refused: @l?nkdir/* is outside the root ${root} (and every alias target)\n`, isError: true };
+      expect(await call('extract', { refs: ['@l?nkdir/*'] })).toEqual(refused);
+      fs.writeFileSync(path.join(top, 'keys', 'another_private_name.key'), 'k\n');
+      expect(await call('extract', { refs: ['@l?nkdir/*'] })).toEqual(refused);
+      expect((await call('fd_read', { path: 'l?nkdir/*.key' })).text).toBe(`Error: Refused: l?nkdir/*.key is outside the root ${root} (and every alias target)\n`);
+    } finally {
+      fs.rmSync(path.join(root, 'linkdir'));
+    }
   });
 
   it('workflows cannot lead a tool out of the root: an INCLUDE outside is not read, a symlinked .conv refuses validate, verify_refs skips it with a warning', async () => {

@@ -99,7 +99,8 @@ describe('refcat mcp refuses refs inside workflows and docs that lead outside, w
     ],
   ];
 
-  it.each(table)('%s %j %j', async (name, files, args) => {
+  /** The four answers of one call: the secret file matching, holding something else, missing, a folder. */
+  async function answers(name: string, files: Record<string, string>, args: Record<string, unknown>) {
     const { root, secret, env } = setup();
     for (const [rel, text] of Object.entries(files)) fs.writeFileSync(path.join(root, rel), text.replaceAll('SECRET_PATH', secret));
     const agent: AgentContext = { ctx: testCtx(root, env), store: path.join(root, '..', 'store') };
@@ -111,6 +112,11 @@ describe('refcat mcp refuses refs inside workflows and docs that lead outside, w
     const missing = await call();
     fs.mkdirSync(secret);
     const folder = await call();
+    return { root, matching, notMatching, missing, folder };
+  }
+
+  it.each(table)('%s %j %j', async (name, files, args) => {
+    const { matching, notMatching, missing, folder } = await answers(name, files, args);
     expect(matching.text).toContain('Refused');
     expect(matching.text).not.toContain('TOPSECRET');
     expect(matching.isError).toBe(true);
@@ -118,6 +124,42 @@ describe('refcat mcp refuses refs inside workflows and docs that lead outside, w
     expect(notMatching).toEqual(matching);
     expect(missing).toEqual(matching);
     expect(folder).toEqual(matching);
+  });
+
+  // Globs that walk to the link (root/link -> top/outside) refuse it unfollowed; the refusal names
+  // the ref as written, or the link, never a name from outside. [tool, arguments, name refused]
+  const globs: [string, Record<string, unknown>, string][] = [
+    ['extract', { refs: ['@l?nk/*.txt#L1'] }, '@l?nk/*.txt#L1'],
+    ['extract', { refs: ['@**/secret.txt'] }, '@**/secret.txt'],
+    ['fd_read', { path: 'l?nk/secret.txt' }, 'l?nk/secret.txt'],
+    ['fd_read', { path: '**/secret.txt#L1' }, '**/secret.txt#L1'],
+    ['validate', { paths: ['l?nk/*.conv'] }, 'ROOT/link'],
+  ];
+
+  it.each(globs)('%s %j', async (name, args, refused) => {
+    const { root, matching, notMatching, missing, folder } = await answers(name, {}, args);
+    const shown = refused.replace('ROOT', root);
+    expect(matching).toEqual({ text: `Error: Refused: ${shown} is outside the root ${root} (and every alias target)\n`, isError: true });
+    for (const other of [notMatching, missing, folder]) expect(other).toEqual(matching);
+  });
+
+  it('verify_refs skips a symlink a glob walks to, naming the link, whatever it leads to', async () => {
+    const { matching, notMatching, missing, folder } = await answers('verify_refs', {}, { paths: ['l?nk/*.md'] });
+    expect(JSON.parse(matching.text).warnings).toEqual([expect.objectContaining({ code: 'outside_root', file: 'link' })]);
+    for (const other of [notMatching, missing, folder]) expect(other).toEqual(matching);
+  });
+
+  it('a folder scan takes a wanted name leading out by its name alone: present, missing or a folder', async () => {
+    const { root, secret, env } = setup();
+    fs.mkdirSync(path.join(root, 'flows'));
+    fs.symlinkSync(secret, path.join(root, 'flows', 'leak.conv'));
+    const agent: AgentContext = { ctx: testCtx(root, env), store: path.join(root, '..', 'store') };
+    const refused = { text: `Error: Refused: ${path.join(root, 'flows', 'leak.conv')} is outside the root ${root} (and every alias target)\n`, isError: true };
+    expect(await runTool(tool('validate'), { paths: ['flows'] }, agent)).toEqual(refused);
+    fs.rmSync(secret);
+    expect(await runTool(tool('validate'), { paths: ['flows'] }, agent)).toEqual(refused);
+    fs.mkdirSync(secret);
+    expect(await runTool(tool('validate'), { paths: ['flows'] }, agent)).toEqual(refused);
   });
 
   it('a workflow written by ref_export cannot make validate quote a file outside', async () => {

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { Confinement } from '../../src/core/safe-read/confinement.js';
 import { expandGlob, type WalkWarning } from '../../src/core/walk/glob.js';
 import { refcatInProcess } from '../helpers/in-process.js';
 import { tmpDir } from '../helpers/tmp.js';
@@ -34,6 +35,36 @@ describe('the glob walk', () => {
     const dir = tmpDir({ 'a.ts': 'a\n' });
     fs.symlinkSync(path.join(outside, 'lib'), path.join(dir, 'lib'));
     expect(rel(dir, expandGlob('**/*.ts', dir, false))).toEqual(['a.ts', 'lib/x.ts']);
+  });
+
+  it('with a confinement, returns a symlink leading out that the glob could reach, unfollowed, whatever it leads to', () => {
+    const top = tmpDir({ 'root/in.txt': 'i\n', 'root/src/a.ts': 'a\n', 'outside/secret.txt': 's\n', 'outside/deep/x.ts': 'x\n' });
+    const root = path.join(top, 'root');
+    const outside = path.join(top, 'outside');
+    fs.symlinkSync(outside, path.join(root, 'linkdir'));
+    fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'link.txt'));
+    fs.symlinkSync(path.join(outside, 'gone.txt'), path.join(root, 'dangling.txt'));
+    const confine = new Confinement(root);
+    // [glob, what it reaches]: a name that matches, or a folder a match could lie below.
+    const table: [string, string[]][] = [
+      ['link*', ['link.txt', 'linkdir']],
+      ['l[i]nk.txt', ['link.txt']],
+      ['**/secret.txt', ['dangling.txt', 'link.txt', 'linkdir']],
+      ['linkd?r/secret.txt', ['linkdir']],
+      ['*.txt', ['dangling.txt', 'in.txt', 'link.txt']],
+      ['src/*.ts', ['src/a.ts']],
+      ['x?/*', []],
+    ];
+    const readdir = vi.spyOn(fs, 'readdirSync');
+    try {
+      for (const [glob, reached] of table) expect(rel(root, expandGlob(glob, root, false, [], confine)), glob).toEqual(reached);
+      expect(readdir.mock.calls.map((c) => String(c[0])).filter((d) => d.startsWith(outside))).toEqual([]);
+    } finally {
+      readdir.mockRestore();
+    }
+    // The answer is the same once the outside changes.
+    fs.rmSync(outside, { recursive: true });
+    for (const [glob, reached] of table) expect(rel(root, expandGlob(glob, root, false, [], confine)), glob).toEqual(reached);
   });
 
   it('never enters an ignored folder, node_modules or .git', () => {

@@ -129,7 +129,7 @@ export const TOOLS: readonly ToolSpec[] = [
       const aliases = aliasesOf(ctx);
       const confinement = confinementOf(ctx, aliases);
       for (const p of args.paths) checkPathText(p, confinement);
-      const { files, skipped } = collectFiles(args.paths, ctx, { extensions: ['.conv'], namedNeedExtension: true });
+      const { files, skipped } = collectFiles(args.paths, ctx, { extensions: ['.conv'], namedNeedExtension: true, confine: confinement });
       for (const f of files) if (!confinement.allows(f.path)) throw outside(f.path, ctx.cwd);
       if (files.length === 0) {
         const why = skipped.length > 0 ? ` (${skipped.length} skipped by ignore rules)` : '';
@@ -173,7 +173,7 @@ export const TOOLS: readonly ToolSpec[] = [
       // The files verify refs would scan, judged before any is read. A symlink leading out is
       // skipped with a warning, as the CLI skips what it cannot scan; a path named outright that
       // leads out was refused above.
-      const collected = collectFiles(paths, ctx, { extensions: VERIFY_EXTENSIONS, exclude: args.exclude });
+      const collected = collectFiles(paths, ctx, { extensions: VERIFY_EXTENSIONS, exclude: args.exclude, confine: confinement });
       const leading = collected.files.filter((f) => !confinement.allows(f.path));
       // Left out as an anchored, escaped exclude rule, so the scan is otherwise the same.
       const exclude = [...(args.exclude ?? []), ...leading.map((f) => '/' + escapeRule(path.relative(ctx.cwd, f.path)))];
@@ -216,14 +216,19 @@ export const TOOLS: readonly ToolSpec[] = [
       const given = oneSource(args);
       let sourceArg: string | undefined;
       let stdin: Iterable<string> = [];
-      if (given === 'path') sourceArg = regularOrFolder(confinementOf(ctx, aliasesOf(ctx)).checkRead(args.path!), args.path!);
+      const confinement = confinementOf(ctx, aliasesOf(ctx));
+      if (given === 'path') sourceArg = regularOrFolder(confinement.checkRead(args.path!), args.path!);
       else if (given === 'fd') sourceArg = checkHandle(args.fd!);
       else stdin = [args.text!];
       const view = await readFd(
-        { source: sourceArg, page: args.page, pageSize: args.page_size, lines: args.lines ? lineRange(args.lines) : undefined, store: agent.store },
+        { source: sourceArg, page: args.page, pageSize: args.page_size, lines: args.lines ? lineRange(args.lines) : undefined, store: agent.store, confine: confinement },
         ctx,
         toAsync(stdin),
-      );
+      ).catch((err: unknown) => {
+        // A path that names no file is read as a glob or ref, each file judged; the refusal names the path as given.
+        if (given === 'path' && isRefcatError(err) && err.code === 'outside_root') throw outside(args.path!, ctx.cwd);
+        throw err;
+      });
       // The way on is this tool, not the CLI command that `fd read` names.
       if (view.next !== null) view.next = nextCall(given === 'path' ? { path: args.path! } : { fd: view.fd }, args.page_size);
       let text = '';

@@ -303,14 +303,14 @@ function fileList(
       const literal = path.resolve(dir, refPath);
       if (!allowed(path.resolve(dir, globBase(refPath))) || !allowed(literal)) continue;
       if (fs.existsSync(literal)) return one(fileOf(literal, false));
-      const matches = expandGlob(refPath, dir, options.noIgnore ?? false, walkWarnings);
-      // A match through a symlink leading out refuses the whole ref, before any file is read.
-      const out = confine ? matches.find((abs) => !confine.allows(abs)) : undefined;
-      if (out !== undefined) throw outside(fileOf(out, true).refText, confine!.root);
+      const matches = expandGlob(refPath, dir, options.noIgnore ?? false, walkWarnings, confine);
+      // A symlink leading out that the glob reaches refuses the whole ref, before any file is read;
+      // the refusal names the ref as written, never a name from outside.
+      if (confine && matches.some((abs) => !confine.allows(abs))) throw refuse();
       if (matches.length > 0) return { length: matches.length, at: (i) => fileOf(matches[i]!, true) };
     }
     if (refused) throw refuse();
-    const ignored = options.noIgnore ? 0 : dirs.reduce((n, dir) => n + expandGlob(refPath, dir, true).length, 0);
+    const ignored = options.noIgnore ? 0 : dirs.reduce((n, dir) => n + expandGlob(refPath, dir, true, [], confine).length, 0);
     const hint = ignored > 0 ? [`${ignored} ignored file(s) match (.gitignore, node_modules/, .git/): use --no-ignore to include them`] : [];
     throw new RefError('glob_no_match', `Glob matched no files: ${spec.raw}`, spec.raw, hint);
   }

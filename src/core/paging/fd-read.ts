@@ -7,6 +7,7 @@ import { AliasResolver } from '../alias/resolve-aliases.js';
 import { extract, resolveFiles } from '../extract/extract.js';
 import { BinaryContentError } from '../extract/line-reader.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
+import { type Confinement, outside } from '../safe-read/confinement.js';
 import { BufferSource, FileSource, fileChunks, scanFile } from './byte-source.js';
 import { type Content, ingest, PRETTY_JSON_LIMIT, prettyJsonChunks, prettyOrWarn, tooLargeForPretty } from './ingest.js';
 import { PageIndexDamagedError, pageOfLine, PageTable } from './page-index.js';
@@ -32,6 +33,11 @@ export interface FdReadOptions {
   save?: boolean;
   /** `--store DIR`. */
   store?: string;
+  /**
+   * Read only files this allows, judged by real path: every file a glob, ref or path reaches is
+   * refused (`outside_root`) before it is read (refcat mcp, docs/reference.md#refcat-mcp).
+   */
+  confine?: Confinement;
 }
 
 /** What `fd read` answers; renderers turn it into XML, JSON or raw text. */
@@ -111,7 +117,7 @@ async function load(
     return { content: { label: entry.meta.id, stored: false, bytes: entry.source(), pages: entry.pages(pageSize), totals: entry.meta }, onTheFly: false };
   }
 
-  const file = fileOf(source, ctx);
+  const file = fileOf(source, ctx, opts.confine);
   if (file && isPipe(file, source)) {
     // A pipe (`/dev/stdin`, `<(cmd)`, a FIFO) is read once, as a stream, like stdin: it cannot be
     // read again for a later page, so it is stored when it does not fit one.
@@ -135,7 +141,7 @@ async function load(
   }
 
   // A ref spec: its selected lines are the content.
-  let text = selectedText(source, ctx, warnings);
+  let text = selectedText(source, ctx, warnings, opts.confine);
   if (opts.prettyJson) text = prettyOrWarn(text, warnings);
   if (opts.save) {
     return { content: await guard(ingest([text], { pageSize, store, persist, source })), onTheFly: false };
@@ -147,14 +153,16 @@ async function load(
  * The file a source names directly: an existing path, or a ref spec without a selector. The path
  * is not normalized first: the file system, not string rules, decides what `fd-../..` names.
  */
-function fileOf(source: string, ctx: Context): string | null {
+function fileOf(source: string, ctx: Context, confine: Confinement | undefined): string | null {
   const direct = path.isAbsolute(source) ? source : ctx.cwd + path.sep + source;
   let spec;
   try {
     if (fs.statSync(direct).isDirectory()) throw new FdError('is_directory', source, `Is a directory: ${source}`);
+    // Judged by the real path the file system reached, not by the spelling (`link/..`).
+    if (confine && !confine.allows(fs.realpathSync(direct))) throw outside(source, confine.root);
     return path.resolve(direct);
   } catch (err) {
-    if (err instanceof FdError) throw err;
+    if (isRefcatError(err)) throw err;
     spec = parseSource(source, ctx);
   }
   if (spec.selector) return null;
@@ -162,7 +170,7 @@ function fileOf(source: string, ctx: Context): string | null {
     throw new FdError('not_found', source, `REFCAT ref not found: ${source} (Searched: ${path.resolve(ctx.cwd, spec.path)})`);
   }
   try {
-    const files = resolveFiles(spec, ctx, { aliases: new AliasResolver(ctx) });
+    const files = resolveFiles(spec, ctx, { aliases: new AliasResolver(ctx), confine });
     if (files.length !== 1) throw new UsageError(`fd read pages one file; ${source} matches ${files.length} files`);
     return files[0]!.path;
   } catch (err) {
@@ -206,11 +214,11 @@ function parseSource(source: string, ctx: Context) {
   }
 }
 
-function selectedText(source: string, ctx: Context, warnings: Diagnostic[]): string {
-  const report = extract([source], ctx);
+function selectedText(source: string, ctx: Context, warnings: Diagnostic[], confine: Confinement | undefined): string {
+  const report = extract([source], ctx, { confine });
   if (report.errors.length > 0) {
     const e = report.errors[0]!;
-    if (e.code === 'invalid_ref') throw new UsageError(e.message, { code: e.code });
+    if (e.code === 'invalid_ref' || e.code === 'outside_root') throw new UsageError(e.message, { code: e.code });
     throw fdError(e.code, source, e.message, e.details);
   }
   if (report.results.length !== 1) throw new UsageError(`fd read pages one file; ${source} matches ${report.results.length} files`);

@@ -47,7 +47,10 @@ export interface VerifyRefsOptions {
   /** Called after each file is checked (for a progress line on a terminal). */
   onProgress?: (checked: number, total: number) => void;
   readFile?: ConvReader;
-  /** Refs to files this does not allow are refused before they are looked at, and get no drift verdict (ExtractOptions.confine). */
+  /**
+   * Refs to files this does not allow are refused before they are looked at, and get no drift
+   * verdict (ExtractOptions.confine); a symlink leading outside it is collected unfollowed (CollectOptions.confine).
+   */
   confine?: Confinement;
   /** Also say whether each line ref still points at the code it was written against (docs/reference.md#drift-verdicts). */
   drift?: {
@@ -103,7 +106,12 @@ const MAX_DOC_BYTES = MAX_TEXT_FILE_BYTES;
  * not exist.
  */
 export async function verifyRefs(paths: readonly string[], ctx: Context, options: VerifyRefsOptions = {}): Promise<VerifyRefsReport> {
-  const { files, skipped } = collectFiles(paths.length > 0 ? paths : ['.'], ctx, { extensions: VERIFY_EXTENSIONS, exclude: options.exclude, skipIgnored: options.skipIgnored });
+  const { files, skipped } = collectFiles(paths.length > 0 ? paths : ['.'], ctx, {
+    extensions: VERIFY_EXTENSIONS,
+    exclude: options.exclude,
+    skipIgnored: options.skipIgnored,
+    confine: options.confine,
+  });
   const base = options.aliases ?? new AliasResolver(ctx);
   const findings: RefFinding[] = [];
   let refsFound = 0;

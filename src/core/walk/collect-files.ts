@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Context } from '../../shared/context.js';
 import { UsageError } from '../../shared/errors.js';
 import { displayRelative } from '../../shared/paths.js';
+import type { Confinement } from '../safe-read/confinement.js';
 import { parseRule, readRules, type Rule } from './gitignore.js';
 import { expandGlob, hasGlobChars } from './glob.js';
 
@@ -28,6 +29,12 @@ export interface CollectOptions {
    * commit touches (docs/workflows.md#pre-commit). By default a file named is always checked.
    */
   skipIgnored?: boolean;
+  /**
+   * A symlink leading outside this is never followed nor stat'ed: a glob collects it when it could
+   * reach it, a folder scan when its name is wanted, for the caller to refuse or skip, so what is
+   * collected does not depend on what it leads to (expandGlob).
+   */
+  confine?: Confinement;
 }
 
 /** A file with a wanted extension that an ignore rule kept out: a skip is never silent. */
@@ -88,10 +95,10 @@ export function collectFiles(inputs: readonly string[], ctx: Context, options: C
       const ignoreFile = path.join(abs, IGNORE_FILE);
       const own = readRules(ignoreFile);
       const rules = [...own, ...exclude];
-      const kept = new Set(walkFiles(abs, ctx.cwd, rules, wanted));
+      const kept = new Set(walkFiles(abs, ctx.cwd, rules, wanted, options.confine));
       for (const file of kept) add(file, abs);
       if (rules.length > 0) {
-        for (const file of walkFiles(abs, ctx.cwd, [], wanted)) {
+        for (const file of walkFiles(abs, ctx.cwd, [], wanted, options.confine)) {
           if (kept.has(file) || seen.has(file)) continue;
           const rels = [displayRelative(abs, file), displayRelative(ctx.cwd, file)];
           skipped.push({ path: file, by: ignoredPath(own, rels) ? ignoreFile : EXCLUDE_FLAG });
@@ -105,7 +112,8 @@ export function collectFiles(inputs: readonly string[], ctx: Context, options: C
       if (by === null) add(abs, ctx.cwd);
       else skipped.push({ path: abs, by, named: true });
     } else if (hasGlobChars(input)) {
-      const matches = expandGlob(input, ctx.cwd, false).filter(wanted);
+      const confine = options.confine;
+      const matches = expandGlob(input, ctx.cwd, false, [], confine).filter((f) => wanted(f) || (confine !== undefined && !confine.allows(f)));
       if (matches.length === 0) throw new UsageError(`No files match ${input}`);
       for (const file of matches) {
         const by = keptOut(file);
@@ -138,9 +146,10 @@ function ignoredPath(rules: readonly Rule[], rels: string[]): boolean {
 
 /**
  * Files below `root` (sorted, depth first) whose name `wanted` accepts, skipping DEFAULT_SKIP_DIRS,
- * symlinked folders and what `rules` ignore (matched relative to `root` and to `cwd`).
+ * symlinked folders and what `rules` ignore (matched relative to `root` and to `cwd`). A symlink
+ * leading outside `confine` is taken by its name alone (CollectOptions.confine).
  */
-export function walkFiles(root: string, cwd: string, rules: readonly Rule[], wanted: (name: string) => boolean): string[] {
+export function walkFiles(root: string, cwd: string, rules: readonly Rule[], wanted: (name: string) => boolean, confine?: Confinement): string[] {
   const files: string[] = [];
   root = path.resolve(root);
   // Paths relative to root are built on the way down, and only when there are rules to match:
@@ -165,7 +174,7 @@ export function walkFiles(root: string, cwd: string, rules: readonly Rule[], wan
       const rel = dirRel === '' ? e.name : `${dirRel}/${e.name}`;
       if (isDir) {
         if (!DEFAULT_SKIP_DIRS.includes(e.name) && !ignored(rules, relsOf(abs, rel), true)) visit(abs, rel);
-      } else if (e.isFile() || (e.isSymbolicLink() && statOrNull(abs)?.isFile())) {
+      } else if (e.isFile() || (e.isSymbolicLink() && ((confine !== undefined && !confine.allows(abs)) || statOrNull(abs)?.isFile()))) {
         if (!ignored(rules, relsOf(abs, rel), false)) files.push(abs);
       }
     }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { lazyRequire } from '../../shared/lazy.js';
+import type { Confinement } from '../safe-read/confinement.js';
 import { compileGlob, GitIgnore, type IgnoreScope, readRules } from './gitignore.js';
 
 const picomatch = lazyRequire<typeof import('picomatch')>('picomatch');
@@ -27,8 +28,12 @@ export interface WalkWarning {
  * segments, and a folder is entered once by its real path, so a symlink loop (`src/up -> ..`) ends
  * and is reported once in `warnings`, as is a folder that cannot be read. Symlinked folders are
  * followed last, so a folder also reached through a link is listed under its own path.
+ *
+ * With `confine`, a symlink leading outside it is never followed nor stat'ed: when the glob could
+ * reach it (its name matches, or a match could lie below it were it a folder) it is returned as a
+ * match, for the caller to refuse, so the answer is the same whatever it leads to.
  */
-export function expandGlob(pattern: string, base: string, noIgnore: boolean, warnings: WalkWarning[] = []): string[] {
+export function expandGlob(pattern: string, base: string, noIgnore: boolean, warnings: WalkWarning[] = [], confine?: Confinement): string[] {
   const posix = pattern.split(path.sep).join('/');
   const scan = picomatch().scan(posix);
   const root = path.resolve(base, scan.base || '.');
@@ -49,6 +54,10 @@ export function expandGlob(pattern: string, base: string, noIgnore: boolean, war
   const under = (dir: string, name: string) => (dir.endsWith(path.sep) ? dir + name : dir + path.sep + name);
   // Symlinked folders, entered once the walk has reached every folder it can without one.
   const linked: (() => void)[] = [];
+  let mayHold: ((relPath: string) => boolean) | undefined;
+  /** Whether the walk goes into a folder of this name at this depth, gitignore rules aside. */
+  const enterable = (name: string, depth: number) =>
+    depth + 1 < maxDepth && !(name.startsWith('.') && !dotFolders) && (noIgnore || (name !== 'node_modules' && name !== '.git'));
 
   const walk = (dir: string, rel: string, depth: number, ancestors: string[], outer: IgnoreScope | null) => {
     let entries: fs.Dirent[];
@@ -67,6 +76,13 @@ export function expandGlob(pattern: string, base: string, noIgnore: boolean, war
       let isDir = e.isDirectory();
       let isFile = e.isFile();
       const link = e.isSymbolicLink();
+      if (link && confine && !confine.allows(under(dir, name))) {
+        // Whether the glob could reach it decides, never what it leads to: it is not stat'ed.
+        const asFile = isMatch(relPath) && !scope?.ignores(name, false);
+        const asFolder = enterable(name, depth) && (mayHold ??= folderMayHold(glob))(relPath) && !scope?.ignores(name, true);
+        if (asFile || asFolder) files.push(under(dir, name));
+        continue;
+      }
       if (link) {
         const st = statOrNull(under(dir, name));
         isDir = st?.isDirectory() ?? false;
@@ -76,9 +92,7 @@ export function expandGlob(pattern: string, base: string, noIgnore: boolean, war
         if (isMatch(relPath) && !scope?.ignores(name, false)) files.push(under(dir, name));
         continue;
       }
-      if (!isDir || depth + 1 >= maxDepth || (name.startsWith('.') && !dotFolders)) continue;
-      if (!noIgnore && (name === 'node_modules' || name === '.git')) continue;
-      if (scope?.ignores(name, true)) continue;
+      if (!isDir || !enterable(name, depth) || scope?.ignores(name, true)) continue;
       const abs = under(dir, name);
       const enter = () => {
         let real: string;
@@ -105,6 +119,26 @@ export function expandGlob(pattern: string, base: string, noIgnore: boolean, war
   walk(root, '', 0, [realRoot], noIgnore ? null : new GitIgnore(root, base).scope());
   for (let i = 0; i < linked.length; i++) linked[i]!();
   return files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * Whether a folder at a path relative to the walk's root could hold a match: each of its names
+ * matches the glob's segment at that depth, up to a `**`. Braces may hide a `/`: then any could.
+ */
+function folderMayHold(glob: string): (relPath: string) => boolean {
+  if (glob.includes('{')) return () => true;
+  const segments = glob.split('/');
+  const tests: ((name: string) => boolean)[] = [];
+  return (relPath) => {
+    const names = relPath.split('/');
+    for (let i = 0; i < names.length; i++) {
+      const segment = segments[i];
+      if (segment === undefined) return false;
+      if (segment.includes('**')) return true;
+      if (!(tests[i] ??= compileGlob(segment, { dot: true }).test)(names[i]!)) return false;
+    }
+    return true;
+  };
 }
 
 function statOrNull(p: string): fs.Stats | null {
