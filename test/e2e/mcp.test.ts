@@ -29,6 +29,8 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(root, 'src', 'app.py'), Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n') + '\n');
   fs.writeFileSync(path.join(root, 'big.txt'), Array.from({ length: 5000 }, (_, i) => `row ${i + 1} ${'x'.repeat(i % 50)}`).join('\n') + '\n');
   fs.writeFileSync(path.join(root, 'aaa.txt'), 'a'.repeat(40) + 'b\n');
+  fs.mkdirSync(path.join(root, 'long'));
+  fs.writeFileSync(path.join(root, 'long', `${'a'.repeat(250)}.txt`), 'long name\n');
   fs.writeFileSync(path.join(root, 'bin.dat'), Buffer.from([0, 1, 2, 0, 255, 0]));
   fs.writeFileSync(path.join(root, 'answer.md'), 'Here:\n<ref id="code">\nprint(1)\n</ref>\n');
   fs.writeFileSync(path.join(root, 'flow.conv'), 'MODEL gpt-4\nREFCAT @src/app.py#L1-L3\nPROMPT go\n');
@@ -332,6 +334,14 @@ describe('refcat mcp', () => {
     expect(r.isError).toBe(true);
     expect(r.text).toMatch(/^Error: Pattern \/\(a\+\)\+\$\/ timed out after 1\.5 s of CPU time in @aaa\.txt/m);
     expect((await call('extract', { refs: ['@aaa.txt'] })).isError).toBe(false);
+  });
+
+  it('a glob that backtracks in a regex engine is answered at once, and the server keeps serving', async () => {
+    // picomatch's regex for these stars backtracks exponentially on the 250 a's of the file name.
+    const r = await call('extract', { refs: ['@long/*a*a*a*a*a*a*a*ab*.txt'] });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('Glob matched no files: @long/*a*a*a*a*a*a*a*ab*.txt');
+    expect((await call('extract', { refs: ['@long/*a*a*a*a*a*a*.txt'] })).text).toContain('long name');
   });
 
   it('pages a 5,000-line file by following each answer, as an agent would; the pages rejoin exactly', async () => {

@@ -414,3 +414,38 @@ describe('ignore files that never end', () => {
     expect([listed.code, listed.stdout]).toEqual([0, 'docs/a.md\n']);
   }, 60_000);
 });
+
+describe('globs and .gitignore rules against long names', () => {
+  // picomatch makes `[^/]*?` of each `*`, and V8 backtracks exponentially on `*a*a*a...b` against
+  // a run of `a`: five stars on 200 a's took 25 s of CPU, these eight stars on 250 would take days.
+  const name = `${'a'.repeat(250)}.txt`;
+  const glob = '*a*a*a*a*a*a*a*ab*.txt';
+
+  it('a doc ref checked by verify refs', async () => {
+    const dir = tmpDir({ [name]: 'x\n', 'doc.md': `See @${glob} here\n` });
+    const r = await refcatInProcess(['verify', 'refs', 'doc.md'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`Glob matched no files: @${glob}`);
+  });
+
+  it('an extraction, with a brace and an extglob', async () => {
+    const dir = tmpDir({ [name]: 'x\n' });
+    const r = await refcatInProcess(['--list-files', `@{${glob},x}`, `@+(a|a*)b*.txt`, '@*a*a*a*a*a*a*.txt'], { cwd: dir });
+    expect(r.stdout).toBe(`${name}\n`);
+    expect(r.stderr).toContain(`Glob matched no files: @{${glob},x}`);
+    expect(r.stderr).toContain('Glob matched no files: @+(a|a*)b*.txt');
+  });
+
+  it('a .gitignore rule, met by every name the walk sees', async () => {
+    const dir = tmpDir({ [name]: 'x\n', '.gitignore': '*a*a*a*a*a*a*a*ab*\n+(a|a*)b\n' });
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    const r = await refcatInProcess(['--list-files', '*.txt'], { cwd: dir });
+    expect(r.stdout).toBe(`${name}\n`);
+  });
+
+  it('a CONTEXT-EXCLUDE glob against a long CONTEXT ref', async () => {
+    const dir = tmpDir({ 'flow.conv': workflow(`CONTEXT-EXCLUDE @${glob}\nCONTEXT @${name}`), [name]: 'x\n' });
+    const r = await refcatInProcess(['validate', 'flow.conv'], { cwd: dir });
+    expect(r.code).toBe(0);
+  });
+});

@@ -1,23 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { lazyRequire } from '../../shared/lazy.js';
 import { findUp } from '../../shared/paths.js';
 import { MAX_TEXT_FILE_BYTES } from '../safe-read/read-text-file.js';
-
-const picomatch = lazyRequire<typeof import('picomatch')>('picomatch');
+import { compileGlob, type GlobMatcher } from './glob-match.js';
+import { holdsAny } from './regex-nfa.js';
 
 export interface Rule {
   negated: boolean;
   dirOnly: boolean;
   match: (relPath: string) => boolean;
-  /** What `match` tests first (it matches when this does): the glob and its regular expression. */
-  source?: { glob: string; re: RegExp };
-}
-
-/** A glob's matcher as picomatch's own: the glob itself, or its regular expression. */
-export function compileGlob(glob: string, options: { dot: boolean }): { glob: string; re: RegExp; test: (s: string) => boolean } {
-  const re = picomatch().makeRe(glob, options);
-  return { glob, re, test: (s) => s === glob || re.test(s) };
+  /** What `match` tests first (it matches only when this does). */
+  source?: GlobMatcher;
 }
 
 /**
@@ -158,21 +151,21 @@ export class IgnoreScope {
 }
 
 /**
- * One ignore file's rules, compiled once: every pattern joined into one regular expression, so
- * that a path no rule matches (most paths) costs one test.
+ * One ignore file's rules, compiled once: a path that holds none of the texts the rules' matches
+ * need (most paths: `.log`, `node_modules`) is turned away without trying a rule.
  */
 export class RuleSet {
   private readonly rules: readonly Rule[];
-  private readonly any: RegExp | null;
+  private readonly needles: readonly string[] | null;
   private readonly literal: ReadonlySet<string>;
   readonly empty: boolean;
 
   constructor(rules: readonly Rule[]) {
     this.rules = rules;
     this.empty = rules.length === 0;
-    const sources = rules.map((r) => r.source);
-    this.any = sources.every((s) => s !== undefined) && sources.length > 0 ? new RegExp(sources.map((s) => `(?:${s!.re.source})`).join('|')) : null;
-    this.literal = new Set(sources.map((s) => s?.glob ?? ''));
+    const needles = rules.map((r) => r.source?.needles ?? null);
+    this.needles = needles.every((n) => n !== null) ? [...new Set(needles.flat() as string[])] : null;
+    this.literal = new Set(rules.map((r) => r.source?.glob ?? ''));
   }
 
   /** The set of these rules, made once for the same rules (readRules() shares them). */
@@ -188,7 +181,7 @@ export class RuleSet {
   /** `!negated` of the last rule that matches `rel` (relative to the file's folder), or null. */
   lastMatch(rel: string, isDir: boolean): boolean | null {
     if (this.empty) return null;
-    if (this.any !== null && !this.any.test(rel) && !this.literal.has(rel)) return null;
+    if (this.needles !== null && !holdsAny(rel, this.needles) && !this.literal.has(rel)) return null;
     for (let i = this.rules.length - 1; i >= 0; i--) {
       const rule = this.rules[i]!;
       if (rule.dirOnly && !isDir) continue;
@@ -290,10 +283,10 @@ export function parseRule(raw: string): Rule | null {
   // git (fnmatch) negates a class with `[!...]`; picomatch reads that `!` as a character.
   line = line.replace(/(?<!\\)\[!/g, '[^');
   const glob = anchored ? line : `**/${line}`;
-  const isMatch = compileGlob(glob, { dot: true });
+  const isMatch = compileGlob(glob, { dot: true, windows: false });
   // git's `logs/**` matches everything inside logs/, not logs/ itself (picomatch's does), so that
   // `!logs/keep.txt` can re-include a file there.
-  const isFolder = glob.endsWith('/**') ? compileGlob(glob.slice(0, -3), { dot: true }) : null;
+  const isFolder = glob.endsWith('/**') ? compileGlob(glob.slice(0, -3), { dot: true, windows: false }) : null;
   const match = isFolder ? (rel: string) => isMatch.test(rel) && !isFolder.test(rel) : isMatch.test;
-  return { negated, dirOnly, match, source: { glob, re: isMatch.re } };
+  return { negated, dirOnly, match, source: isMatch };
 }

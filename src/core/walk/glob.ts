@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { lazyRequire } from '../../shared/lazy.js';
 import type { Confinement } from '../safe-read/confinement.js';
-import { compileGlob, GitIgnore, type IgnoreScope, readRules } from './gitignore.js';
+import { GitIgnore, type IgnoreScope, readRules } from './gitignore.js';
+import { compileGlob } from './glob-match.js';
 
 const picomatch = lazyRequire<typeof import('picomatch')>('picomatch');
 
@@ -44,7 +45,7 @@ export function expandGlob(pattern: string, base: string, noIgnore: boolean, war
     return [];
   }
   const glob = scan.glob || '*';
-  const isMatch = compileGlob(glob, { dot: false }).test;
+  const isMatch = compileGlob(glob, { dot: false, windows: false }).test;
   const maxDepth = glob.includes('**') ? Number.POSITIVE_INFINITY : glob.split('/').length;
   // As with `dot: false`, `**` and `*` do not enter dot folders; a glob that names one (`**/.github/*`) does.
   const dotFolders = /(^|\/)\./.test(glob);

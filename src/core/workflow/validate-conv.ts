@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../shared/context.js';
 import { type Diagnostic, type Finding, isRefcatError, RefError } from '../../shared/errors.js';
-import { lazyRequire } from '../../shared/lazy.js';
 import { shownPath } from '../../shared/paths.js';
 import { closest } from '../../shared/did-you-mean.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
@@ -12,10 +11,9 @@ import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { ALLOWED_VALUES, STEP_DIRECTIVES } from './conv-directives.js';
 import { type ConvReader, loadConv } from './load-conv.js';
 import type { Confinement } from '../safe-read/confinement.js';
+import { compileGlob } from '../walk/glob-match.js';
 import { convRefs } from './conv-refs.js';
 import type { ConvDirective, ConversationFile } from './conv-types.js';
-
-const picomatch = lazyRequire<typeof import('picomatch')>('picomatch');
 
 export interface ValidateConvOptions {
   /** Missing files, unknown aliases and unmatched CONTEXT are warnings (docs/reference.md#validate). */
@@ -240,8 +238,8 @@ function fromDiagnostic(d: ConvDirective, severity: Finding['severity'], diag: D
 function contextExcluder(conv: ConversationFile): (ref: string) => boolean {
   const globs = conv.directives.filter((d) => d.name === 'CONTEXT-EXCLUDE' && d.value !== '');
   if (globs.length === 0) return () => false;
-  const matchers = globs.map((d) => picomatch()(d.value.replace(/^@/, ''), { dot: true }));
-  return (ref) => matchers.some((m) => m(ref.replace(/^@/, '')));
+  const matchers = globs.map((d) => compileGlob(d.value.replace(/^@/, ''), { dot: true }));
+  return (ref) => matchers.some((m) => m.test(ref.replace(/^@/, '')));
 }
 
 /** Value checks of docs/reference.md#validate: numbers, percentages, enumerations, MODEL and REFCAT with no value. */
