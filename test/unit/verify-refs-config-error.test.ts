@@ -79,11 +79,15 @@ describe.each<Broken>(['aliases.yaml', 'workspace.lock.json'])('verify refs with
     const json = JSON.parse(r.stdout);
     expect(json).toMatchObject({ refs_found: 4, broken: 3 });
     expect(json.errors.map((e: { code: string }) => e.code)).toEqual(['not_found', 'invalid_config', 'invalid_config']);
-    // A ref without a line range is `anchored`; the alias refs, broken, get no verdict.
+    // A ref without a line range is `anchored`; the alias refs, broken, are `unknown` with the
+    // file's error: every ref found has an entry (docs/reference.md#drift-verdicts).
     expect(json.drift.refs.map((d: { ref: string; status: string }) => [d.ref, d.status])).toEqual([
       ['@missing.md', 'anchored'],
+      ['x:foo/y.py', 'unknown'],
+      ['key:value.txt', 'unknown'],
       ['@here.md#L1', 'unchanged'],
     ]);
+    expect(json.drift.refs[1].reason).toBe(json.errors[1].message);
   });
 
   it('--fix: a moved ref beside an alias ref is rewritten, and the run reports', async () => {

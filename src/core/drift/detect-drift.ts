@@ -40,6 +40,19 @@ export interface DriftRefInput {
   includedBy?: string;
 }
 
+/**
+ * A ref found that cannot be followed at all (an alias no source defines, a ref that does not
+ * parse, a malformed alias file): its entry is `unknown`, with `reason`, so that every ref found
+ * has one (docs/reference.md#drift-verdicts).
+ */
+export interface UnresolvedDriftRef {
+  file: string;
+  line: number;
+  ref: string;
+  reason: string;
+  includedBy?: string;
+}
+
 export interface DriftEntry {
   /** Absolute path of the scanned file. */
   file: string;
@@ -130,7 +143,7 @@ interface Pending {
  * independent runs (blames, diffs, lookups in different repositories) run at once, as many as the
  * runner allows.
  */
-export async function detectDrift(refs: readonly DriftRefInput[], ctx: Context, options: DetectDriftOptions = {}): Promise<DriftReport> {
+export async function detectDrift(refs: readonly (DriftRefInput | UnresolvedDriftRef)[], ctx: Context, options: DetectDriftOptions = {}): Promise<DriftReport> {
   const git = options.git ?? new GitRunner(ctx);
   const before = git.spawned;
   const entries: DriftEntry[] = [];
@@ -139,9 +152,13 @@ export async function detectDrift(refs: readonly DriftRefInput[], ctx: Context, 
 
   for (const input of refs) {
     const entry: DriftEntry = { file: input.file, line: input.line, ref: input.ref, status: 'anchored', base: null, newRef: null, editedLines: 0, oldLines: 0, reason: null };
-    if (input.stamp !== undefined) entry.stamp = input.stamp;
     if (input.includedBy !== undefined) entry.includedBy = input.includedBy;
     entries.push(entry);
+    if ('reason' in input) {
+      unknown(entry, input.reason);
+      continue;
+    }
+    if (input.stamp !== undefined) entry.stamp = input.stamp;
     const sel = input.spec.selector;
     if (!sel || sel.kind !== 'range') continue;
     const scanRepo = repoOf(path.dirname(input.file));

@@ -17,8 +17,7 @@ import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { findDocRefs } from './find-doc-refs.js';
 import { type GroupedRef, groupNotCloned } from './group-not-cloned.js';
 import { convRefs } from '../workflow/conv-refs.js';
-import type { RefSpec } from '../ref-spec/ref-spec.js';
-import { type DetectDriftOptions, detectDrift, type DriftRefInput, type DriftReport } from '../drift/detect-drift.js';
+import { type DetectDriftOptions, detectDrift, type DriftRefInput, type DriftReport, type UnresolvedDriftRef } from '../drift/detect-drift.js';
 import { type DriftFix, fileStamp, fixDrift } from '../drift/fix-drift.js';
 import { acceptDrift, type DriftAcceptance } from '../drift/accept-drift.js';
 import type { Citation } from '../snippets/find-citations.js';
@@ -117,7 +116,7 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
   let refsFound = 0;
   // One CPU-time budget for every pattern of the call.
   const budget = new PatternBudget();
-  const driftRefs: DriftRefInput[] | undefined = options.drift ? [] : undefined;
+  const driftRefs: (DriftRefInput | UnresolvedDriftRef)[] | undefined = options.drift ? [] : undefined;
   const snippets = options.snippets === false ? undefined : emptySnippetReport();
   const comparable = snippets ? snippetTargets(ctx, base) : undefined;
   const bareRefs = new Set<string>();
@@ -220,16 +219,20 @@ function driftPasses(drift: DriftReport | undefined, strict: boolean): boolean {
   return changed + deleted === 0 && !unwritten && !(strict && moved + unknown > 0);
 }
 
-/** A ref as detectDrift needs it; an unparseable ref or an unknown alias is already broken. */
-function driftInput(file: string, line: number, text: string, ref: string, aliases: AliasResolver, searchDirs: readonly string[]): DriftRefInput | null {
-  let spec: RefSpec;
+/**
+ * A ref as detectDrift needs it. A ref that does not parse, or whose alias no source defines (or
+ * whose alias file is malformed), is already broken; its drift entry is `unknown` with the same
+ * error's message, so that every ref found has an entry (docs/reference.md#drift-verdicts).
+ */
+function driftInput(file: string, line: number, text: string, ref: string, aliases: AliasResolver, searchDirs: readonly string[]): DriftRefInput | UnresolvedDriftRef {
   try {
-    spec = parseRef(ref);
+    const spec = parseRef(ref);
     const alias = spec.alias ? aliases.lookup(spec.alias) : null;
-    if (spec.alias && !alias) return null;
+    // resolve() throws the unknown-alias error the ref's finding has.
+    if (spec.alias && !alias) aliases.resolve(spec.alias, ref);
     return { file, line, ref: text, spec, alias: alias ?? null, searchDirs: alias ? [alias.target] : searchDirs, stamp: fileStamp(file) };
   } catch (err) {
-    if (err instanceof RefError || (err as { exitCode?: number }).exitCode !== undefined) return null;
+    if (err instanceof RefError || (err as { exitCode?: number }).exitCode !== undefined) return { file, line, ref: text, reason: (err as Error).message };
     throw err;
   }
 }
@@ -287,7 +290,7 @@ function checkWorkflow(
   base: AliasResolver,
   findings: Finding[],
   budget: PatternBudget,
-  driftRefs: DriftRefInput[] | undefined,
+  driftRefs: (DriftRefInput | UnresolvedDriftRef)[] | undefined,
   confine: Confinement | undefined,
   scanned: ReadonlySet<string>,
 ): number {
@@ -310,7 +313,6 @@ function checkWorkflow(
   for (const r of driftRefs ? convRefs(conv) : []) {
     if (refused.has(`${r.directive.file}\0${r.directive.line}\0${r.ref}`)) continue;
     const input = driftInput(r.directive.file, r.directive.line, r.ref, r.ref, aliases, [path.dirname(r.directive.file), ctx.cwd]);
-    if (!input) continue;
     if (!scanned.has(r.directive.file)) input.includedBy = file;
     driftRefs!.push(input);
   }
@@ -331,7 +333,7 @@ function detach<T>(items: T[], from: number): void {
 interface DocSinks {
   findings: Finding[];
   budget: PatternBudget;
-  driftRefs?: DriftRefInput[];
+  driftRefs?: (DriftRefInput | UnresolvedDriftRef)[];
   snippets?: SnippetReport;
   /** Bare citations (`file\0line\0ref`): drift's new refs for them are written bare too. */
   bareRefs: Set<string>;
