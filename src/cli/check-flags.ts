@@ -1,6 +1,7 @@
 import { CHECK_FORMATS } from '../core/output/render-findings.js';
 import type { ExitCode } from '../shared/errors.js';
 import type { FlagSpec } from './extract-flags.js';
+import { formatFlags } from './format-flags.js';
 import type { IO } from './io.js';
 import { aliasPair, collect } from './options.js';
 import { optimizeOnlyLongRunningCode } from './tiering.js';
@@ -25,8 +26,7 @@ export interface CheckCommand {
 /** --strict, --json, --format, -e/--exclude, --alias: every check command has them. */
 const SHARED_FLAGS: readonly FlagSpec[] = [
   { flags: '--strict', description: 'warnings count as errors' },
-  { flags: '--json', description: 'JSON output (same as --format json)' },
-  { flags: '--format <format>', description: 'output format', choices: CHECK_FORMATS },
+  ...formatFlags(CHECK_FORMATS, 'text'),
   { flags: '-e, --exclude <glob>', description: 'skip files and folders matching the glob (repeatable)', parse: collect },
   { flags: '--skip-ignored', description: 'skip files named directly that ./.sdqctlignore lists too (for pre-commit, which names every file)' },
   { flags: '--alias <name=path>', description: 'define an alias (repeatable)', parse: aliasPair },

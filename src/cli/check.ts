@@ -1,5 +1,5 @@
 import type { CheckFormat, CheckRenderOptions, OutputChunk } from '../core/output/render-findings.js';
-import { UsageError } from '../shared/errors.js';
+import { formatOf } from './format-flags.js';
 import { type IO, stderrColors } from './io.js';
 
 /** Flags shared by the check commands (`validate`, `verify refs`). */
@@ -14,10 +14,7 @@ export interface CheckCliOptions {
 
 /** `--json` is `--format json`; asking for two different formats is a usage error. */
 export function checkFormat(opts: CheckCliOptions): CheckFormat {
-  if (opts.json && opts.format && opts.format !== 'json') {
-    throw new UsageError(`Conflicting output formats: json and ${opts.format} (pick one)`);
-  }
-  return opts.json ? 'json' : (opts.format ?? 'text');
+  return formatOf(opts, 'text');
 }
 
 export async function renderOptions(io: IO): Promise<CheckRenderOptions> {

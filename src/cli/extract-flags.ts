@@ -1,5 +1,6 @@
 import { OUTPUT_FORMATS } from '../core/output/render-extraction.js';
 import { ENCODINGS } from '../core/tokens/tokenizer.js';
+import { formatFlag, JSON_FLAG } from './format-flags.js';
 import { aliasPair, nonNegativeInt, positiveInt } from './options.js';
 
 /**
@@ -18,11 +19,11 @@ export interface FlagSpec {
 }
 
 export const EXTRACT_FLAGS: readonly FlagSpec[] = [
-  { flags: '--json', description: 'JSON output (same as --format json)' },
+  JSON_FLAG,
   { flags: '--spec', description: 'one normalized ref spec per line (same as --format spec)' },
   { flags: '-q, --quiet', description: 'raw selected lines only (same as --format raw)' },
   { flags: '--cite', description: 'each ref as a citation: fenced, its ref in a comment, lines verbatim (same as --format cite)' },
-  { flags: '--format <format>', description: 'output format', choices: OUTPUT_FORMATS },
+  formatFlag(OUTPUT_FORMATS, 'markdown'),
   { flags: '--no-line-numbers', description: 'do not number lines' },
   { flags: '--no-cwd', description: "drop ' (relative to ...)' from headers" },
   { flags: '--absolute', description: 'show absolute paths' },

@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { FD_FORMATS } from '../core/output/render-fd.js';
+import { REF_CONTENT_FORMATS, REF_LIST_FORMATS } from '../core/output/render-response-refs.js';
 import { ENCODINGS } from '../core/tokens/tokenizer.js';
 import { WRITE_MODES } from '../core/safe-write/write-mode.js';
 import type { ExitCode } from '../shared/errors.js';
 import { type CheckCommand, VALIDATE, VERIFY_REFS } from './check-flags.js';
 import { EXTRACT_FLAGS, type FlagSpec } from './extract-flags.js';
+import { formatFlags, TABLE_FORMATS } from './format-flags.js';
 import type { IO } from './io.js';
 import { aliasPair, FlagValueError, lineRange, pageNumber, positiveInt, slashRegex } from './options.js';
 
@@ -61,10 +63,10 @@ Exit codes: 0 success (warnings allowed), 1 a check or ref failed, 2 usage error
   for (const spec of EXTRACT_FLAGS) extractCmd.addOption(toOption(spec));
   extractCmd.showSuggestionAfterError(true);
 
-  program
+  const aliases = program
     .command('aliases')
-    .description('list every alias, its target and where it was defined')
-    .option('--json', 'JSON output')
+    .description('list every alias, its target and where it was defined');
+  addFormatOptions(aliases, TABLE_FORMATS, 'text')
     .option('--alias <name=path>', 'add an explicit alias (repeatable)', commanderParser(aliasPair))
     .action(async (opts) => {
       const { runAliases } = await import('./commands/aliases.js');
@@ -157,15 +159,15 @@ Examples:
 
 Store: --store DIR, else $REFCAT_STORE, else ~/.sdqctl/fd/.`,
     );
-  fd.command('read')
+  const fdRead = fd.command('read')
     .description('show content that fits one page, or page 1 and an fd to read the others')
     .argument('[source]', 'a file, - (stdin, the default), fd:N, ref:ID, or a ref spec like @src/a.ts#L1-L50')
     .option('--page <n>', 'read page N (from 1)', commanderParser(pageNumber))
     .option('--all', 'read everything (page="all")')
     .option('--lines <a-b>', 'read whole lines A to B (A-, A also work)', commanderParser(lineRange))
     .option('--page-size <n>', 'page size in characters (Unicode code points)', commanderParser(positiveInt), 4000)
-    .option('--pretty-json', 'pretty-print JSON content (2 spaces) before paging')
-    .addOption(new Option('--format <format>', 'output format').choices(FD_FORMATS).default('xml'))
+    .option('--pretty-json', 'pretty-print JSON content (2 spaces) before paging');
+  addFormatOptions(fdRead, FD_FORMATS, 'xml')
     .option('--save', 'store the content and answer with an fd even if it is a file or fits one page')
     .option('--store <dir>', 'store folder')
     .option('--tokens', 'count the tokens of the page shown (tokens="N")')
@@ -174,9 +176,7 @@ Store: --store DIR, else $REFCAT_STORE, else ~/.sdqctl/fd/.`,
       const { runFdRead } = await import('./commands/fd.js');
       setExit(await runFdRead(source, opts, io));
     });
-  fd.command('list')
-    .description('list stored fds and refs')
-    .option('--json', 'JSON output')
+  addFormatOptions(fd.command('list').description('list stored fds and refs'), TABLE_FORMATS, 'text')
     .option('--store <dir>', 'store folder')
     .action(async (opts) => {
       const { runFdList } = await import('./commands/fd.js');
@@ -218,29 +218,27 @@ Without --from, refs come from the store (see 'ref scan').`,
     );
   const from = '--from <file>';
   const fromHelp = 'transcript file (- for stdin); default: the refs stored by ref scan';
-  ref.command('list')
-    .description('list the refs of a transcript')
-    .option(from, fromHelp)
-    .option('--json', 'JSON output')
+  addFormatOptions(ref.command('list').description('list the refs of a transcript').option(from, fromHelp), REF_LIST_FORMATS, 'xml')
     .option('--store <dir>', 'store folder')
     .action(async (opts) => {
       const { runRefList } = await import('./commands/ref.js');
       setExit(await runRefList(opts, io));
     });
-  ref.command('show')
+  const refShow = ref.command('show')
     .description("show one ref's content")
     .argument('<id>', 'ref id')
     .option(from, fromHelp)
-    .option('--raw', 'the content only')
+    .option('--raw', 'the content only (same as --format raw)');
+  addFormatOptions(refShow, REF_CONTENT_FORMATS, 'xml')
     .option('--store <dir>', 'store folder')
     .action(async (id: string, opts) => {
       const { runRefShow } = await import('./commands/ref.js');
       setExit(await runRefShow(id, opts, io));
     });
-  ref.command('scan')
+  const refScan = ref.command('scan')
     .description('store every ref of a transcript as ref:ID (then fd read ref:ID works)')
-    .argument('<file>', 'transcript file (- for stdin)')
-    .option('--json', 'JSON output')
+    .argument('<file>', 'transcript file (- for stdin)');
+  addFormatOptions(refScan, REF_LIST_FORMATS, 'xml')
     .option('--store <dir>', 'store folder')
     .action(async (file: string, opts) => {
       const { runRefScan } = await import('./commands/ref.js');
@@ -256,6 +254,12 @@ Without --from, refs come from the store (see 'ref scan').`,
     const { runRefExport } = await import('./commands/ref.js');
     setExit(await runRefExport(id, opts, io));
   });
+}
+
+/** `--json` and `--format` (format-flags.ts), the same on every command that has them. */
+function addFormatOptions(cmd: Command, choices: readonly string[], fallback: string): Command {
+  for (const spec of formatFlags(choices, fallback)) cmd.addOption(toOption(spec));
+  return cmd;
 }
 
 /** The file-safety flags shared by `ref export` and `fd write` (docs/reference.md#writing-files-ref-export-and-fd-write). */

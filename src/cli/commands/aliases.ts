@@ -3,9 +3,9 @@ import { diagnosticJson } from '../../core/output/render-extraction.js';
 import { tildify } from '../../shared/paths.js';
 import { type IO, printDiagnostics } from '../io.js';
 import { resolverFromFlags } from '../alias-flags.js';
+import { type FormatOptions, formatOf, type TableFormat } from '../format-flags.js';
 
-export interface AliasesCliOptions {
-  json?: boolean;
+export interface AliasesCliOptions extends FormatOptions<TableFormat> {
   alias?: string[];
 }
 
@@ -15,6 +15,7 @@ export interface AliasesCliOptions {
  */
 export async function runAliases(opts: AliasesCliOptions, io: IO): Promise<ExitCode> {
   const { ctx } = io;
+  const json = formatOf(opts, 'text') === 'json';
   const resolver = resolverFromFlags(opts.alias, ctx);
   const { entries, errors: configErrors } = resolver.listReadable();
   const errors = configErrors.map(toDiagnostic);
@@ -26,15 +27,15 @@ export async function runAliases(opts: AliasesCliOptions, io: IO): Promise<ExitC
     return { ...e, shadowed };
   });
 
-  if (opts.json) {
-    const json = rows.map((r) => ({
+  if (json) {
+    const aliases = rows.map((r) => ({
       name: r.name,
       target: r.target,
       source: r.source,
       origin: r.origin,
       shadowed: r.shadowed,
     }));
-    io.stdout(JSON.stringify({ version: 1, aliases: json, errors: errors.map(diagnosticJson) }, null, 2) + '\n');
+    io.stdout(JSON.stringify({ version: 1, aliases, errors: errors.map(diagnosticJson) }, null, 2) + '\n');
     return code;
   }
   if (rows.length === 0 && errors.length === 0) {

@@ -6,6 +6,7 @@ import { runExtraction } from '../../core/pipeline/run-extraction.js';
 import type { Encoding } from '../../core/tokens/tokenizer.js';
 import { type ExitCode, RefError, UsageError } from '../../shared/errors.js';
 import { resolverFromFlags } from '../alias-flags.js';
+import { chosenFormat } from '../format-flags.js';
 import { type IO, printLog, StdoutWriter } from '../io.js';
 
 export interface ExtractCliOptions {
@@ -90,17 +91,9 @@ function checkModes(opts: ExtractCliOptions, format: OutputFormat): void {
 }
 
 function outputFormat(opts: ExtractCliOptions): OutputFormat {
-  const asked = new Set<OutputFormat>();
-  if (opts.format) asked.add(opts.format);
-  if (opts.json) asked.add('json');
-  if (opts.quiet) asked.add('raw');
-  if (opts.cite) asked.add('cite');
   // `--json --spec` is JSON (which carries a spec per ref), as in the REFCAT design.
-  if (opts.spec && !asked.has('json')) asked.add('spec');
-  if (asked.size > 1) {
-    throw new UsageError(`Conflicting output formats: ${[...asked].join(' and ')} (pick one)`);
-  }
-  return asked.values().next().value ?? 'markdown';
+  const json = opts.json || opts.format === 'json';
+  return chosenFormat<OutputFormat>([opts.json && 'json', opts.format, opts.quiet && 'raw', opts.cite && 'cite', opts.spec && !json && 'spec'], 'markdown');
 }
 
 function checkDir(dir: string, flag: string): string {

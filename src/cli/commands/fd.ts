@@ -6,6 +6,7 @@ import { writeEntry } from '../../core/paging/fd-write.js';
 import type { FdView, LineRange } from '../../core/paging/fd-read.js';
 import type { Encoding } from '../../core/tokens/tokenizer.js';
 import { type ExitCode, FdError, UsageError } from '../../shared/errors.js';
+import { type FormatOptions, formatOf, type TableFormat } from '../format-flags.js';
 import { type IO, printDiagnostics } from '../io.js';
 import { type WriteCliOptions, writeOptions } from '../write-flags.js';
 
@@ -15,7 +16,8 @@ export interface FdReadCliOptions {
   lines?: LineRange;
   pageSize: number;
   prettyJson?: boolean;
-  format: FdFormat;
+  format?: FdFormat;
+  json?: boolean;
   save?: boolean;
   store?: string;
   tokens?: boolean;
@@ -24,7 +26,8 @@ export interface FdReadCliOptions {
 
 /** `refcat fd read [SOURCE]`. FdErrors are answered as fd_error on stdout (docs/reference.md#fd-and-ref), exit 1. */
 export async function runFdRead(source: string | undefined, opts: FdReadCliOptions, io: IO): Promise<ExitCode> {
-  return withFdErrors(opts.format, io, async () => {
+  const format = formatOf(opts, 'xml');
+  return withFdErrors(format, io, async () => {
     // Without SOURCE on a terminal nothing would come: say so instead of waiting (`-` still reads it).
     if (source === undefined && (io.stdin as { isTTY?: boolean }).isTTY) {
       throw new UsageError('No SOURCE and stdin is a terminal: pipe content in, or name a file, fd:N, ref:ID or a ref spec');
@@ -34,7 +37,7 @@ export async function runFdRead(source: string | undefined, opts: FdReadCliOptio
     let view = await readFd({ ...opts, source }, io.ctx, io.stdin as AsyncIterable<Buffer>);
     if (opts.tokens) view = await countedView(view, opts.encoding ?? 'o200k_base', io);
     try {
-      for (const block of fdRenderers[opts.format](view)) {
+      for (const block of fdRenderers[format](view)) {
         io.stdout(block);
         await io.drain?.();
       }
@@ -42,25 +45,26 @@ export async function runFdRead(source: string | undefined, opts: FdReadCliOptio
       view.close();
     }
     await printDiagnostics(io, [], view.warnings);
-    if (opts.format === 'raw' && view.kind === 'result') {
+    if (format === 'raw' && view.kind === 'result') {
       io.stderr(`Note: page 1 of ${view.pages} of ${view.fd}${view.next ? `; next: ${view.next} --format raw` : ''}\n`);
     }
     return 0;
   });
 }
 
-export async function runFdList(opts: { json?: boolean; store?: string }, io: IO): Promise<ExitCode> {
+export async function runFdList(opts: FormatOptions<TableFormat> & { store?: string }, io: IO): Promise<ExitCode> {
+  const json = formatOf(opts, 'text') === 'json';
   const store = Store.at(io.ctx, opts.store);
   const { entries, damaged, temps } = store.listAll();
   for (const d of damaged) io.stderr(`Warning: damaged store entry ${visible(d.dir)}: ${d.problem} (remove the folder)\n`);
   const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
   if (temps.reclaimed > 0) io.stderr(`Reclaimed ${mib(temps.reclaimed)} left by interrupted writes\n`);
   if (temps.inUse > 0) io.stderr(`${mib(temps.inUse)} are being written by running refcat processes (not reclaimable now)\n`);
-  if (entries.length === 0 && !opts.json) {
+  if (entries.length === 0 && !json) {
     io.stderr(`No fds or refs stored in ${store.dir}\n`);
     return 0;
   }
-  io.stdout(renderList(entries, opts.json ?? false, store.dir));
+  io.stdout(renderList(entries, json, store.dir));
   return 0;
 }
 

@@ -1,8 +1,9 @@
 import { Store } from '../../core/paging/fd-store.js';
 import { renderWrite } from '../../core/output/render-fd.js';
 import { exportRef, findRef, readTranscript, type RefSet, refsFromStore, refsFromText, scanRefs } from '../../core/response-refs/response-refs.js';
-import { refListRenderers, renderRefContent } from '../../core/output/render-response-refs.js';
+import { type RefContentFormat, type RefListFormat, refListRenderers, renderRefContent } from '../../core/output/render-response-refs.js';
 import type { ExitCode } from '../../shared/errors.js';
+import { chosenFormat, type FormatOptions, formatOf } from '../format-flags.js';
 import { type IO, printDiagnostics } from '../io.js';
 import { type WriteCliOptions, writeOptions } from '../write-flags.js';
 
@@ -12,27 +13,30 @@ interface FromOptions {
 }
 
 /** `ref list [--from FILE]`. */
-export async function runRefList(opts: FromOptions & { json?: boolean }, io: IO): Promise<ExitCode> {
+export async function runRefList(opts: FromOptions & FormatOptions<RefListFormat>, io: IO): Promise<ExitCode> {
+  const format = formatOf(opts, 'xml');
   const set = await loadRefs(opts, io);
-  io.stdout(refListRenderers[opts.json ? 'json' : 'xml'](set.refs));
+  io.stdout(refListRenderers[format](set.refs));
   await printDiagnostics(io, [], set.warnings);
   return 0;
 }
 
-/** `ref show ID [--from FILE] [--raw]`. */
-export async function runRefShow(id: string, opts: FromOptions & { raw?: boolean }, io: IO): Promise<ExitCode> {
+/** `ref show ID [--from FILE] [--raw | --json | --format F]`. */
+export async function runRefShow(id: string, opts: FromOptions & FormatOptions<RefContentFormat> & { raw?: boolean }, io: IO): Promise<ExitCode> {
+  const format = chosenFormat<RefContentFormat>([opts.json && 'json', opts.format, opts.raw && 'raw'], 'xml');
   const set = await loadRefs(opts, io);
   await printDiagnostics(io, [], set.warnings);
-  io.stdout(renderRefContent(id, findRef(set, id).content(), opts.raw ?? false));
+  io.stdout(renderRefContent(findRef(set, id), format));
   return 0;
 }
 
 /** `ref scan FILE`: store every ref as ref:ID. */
-export async function runRefScan(file: string, opts: { json?: boolean; store?: string }, io: IO): Promise<ExitCode> {
+export async function runRefScan(file: string, opts: FormatOptions<RefListFormat> & { store?: string }, io: IO): Promise<ExitCode> {
+  const format = formatOf(opts, 'xml');
   const set = await loadRefs({ from: file }, io);
   const store = Store.at(io.ctx, opts.store);
   scanRefs(set, store);
-  io.stdout(refListRenderers[opts.json ? 'json' : 'xml'](set.refs, [['store', store.dir]], true));
+  io.stdout(refListRenderers[format](set.refs, [['store', store.dir]], true));
   await printDiagnostics(io, [], set.warnings);
   return 0;
 }
