@@ -3,6 +3,7 @@ import type { SafeWriteHooks } from '../core/safe-write/safe-write.js';
 import type { Diagnostic, ExitCode } from '../shared/errors.js';
 import type { Logged } from '../core/extract/extract-batches.js';
 import { renderDiagnostic } from '../core/output/render-extraction.js';
+import { knownAliasesOnce } from '../core/output/known-aliases-once.js';
 
 /** Everything a command may touch of the outside world; tests pass their own. */
 export interface IO {
@@ -128,13 +129,15 @@ export async function printDiagnostics(io: IO, errors: Diagnostic[], warnings: D
   await printLog(io, [...warnings.map((d) => ({ level: 'warning' as const, diagnostic: d })), ...errors.map((d) => ({ level: 'error' as const, diagnostic: d }))]);
 }
 
-/** Print diagnostics to stderr in the order given. */
+/** Print diagnostics to stderr in the order given; the known aliases once (known-aliases-once.ts). */
 export async function printLog(io: IO, log: Logged[]): Promise<void> {
   if (log.length === 0) return;
   const { red, yellow } = await stderrColors(io);
+  const once = knownAliasesOnce();
   let out = '';
   for (const { level, diagnostic } of log) {
-    out += level === 'error' ? renderDiagnostic('Error', diagnostic, red) : renderDiagnostic('Warning', diagnostic, yellow);
+    const d = once(diagnostic);
+    out += level === 'error' ? renderDiagnostic('Error', d, red) : renderDiagnostic('Warning', d, yellow);
   }
   io.stderr(out);
 }

@@ -9,6 +9,14 @@ import { parseJson, textPosition } from '../safe-read/data-file-syntax.js';
 import { readTextFile, TextFileError } from '../safe-read/read-text-file.js';
 import { findUp, hasSdqctlDir, resolveFrom, sdqctlDir, shownPath, tildify } from '../../shared/paths.js';
 
+/**
+ * How the detail lines of an unknown-alias error start that are the same for every unknown alias
+ * of a run: the aliases there are, and the other ways to define one. A report says them once
+ * (docs/reference.md#aliases, output/known-aliases-once.ts).
+ */
+export const KNOWN_ALIASES = 'Known aliases: ';
+export const OTHER_WAYS = 'Or: ';
+
 /** Where an alias was defined, in resolution order (docs/reference.md#aliases). */
 export type AliasSource = 'explicit' | 'workspace' | 'global';
 
@@ -117,9 +125,9 @@ export class AliasResolver {
     const typo = closest(name, known);
     const hint = typo ? ` (did you mean ${typo}?)` : '';
     throw new RefError('unknown_alias', `Unknown REFCAT alias: '${name}' in ${ref}${hint}`, ref, [
-      `Known aliases: ${known.length > 0 ? this.bySource(entries) : '(none)'}`,
+      `${KNOWN_ALIASES}${known.length > 0 ? this.bySource(entries) : '(none)'}`,
       'Define in ~/.sdqctl/aliases.yaml or use ALIAS directive',
-      'Or: --alias NAME=PATH, or a workspace.lock.json in this folder or above (see: refcat aliases)',
+      `${OTHER_WAYS}--alias NAME=PATH, or a workspace.lock.json in this folder or above (see: refcat aliases)`,
     ]);
   }
 

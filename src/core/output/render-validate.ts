@@ -2,6 +2,7 @@ import type { Finding } from '../../shared/errors.js';
 import { shownPath } from '../../shared/paths.js';
 import { visible } from '../../shared/visible.js';
 import type { SkippedFile } from '../walk/collect-files.js';
+import { knownAliasesOnce } from './known-aliases-once.js';
 import { type ConvValidation, sortFindings } from '../workflow/validate-conv.js';
 import {
   type CheckFormat,
@@ -23,16 +24,19 @@ type Renderer = (results: readonly ConvValidation[], opts: CheckRenderOptions, s
  * the runner reads workflow commands. JSON: the versioned document of docs/reference.md#validate on stdout.
  */
 export const validateRenderers: Record<CheckFormat, Renderer> = {
-  text: (results, opts, skipped = []) => [
-    ...results.flatMap((r) => {
-      const chunks: OutputChunk[] = [];
-      const findings = inOrder(r);
-      if (findings.length > 0) chunks.push({ stream: 'stderr', text: findings.map((f) => renderFinding(f, opts)).join('') });
-      chunks.push({ stream: 'stdout', text: summaryLine(r, opts.cwd) });
-      return chunks;
-    }),
-    ...skippedLines(skipped, opts.cwd).map((line): OutputChunk => ({ stream: 'stderr', text: line + '\n' })),
-  ],
+  text: (results, opts, skipped = []) => {
+    const once = knownAliasesOnce();
+    return [
+      ...results.flatMap((r) => {
+        const chunks: OutputChunk[] = [];
+        const findings = inOrder(r);
+        if (findings.length > 0) chunks.push({ stream: 'stderr', text: findings.map((f) => renderFinding(once(f), opts)).join('') });
+        chunks.push({ stream: 'stdout', text: summaryLine(r, opts.cwd) });
+        return chunks;
+      }),
+      ...skippedLines(skipped, opts.cwd).map((line): OutputChunk => ({ stream: 'stderr', text: line + '\n' })),
+    ];
+  },
   github: (results, opts, skipped = []) => [
     ...results.map((r): OutputChunk => ({
       stream: 'stdout',

@@ -3,11 +3,13 @@ import type { RefFinding, VerifyRefsReport } from '../verify-refs/verify-refs.js
 import { shownPath } from '../../shared/paths.js';
 import type { DriftEntry } from '../drift/detect-drift.js';
 import { MISSING_CODES } from '../workflow/validate-conv.js';
+import { KNOWN_ALIASES } from '../alias/resolve-aliases.js';
+import { knownAliasesOnce } from './known-aliases-once.js';
 import { type SnippetEntry, staleText } from '../snippets/judge-snippets.js';
 import { type CheckFormat, type CheckRenderOptions, findingJson, findingPlace, githubAnnotation, type OutputChunk, plural, skippedJson, skippedLines } from './render-findings.js';
 
 /** An unknown alias names the aliases there are, and where each comes from: a typo is fixed from the report. */
-const knownAliases = (f: RefFinding): string[] => (f.code === 'unknown_alias' ? f.details.filter((d) => d.startsWith('Known aliases:')) : []);
+const knownAliases = (f: RefFinding): string[] => (f.code === 'unknown_alias' ? f.details.filter((d) => d.startsWith(KNOWN_ALIASES)) : []);
 
 type Renderer = (report: VerifyRefsReport, opts: CheckRenderOptions & { strict?: boolean }) => OutputChunk[];
 
@@ -19,14 +21,18 @@ type Renderer = (report: VerifyRefsReport, opts: CheckRenderOptions & { strict?:
 export const verifyRenderers: Record<CheckFormat, Renderer> = {
   text: (report, opts) => {
     let out = headline(report, opts.strict ?? false);
-    for (const f of report.errors) {
+    // The known aliases once per report, with the first unknown alias (known-aliases-once.ts).
+    const once = knownAliasesOnce();
+    for (const error of report.errors) {
+      const f = once(error);
       out += `  ERROR ${findingPlace(f, opts.cwd)}: ${visible(f.ref ? `Broken reference: ${f.ref}` : f.message)}\n`;
       for (const d of f.refs ? f.details : []) out += `    ${visible(d)}\n`;
       if (f.ref && f.code !== 'not_found') out += `    ${visible(f.message)}\n`;
       for (const d of knownAliases(f)) out += `    ${visible(d)}\n`;
       for (const s of f.suggestions ?? []) out += `    Suggestion: Found: ${visible(s)}\n`;
     }
-    for (const f of report.warnings) {
+    for (const warning of report.warnings) {
+      const f = once(warning);
       out += `  WARNING ${findingPlace(f, opts.cwd)}: ${visible(f.message)}\n`;
       for (const d of f.details) out += `    ${visible(d)}\n`;
     }
