@@ -87,6 +87,7 @@ export {
   type DriftRefInput,
   type DriftReport,
   type DriftStatus,
+  type UnresolvedDriftRef,
 } from './core/drift/detect-drift.js';
 export { fixDrift, fileStamp, type DriftFix, type DriftNotFixed } from './core/drift/fix-drift.js';
 export { acceptDrift, ACCEPT_FILE, type DriftAcceptance } from './core/drift/accept-drift.js';
