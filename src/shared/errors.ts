@@ -17,9 +17,9 @@ export class RefcatError extends Error {
     message: string,
     opts: { code: string; exitCode?: ExitCode; details?: string[]; ref?: string } = { code: 'error' },
   ) {
-    // An expected failure, told by its message and never by a stack (that is for bugs, which are
-    // not RefcatErrors): a docs tree with hundreds of broken refs built a stack trace for each,
-    // 20 ms a run that no one read. The limit is restored at once, for every other error.
+    // An expected failure, told by its message and never by a stack (stacks are for bugs, which
+    // are not RefcatErrors): a docs tree with hundreds of broken refs would build a stack trace
+    // for each, 20 ms a run that no one reads. The limit is restored at once, for other errors.
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
     super(message);
