@@ -65,3 +65,8 @@ function tableOf(abs: string, refText: string, grammar: Grammar): Declaration[] 
   tables.set(abs, { mtimeMs: stat.mtimeMs, size: stat.size, table });
   return table;
 }
+
+/** The declarations of source text in a language (for callers holding text, not a file: an editor's buffer). */
+export async function declarationsOfText(text: string, language: SymbolLanguage): Promise<Declaration[]> {
+  return parseDeclarations(text, await loadGrammar(language));
+}

@@ -10,9 +10,9 @@ import { type Declaration, FUNCTION_KINDS, type SymbolKind, TYPE_KINDS } from '.
  * `@definition.accessor` is a getter or setter, one property with its neighbour of the same name.
  */
 
-const KINDS: ReadonlySet<string> = new Set<SymbolKind | 'accessor'>([
+const KINDS: ReadonlySet<string> = new Set<SymbolKind | 'accessor' | 'scope'>([
   'function', 'method', 'class', 'struct', 'enum', 'interface', 'protocol', 'trait', 'object', 'type',
-  'module', 'constant', 'variable', 'property', 'field', 'enum_case', 'extension', 'accessor',
+  'module', 'constant', 'variable', 'property', 'field', 'enum_case', 'extension', 'accessor', 'scope',
 ]);
 
 interface Found {
@@ -20,9 +20,10 @@ interface Found {
   /** null: a transparent scope. */
   name: Node | null;
   receiver: string | null;
-  kind: SymbolKind | 'accessor';
+  kind: SymbolKind | 'accessor' | 'scope';
   start: number;
   end: number;
+  pattern: number;
 }
 
 export function readDeclarations(root: Node, query: Query): Declaration[] {
@@ -33,11 +34,12 @@ export function readDeclarations(root: Node, query: Query): Declaration[] {
   const stack: { found: Found; decl: Declaration | null }[] = [];
   const accessors = new Map<Declaration, true>();
   for (const f of found) {
-    while (stack.length > 0 && stack[stack.length - 1]!.found.end <= f.start) stack.pop();
+    // Popped when it ends before this one starts, or is this very node (`case up, down` names two).
+    while (stack.length > 0 && (stack[stack.length - 1]!.found.end <= f.start || stack[stack.length - 1]!.found.node.id === f.node.id)) stack.pop();
     // The declaration this one is in, through transparent scopes.
     let owner: Declaration | null = null;
     for (let i = stack.length - 1; i >= 0 && owner === null; i--) owner = stack[i]!.decl;
-    if (f.name === null) {
+    if (f.name === null || f.kind === 'scope') {
       stack.push({ found: f, decl: null });
       continue;
     }
@@ -51,9 +53,10 @@ export function readDeclarations(root: Node, query: Query): Declaration[] {
     if (ownerKind && TYPE_KINDS.has(ownerKind)) {
       if (kind === 'function') kind = 'method';
       else if (kind === 'variable' || kind === 'constant') kind = 'property';
-    }
+    } else if (!owner && kind === 'method' && f.receiver === null) kind = 'function';
     const name = f.name.text;
-    const prefix = f.receiver ?? owner?.path ?? null;
+    // A receiver (`func (s *Store) Save`, `bool Store::load()`) is the type inside the owner.
+    const prefix = f.receiver === null ? (owner?.path ?? null) : owner ? `${owner.path}.${f.receiver}` : f.receiver;
     const parent = owner;
     const previous = out[out.length - 1];
     const path = prefix ? `${prefix}.${name}` : name;
@@ -98,8 +101,9 @@ function findDefinitions(root: Node, query: Query): Found[] {
     if (!KINDS.has(kind)) continue;
     // One declaration per node and name: the first pattern of the query that matches it wins.
     const key = `${def.node.id}:${name?.startIndex ?? ''}`;
-    if (seen.has(key)) continue;
-    seen.set(key, { node: def.node, name, receiver, kind: kind as Found['kind'], start: def.node.startIndex, end: def.node.endIndex });
+    const earlier = seen.get(key);
+    if (earlier && earlier.pattern <= match.patternIndex) continue;
+    seen.set(key, { node: def.node, name, receiver, kind: kind as Found['kind'], start: def.node.startIndex, end: def.node.endIndex, pattern: match.patternIndex });
   }
   return [...seen.values()];
 }
@@ -124,7 +128,7 @@ function leadingStart(node: Node): number {
       const comment = prev.type.includes('comment');
       const adjacent = prev.endPosition.row === row - 1 || (!comment && prev.endPosition.row === row);
       // A comment after code on its line (`x = 1 // note`) belongs to that code.
-      const before = prev.previousSibling;
+      const before = prev.previousNamedSibling;
       const trailing = comment && before !== null && before.endPosition.row === prev.startPosition.row;
       if (adjacent && !trailing) {
         row = prev.startPosition.row;
@@ -141,7 +145,16 @@ function leadingStart(node: Node): number {
   }
 }
 
+/** Grammars without a `body` field (Kotlin) name the body by its node type. */
+const BODY = /(^|_)(body|block)$|^(declaration_list|field_declaration_list|enum_variant_list|statements)$/;
+
 function bodyStartOf(node: Node): number | null {
-  const body = node.childForFieldName('body');
+  let body = node.childForFieldName('body');
+  if (!body) {
+    for (let i = node.namedChildCount - 1; i >= 0 && !body; i--) {
+      const child = node.namedChild(i);
+      if (child && BODY.test(child.type)) body = child;
+    }
+  }
   return body ? body.startPosition.row + 1 : null;
 }
