@@ -95,6 +95,11 @@ export function isRangeSelector(sel: string): boolean {
 
 const SYMBOL_RE = /^([\p{L}\p{N}_$]+[!?]?(?:(?:\.|::)[\p{L}\p{N}_$]+[!?]?)*)(?:~(\d+))?(?::(.*))?$/su;
 
+/** Whether a selector is written as a symbol path (`Store.save`, `parse~2:-1..`). */
+export function isSymbolSelector(sel: string): boolean {
+  return !isRangeSelector(sel) && sel[0] !== '/' && SYMBOL_RE.test(sel);
+}
+
 function parseSymbolSelector(sel: string, fail: Fail): Selector {
   const m = SYMBOL_RE.exec(sel);
   if (!m) {

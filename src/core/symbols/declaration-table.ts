@@ -42,7 +42,8 @@ export function symbolLanguageFor(file: string, refText: string): SymbolLanguage
 export function fileDeclarations(abs: string, refText: string): Declaration[] {
   const language = symbolLanguageFor(abs, refText);
   const grammar = loadedGrammar(language);
-  if (!grammar) throw new Error(`the ${language.id} grammar is not loaded: await prepareSymbolRefs() or loadGrammars() first`);
+  // A caller that did not load it (prepareSymbolRefs) gets an error for the ref, not a crash.
+  if (!grammar) throw new RefError('grammar_not_loaded', `Symbol refs are not read here: the ${language.id} grammar is not loaded (${refText})`, refText);
   return tableOf(abs, refText, grammar);
 }
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import type { RefSpec } from '../ref-spec/ref-spec.js';
-import { loadGrammars } from './grammar-loader.js';
+import { loadedGrammar, loadGrammars } from './grammar-loader.js';
 import { SYMBOL_LANGUAGES, type SymbolLanguage, symbolLanguageOf } from './languages.js';
 
 /**
@@ -10,6 +10,15 @@ import { SYMBOL_LANGUAGES, type SymbolLanguage, symbolLanguageOf } from './langu
  * a glob whose last segment has no known extension (`src/**#parse`) loads every grammar.
  */
 export async function prepareSymbolRefs(refs: Iterable<string | RefSpec>): Promise<void> {
+  const missing = missingGrammars(refs);
+  if (missing.length > 0) await loadGrammars(missing);
+}
+
+/**
+ * The grammars the symbol refs among `refs` need that are not loaded yet, synchronously: for a
+ * caller that checks refs in a loop and awaits only when this is not empty (verify refs).
+ */
+export function missingGrammars(refs: Iterable<string | RefSpec>): SymbolLanguage[] {
   const needed = new Set<SymbolLanguage>();
   for (const ref of refs) {
     const spec = typeof ref === 'string' ? symbolRef(ref) : ref.selector?.kind === 'symbol' ? ref : null;
@@ -18,7 +27,7 @@ export async function prepareSymbolRefs(refs: Iterable<string | RefSpec>): Promi
     if (language) needed.add(language);
     else if (/[*?[{]/.test(path.basename(spec.path))) SYMBOL_LANGUAGES.forEach((l) => needed.add(l));
   }
-  if (needed.size > 0) await loadGrammars(needed);
+  return [...needed].filter((l) => loadedGrammar(l) === null);
 }
 
 /** The ref if it has a symbol selector; a ref that does not parse is left to the extraction to report. */
