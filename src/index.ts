@@ -25,8 +25,19 @@ export type {
   PatternExtent,
   Window,
   SemanticUnit,
+  SymbolSelector,
   LineSpan,
 } from './core/ref-spec/ref-spec.js';
+
+// Refs by name (docs/symbols.md). extract() reads symbol refs synchronously: await
+// prepareSymbolRefs(refs) first, which loads the grammars they need.
+export { prepareSymbolRefs, missingGrammars } from './core/symbols/prepare-symbol-refs.js';
+export { configureSymbolEngine, loadGrammars, type EngineOptions } from './core/symbols/grammar-loader.js';
+export { declarationsOfText, fileDeclarations, loadFileDeclarations } from './core/symbols/declaration-table.js';
+export { resolveSymbol, symbolSpan } from './core/symbols/resolve-symbol.js';
+export { SYMBOL_LANGUAGES, symbolLanguageOf, type SymbolLanguage } from './core/symbols/languages.js';
+export type { Declaration, SymbolKind } from './core/symbols/declaration.js';
+export { listSymbols, type ListedDeclaration, type SymbolFile, type SymbolListing, type ListSymbolsOptions } from './core/pipeline/list-symbols.js';
 
 export {
   resolveAliases,

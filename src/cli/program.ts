@@ -119,6 +119,31 @@ Exit codes: 0 no broken reference, 1 a reference is broken or a snippet stale (o
     setExit,
   }, io);
 
+  program
+    .command('symbols')
+    .description('list the declarations of files, globs or symbol refs, each with the ref that reads it')
+    .argument('[refs...]', 'files, globs, alias:path or a symbol ref (@src/app.ts#Store) to list what it holds')
+    .option('--json', 'JSON output')
+    .option('--alias <name=path>', 'add an explicit alias (repeatable)', commanderParser(aliasPair))
+    .option('--no-ignore', 'include .gitignore\'d files, node_modules/ and .git/ in globs')
+    .addHelpText(
+      'after',
+      `
+One line per declaration: its symbol ref, line range and kind, members indented under their type.
+Languages: TypeScript, JavaScript, Python, Swift, Kotlin, Java, Go, Rust, C, C++, C#, Ruby.
+
+Examples:
+  $ refcat symbols src/app.ts                  every declaration of one file
+  $ refcat symbols 'src/**/*.ts' --json        a codebase's names, for an agent
+  $ refcat symbols @src/app.ts#Store           Store and its members
+
+Refs by name: docs/symbols.md
+Exit codes: 0 listed, 1 a ref failed (a missing file, no grammar, too large), 2 usage error.`,
+    )
+    .action(async (refs: string[], opts) => {
+      const { runSymbols } = await import('./commands/symbols.js');
+      setExit(await runSymbols(refs, opts, io));
+    });
   addFdCommands(program, io, setExit);
   addRefCommands(program, io, setExit);
   program

@@ -151,7 +151,7 @@ describe('start-up', () => {
   const trace = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'refcat-trace-')), 'loaded.txt');
   afterAll(() => fs.rmSync(path.dirname(trace), { recursive: true, force: true }));
 
-  it('a plain ref loads neither the MCP SDK, zod, a tokenizer nor the language server', () => {
+  it('a plain ref loads neither the MCP SDK, zod, a tokenizer, the language server nor tree-sitter', () => {
     const r = spawnSync(process.execPath, ['--import', path.join(REPO, 'test/helpers/trace-imports.mjs'), BIN, refs[0]!], {
       cwd: src,
       env: { PATH: process.env.PATH, HOME: os.tmpdir(), REFCAT_TRACE_IMPORTS: trace },
@@ -161,7 +161,7 @@ describe('start-up', () => {
     const loaded = fs.readFileSync(trace, 'utf8').split('\n');
     // The bin runs the bundle (one CommonJS file), whose dependencies load only when used.
     expect(loaded.some((u) => u.endsWith('/dist/bin/main.cjs'))).toBe(true);
-    expect(loaded.filter((u) => /node_modules\/(@modelcontextprotocol|zod|gpt-tokenizer|js-tiktoken|commander|vscode-languageserver|vscode-languageserver-protocol|vscode-languageserver-textdocument|vscode-jsonrpc)\//.test(u))).toEqual([]);
+    expect(loaded.filter((u) => /node_modules\/(@modelcontextprotocol|zod|gpt-tokenizer|js-tiktoken|commander|vscode-languageserver|vscode-languageserver-protocol|vscode-languageserver-textdocument|vscode-jsonrpc|web-tree-sitter|tree-sitter-wasms)\//.test(u))).toEqual([]);
     expect(loaded.filter((u) => /dist\/(core|cli)\//.test(u))).toEqual([]);
   });
 
@@ -206,6 +206,22 @@ describe('start-up', () => {
     for (const pkg of ['vscode-languageserver', 'vscode-languageserver-protocol', 'vscode-languageserver-textdocument', 'vscode-jsonrpc']) {
       expect(loaded.some((u) => u.includes(`/node_modules/${pkg}/`))).toBe(true);
     }
+  });
+
+  it('the trace does see tree-sitter when a symbol ref asks for it (so the test above can fail)', () => {
+    fs.rmSync(trace, { force: true });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'refcat-trace-ts-'));
+    fs.writeFileSync(path.join(dir, 'a.ts'), 'export function parseRef() {\n  return 1;\n}\n');
+    const r = spawnSync(process.execPath, ['--import', path.join(REPO, 'test/helpers/trace-imports.mjs'), BIN, '@a.ts#parseRef', '--spec'], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, HOME: os.tmpdir(), REFCAT_TRACE_IMPORTS: trace },
+      encoding: 'utf8',
+    });
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('@a.ts#L1-L3\n');
+    const loaded = fs.readFileSync(trace, 'utf8').split('\n');
+    expect(loaded.some((u) => /node_modules\/web-tree-sitter\//.test(u))).toBe(true);
   });
 
   it('the trace does see the tokenizer when a budget asks for it (so the test above can fail)', () => {

@@ -86,6 +86,14 @@ describe('brace languages: declarations, one-liners, nesting, Allman', () => {
     [src('public void run()', '', '{', '}', 'x'), 'java', '/run/:function', 'L1-L4'],
     [src('func (s *S) Run() error {', '\treturn nil', '}', ''), 'go', '/Run/:function', 'L1-L3'],
     [src('export interface Options {', '  verbose: boolean;', '}'), 'typescript', '/interface/:class', 'L1-L3'],
+    // A signature whose return type wraps onto the next line, then `{` alone (Trio's APSManager.swift).
+    [src('    private func setValues(autosens: Autosens?)', '        -> AnyPublisher<Suggestion?, Error>', '    {', '        let a = 1', '        return Just(a)', '    }', '', '    func next() {}'), 'swift', '/func setValues/:function', 'L1-L6'],
+    [src('    private func setValues(', '        autosens: Autosens?', '    ) -> AnyPublisher<(Suggestion?, Autosens?), Error>', '    {', '        return Just(1)', '    }', '    func next() {}'), 'swift', '/func setValues/:function', 'L1-L6'],
+    [src('    private func setValues(autosens: Autosens?) -> AnyPublisher<', '        Suggestion?, Error>', '    {', '        return Just(1)', '    }', 'x'), 'swift', '/func setValues/:function', 'L1-L5'],
+    [src('    func load(id: Int)', '        throws -> Data {', '        try read(id)', '    }', 'x'), 'swift', '/func load/:function', 'L1-L4'],
+    // A call's arguments then an unrelated line: not a header, nothing more is taken.
+    [src('foo(', '  a,', ')', 'bar();'), 'typescript', '/foo/:block', 'L1-L3'],
+    [src('int f(int a,', '      int b);', 'int g(void) {', '}'), 'c', '/int f/:function', 'L1-L2'],
   ])('%j %s %s → %s', (source, language, selector, expected) => {
     expect(block(source, language, selector)).toBe(expected);
   });

@@ -13,8 +13,36 @@ const range = (start: number, end: number | null, window: { before: number; afte
   window,
 });
 
+const symbol = (path: string, index: number | null = null, window: { before: number; after: number | null } | null = null) => ({
+  kind: 'symbol' as const,
+  path,
+  index,
+  window,
+});
+
 // Every form of docs/reference.md#ref-specs grammar: input, parsed form, canonical format.
 const valid: [string, Expected, string][] = [
+  // Refs by name (docs/symbols.md): a range is `L` then a digit or `-`; `/` a pattern; else a name.
+  ['@src/app.ts#parseRef', { alias: null, path: 'src/app.ts', selector: symbol('parseRef') }, '@src/app.ts#parseRef'],
+  ['@a.ts#Store.save', { alias: null, path: 'a.ts', selector: symbol('Store.save') }, '@a.ts#Store.save'],
+  ['@a.rs#Store::save', { alias: null, path: 'a.rs', selector: symbol('Store.save') }, '@a.rs#Store.save'],
+  ['@app.py#Store.save~2', { alias: null, path: 'app.py', selector: symbol('Store.save', 2) }, '@app.py#Store.save~2'],
+  ['@a.swift#Loop', { alias: null, path: 'a.swift', selector: symbol('Loop') }, '@a.swift#Loop'],
+  ['@a.swift#LoopDataManager', { alias: null, path: 'a.swift', selector: symbol('LoopDataManager') }, '@a.swift#LoopDataManager'],
+  ['@f.py#Lx', { alias: null, path: 'f.py', selector: symbol('Lx') }, '@f.py#Lx'],
+  ['@f.py#L', { alias: null, path: 'f.py', selector: symbol('L') }, '@f.py#L'],
+  ['@f.py#10', { alias: null, path: 'f.py', selector: symbol('10') }, '@f.py#10'],
+  ['@a.rb#valid?', { alias: null, path: 'a.rb', selector: symbol('valid?') }, '@a.rb#valid?'],
+  ['@a.rb#Store.save!', { alias: null, path: 'a.rb', selector: symbol('Store.save!') }, '@a.rb#Store.save!'],
+  ['@a.js#$init_x', { alias: null, path: 'a.js', selector: symbol('$init_x') }, '@a.js#$init_x'],
+  ['@a.kt#Größe', { alias: null, path: 'a.kt', selector: symbol('Größe') }, '@a.kt#Größe'],
+  ['@a.ts#parseRef:-2..+2', { alias: null, path: 'a.ts', selector: symbol('parseRef', null, { before: 2, after: 2 }) }, '@a.ts#parseRef:-2..+2'],
+  ['@a.ts#A.b~3:..+4', { alias: null, path: 'a.ts', selector: symbol('A.b', 3, { before: 0, after: 4 }) }, '@a.ts#A.b~3:-0..+4'],
+  [
+    'trio:Trio/Sources/APS/APSManager.swift#BaseAPSManager.loop',
+    { alias: 'trio', path: 'Trio/Sources/APS/APSManager.swift', selector: symbol('BaseAPSManager.loop') },
+    'trio:Trio/Sources/APS/APSManager.swift#BaseAPSManager.loop',
+  ],
   ['@src/app.py', { alias: null, path: 'src/app.py', selector: null }, '@src/app.py'],
   ['src/app.py', { alias: null, path: 'src/app.py', selector: null }, '@src/app.py'],
   ['@src/app.py#L10-L50', { alias: null, path: 'src/app.py', selector: range(10, 50) }, '@src/app.py#L10-L50'],
@@ -127,12 +155,18 @@ const invalid: [string, string][] = [
   ['@f.py#/a b/ :+3', 'whitespace inside the ref'],
   ['@f.py#/a b', 'whitespace inside the ref'],
   ['@f.py#', "empty selector after '#'"],
-  ['@f.py#10', "selector must start with 'L' (line range) or '/' (pattern), got '10'"],
+  ['@f.py#a-b', "selector must be a line range (L10), a pattern (/re/) or a symbol name (Class.method), got 'a-b'"],
+  ['@f.py#install-guide', "selector must be a line range (L10), a pattern (/re/) or a symbol name (Class.method), got 'install-guide'"],
+  ['@f.py#Store.', "selector must be a line range (L10), a pattern (/re/) or a symbol name (Class.method), got 'Store.'"],
+  ['@f.py#.save', "selector must be a line range (L10), a pattern (/re/) or a symbol name (Class.method), got '.save'"],
+  ['@f.py#a~', "selector must be a line range (L10), a pattern (/re/) or a symbol name (Class.method), got 'a~'"],
+  ['@f.py#a~0', '~N counts from 1: ~1 is the first declaration'],
+  ['@f.py#a:+5', "bad relative window ':+5' (expected :-5..+10, :-10.. or :..+20)"],
+  ['@f.py#a:function', "bad relative window ':function' (expected :-5..+10, :-10.. or :..+20)"],
   ['@f.py#L0', 'line numbers start at 1; L0 is not a line'],
   ['@f.py#L0-L5', 'line numbers start at 1; L0 is not a line'],
   ['@f.py#L5-L0', 'line numbers start at 1; L0 is not a line'],
   ['@f.py#L20-L10', 'start line 20 is after end line 10'],
-  ['@f.py#Lx', "bad line range 'Lx' (expected L10, L10-L20, L10-, or L-20)"],
   ['@f.py#L10-L', "bad line range 'L10-L' (expected L10, L10-L20, L10-, or L-20)"],
   ['@f.py#L-', "bad line range 'L-' (expected L10, L10-L20, L10-, or L-20)"],
   ['@f.py#L1-L2-L3', "bad line range 'L1-L2-L3' (expected L10, L10-L20, L10-, or L-20)"],

@@ -80,7 +80,7 @@ export function scanSemantic(
   }
   const declaration = header[at]!;
   if (!looksLikeDeclaration(declaration, unit, language)) return null;
-  const block = scanBlock(declaration, next, language, maxLines - at);
+  const block = new BlockScan(syntaxOf(language), next, maxLines - at, true).run(declaration);
   return {
     leading: leadingDecorators(before.slice(-LOOKBACK_LINES), language),
     body: [...header.slice(1), ...block.body],
@@ -92,6 +92,8 @@ export function scanSemantic(
 /** Lines before a match searched for its decorators (select.ts keeps this many). */
 export const LOOKBACK_LINES = 64;
 const MAX_DECORATOR_LINES = 40;
+/** Lines a declaration's header may wrap over after its first line before its body opens. */
+const MAX_HEADER_LINES = 8;
 
 export function scanBlock(
   first: string,
@@ -117,6 +119,8 @@ class BlockScan {
     private readonly syntax: Syntax,
     private readonly next: () => string | null,
     private readonly maxLines: number,
+    /** The first line declares a function or class whose header may wrap (`:function`, `:class`). */
+    private readonly declaration = false,
   ) {
     this.lexer = new Lexer(syntax);
   }
@@ -135,6 +139,11 @@ class BlockScan {
       const end = this.brackets(open);
       if (end.kind !== 'closed') return this.result([], end.kind === 'eof' ? 'unclosed' : 'truncated');
       if (colonHeaders && end.code.trimEnd().endsWith(':')) return this.indented(base, [], false);
+      // Parameters over several lines, then the return type and the body's `{` further down.
+      if (this.wrapsHeader(code) && !end.code.includes('{') && !end.code.trimEnd().endsWith(';')) {
+        const rest = this.headerThenBody(base, []);
+        return Array.isArray(rest) ? this.result(rest.map((p) => p.raw), null) : rest;
+      }
       return this.result([], null);
     }
     if (family === 'indent' || (colonHeaders && code.trimEnd().endsWith(':'))) return this.indented(base, [], false);
@@ -157,7 +166,45 @@ class BlockScan {
       const end = this.brackets(depth);
       return this.result([], end.kind === 'closed' ? null : end.kind === 'eof' ? 'unclosed' : 'truncated');
     }
+    if (blanks.length === 0 && this.wrapsHeader(code) && !code.trimEnd().endsWith(';')) {
+      const rest = this.headerThenBody(base, [line]);
+      if (!Array.isArray(rest)) return rest;
+      return this.indented(base, rest, false);
+    }
     return this.indented(base, [...blanks, line], false);
+  }
+
+  /** A brace-language declaration whose first line opened no body: its header may go on. */
+  private wrapsHeader(firstCode: string): boolean {
+    return this.declaration && this.syntax.family === 'brace' && !firstCode.includes('{');
+  }
+
+  /**
+   * After a declaration's first line (or its parameters): lines indented deeper than it that go
+   * on with the header (`-> Result`, `throws -> T {`), then the body's `{`, ending one of them or
+   * alone on a line at the header's indentation. The result when a body was found; else the lines
+   * read, to be given back.
+   */
+  private headerThenBody(base: number, pending: Pending[]): BlockResult | Pending[] {
+    const seen: Pending[] = [];
+    for (let i = 0; i < MAX_HEADER_LINES; i++) {
+      const line = pending.shift() ?? this.read();
+      if (line === null) return seen;
+      seen.push(line);
+      if (line.raw.trim() === '' || line.code.includes(';')) return seen;
+      const d = lineDepth(line.code, this.syntax);
+      const opens = d.delta - d.min;
+      const indent = indentOf(line.raw);
+      const allman = /^\s*\{/.test(line.code) && indent <= base;
+      if (!allman && indent <= base) return seen;
+      if (allman || (line.code.includes('{') && opens > 0)) {
+        this.body.push(...seen.map((p) => p.raw));
+        if (opens <= 0) return this.result([], null);
+        const end = this.brackets(opens);
+        return this.result([], end.kind === 'closed' ? null : end.kind === 'eof' ? 'unclosed' : 'truncated');
+      }
+    }
+    return seen;
   }
 
   private read(): Pending | null {

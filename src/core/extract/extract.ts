@@ -12,6 +12,7 @@ import { expandGlob, hasGlobChars, type WalkWarning } from '../walk/glob.js';
 import { PatternBudget } from './pattern-search.js';
 import { type Confinement, confinementOf, outside } from '../safe-read/confinement.js';
 import type { ContentSpan } from './content-span.js';
+import { selectSymbolRef, type SymbolInfo } from './symbol-select.js';
 import { BinaryContentError, DEFAULT_MAX_LINE_BYTES, LineReader, LineTooLongError } from './line-reader.js';
 import { MAX_CACHED_FILE_BYTES, type ReadCache } from './read-cache.js';
 import {
@@ -98,6 +99,8 @@ export interface Extraction {
    * is closed then, and the buffer its `bytes` view is read into again.
    */
   onDisk?: ContentSpan;
+  /** Set for a symbol ref: the declaration it named. */
+  symbol?: SymbolInfo;
 }
 
 export interface ExtractReport {
@@ -377,6 +380,15 @@ function readExtraction(
 ): { extraction: Extraction; warnings: SelectWarning[] } {
   const { ref, refText } = file;
   const language = languageOf(file.path);
+  if (ref.selector?.kind === 'symbol') {
+    let named: ReturnType<typeof selectSymbolRef>;
+    try {
+      named = selectSymbolRef(file.path, ref.selector, refText, { context: options.context ?? 0, countOnly: options.checkOnly ?? false });
+    } catch (err) {
+      throw (err as NodeJS.ErrnoException).code && !isRefcatError(err) ? readError(err, refText) : err;
+    }
+    return { extraction: { ...extractionOf(file, language, named.selection, named.count), symbol: named.symbol }, warnings: [] };
+  }
   if (options.checkOnly && options.probeWholeFiles && !ref.selector) {
     // --list-files opens no whole file: a glob's walk found a regular file, a named one is stat'ed.
     if (!file.glob) checkRegular(file.path, refText);
@@ -407,9 +419,9 @@ function readExtraction(
     const s = ref.selector;
     if (!s) sel = selectWhole(reader, selectOpts);
     else if (s.kind === 'range') sel = selectRange(reader, s, selectOpts);
-    else {
+    else if (s.kind === 'pattern') {
       sel = selectPattern(reader, s, language, { ...selectOpts, budget: options.patternBudget ?? new PatternBudget() });
-    }
+    } else throw new Error('unreachable: symbol selectors are read above');
   } catch (err) {
     if (err instanceof BinaryContentError) throw new RefError('binary', `Binary file: ${refText}`, refText);
     const s = ref.selector;

@@ -135,6 +135,8 @@ function* jsonRef(r: Extraction, opts: RenderOptions, first: boolean): Generator
     line_end: r.lineEnd,
     total_lines: r.totalLines,
     was_clamped: r.wasClamped,
+    // A symbol ref says what it named (docs/symbols.md#output).
+    ...(r.symbol ? { symbol: { path: r.symbol.path, kind: r.symbol.kind } } : {}),
   };
   if (opts.content === false) {
     yield lead + indent(JSON.stringify(fields, null, 2), '    ');

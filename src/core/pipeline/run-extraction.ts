@@ -1,3 +1,4 @@
+import { prepareSymbolRefs } from '../symbols/prepare-symbol-refs.js';
 import type { Context } from '../../shared/context.js';
 import { visible } from '../../shared/visible.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
@@ -101,10 +102,16 @@ interface Done {
 
 async function allBatches(req: ExtractionRequest, ctx: Context): Promise<{ batches: RefBatch[]; problems: Diagnostic[] }> {
   const problems = [...(req.problems ?? [])];
-  if (req.workflow === undefined) return { batches: req.batches, problems };
+  if (req.workflow === undefined) {
+    await prepareSymbolRefs(req.batches.flatMap((b) => b.inputs));
+    return { batches: req.batches, problems };
+  }
   const { workflowRefs } = await import('../workflow/workflow-refs.js');
   const workflow = workflowRefs(req.workflow, ctx, req.extract.aliases ?? new AliasResolver(ctx));
-  return { batches: [...req.batches, ...workflow.batches], problems: [...problems, ...workflow.errors] };
+  const batches = [...req.batches, ...workflow.batches];
+  // Symbol refs are read synchronously: their grammars load first.
+  await prepareSymbolRefs(batches.flatMap((b) => b.inputs));
+  return { batches, problems: [...problems, ...workflow.errors] };
 }
 
 /** Result by result: each is written before the next is read. */

@@ -44,6 +44,10 @@ export function formatSelector(sel: Selector): string {
       sel.end === null ? `L${sel.start}-` : sel.start === sel.end ? `L${sel.start}` : `L${sel.start}-L${sel.end}`;
     return sel.window ? `${range}:${formatWindow(sel.window)}` : range;
   }
+  if (sel.kind === 'symbol') {
+    const name = sel.index === null ? sel.path : `${sel.path}~${sel.index}`;
+    return sel.window ? `${name}:${formatWindow(sel.window)}` : name;
+  }
   return `/${sel.source}/${formatExtent(sel.extent)}`;
 }
 

@@ -83,9 +83,35 @@ type Fail = (reason: string) => never;
 
 function parseSelector(sel: string, fail: Fail): Selector {
   if (sel.length === 0) fail("empty selector after '#'");
-  if (sel[0] === 'L') return parseRangeSelector(sel, fail);
+  if (isRangeSelector(sel)) return parseRangeSelector(sel, fail);
   if (sel[0] === '/') return parsePatternSelector(sel, fail);
-  return fail(`selector must start with 'L' (line range) or '/' (pattern), got '${sel}'`);
+  return parseSymbolSelector(sel, fail);
+}
+
+/** `L` then a digit or `-`: a line range; any other `L…` (`#Loop`) is a name. */
+export function isRangeSelector(sel: string): boolean {
+  return sel[0] === 'L' && (sel[1] === '-' || (sel[1] !== undefined && sel[1] >= '0' && sel[1] <= '9'));
+}
+
+const SYMBOL_RE = /^([\p{L}\p{N}_$]+[!?]?(?:(?:\.|::)[\p{L}\p{N}_$]+[!?]?)*)(?:~(\d+))?(?::(.*))?$/su;
+
+/** Whether a selector is written as a symbol path (`Store.save`, `parse~2:-1..`). */
+export function isSymbolSelector(sel: string): boolean {
+  return !isRangeSelector(sel) && sel[0] !== '/' && SYMBOL_RE.test(sel);
+}
+
+function parseSymbolSelector(sel: string, fail: Fail): Selector {
+  const m = SYMBOL_RE.exec(sel);
+  if (!m) {
+    return fail(`selector must be a line range (L10), a pattern (/re/) or a symbol name (Class.method), got '${sel}'`);
+  }
+  let index: number | null = null;
+  if (m[2] !== undefined) {
+    index = count(m[2], fail);
+    if (index === 0) fail('~N counts from 1: ~1 is the first declaration');
+  }
+  const window = m[3] === undefined ? null : parseWindow(m[3], fail);
+  return { kind: 'symbol', path: m[1]!.replaceAll('::', '.'), index, window };
 }
 
 const RANGE_RE = /^L(?:(\d+)(?:(-)(?:L?(\d+))?)?|-L?(\d+))$/;

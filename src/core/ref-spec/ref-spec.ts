@@ -31,7 +31,20 @@ export interface PatternSelector {
   extent: PatternExtent;
 }
 
-export type Selector = RangeSelector | PatternSelector;
+/**
+ * A declaration by name (docs/symbols.md): `#Store.save`, `#Store::save~2`, `#parseRef:-2..+2`.
+ * Resolved by parsing the file (src/core/symbols).
+ */
+export interface SymbolSelector {
+  kind: 'symbol';
+  /** Dotted names, `::` read as `.`: `Store.save`. */
+  path: string;
+  /** `~N`: the N-th declaration with this path in file order (1-based); null when not given. */
+  index: number | null;
+  window: Window | null;
+}
+
+export type Selector = RangeSelector | PatternSelector | SymbolSelector;
 
 export interface RefSpec {
   /** The ref as written. */

@@ -1,5 +1,6 @@
 import { utf8Of } from '../../shared/byte-text.js';
-import { findPatternEnd } from '../ref-spec/parse-ref-spec.js';
+import { findPatternEnd, isSymbolSelector } from '../ref-spec/parse-ref-spec.js';
+import { symbolLanguageOf } from '../symbols/languages.js';
 
 /**
  * Finding refs in documentation text (docs/reference.md#verify-refs): `@path.ext[#selector]` and `alias:path.ext`,
@@ -377,7 +378,9 @@ function checked(body: string, pathStart: number): string | null {
   if (dot <= 0 || !KNOWN_EXTENSIONS.has(base.slice(dot + 1).toLowerCase())) return null;
   if (isPlaceholder(refPath, base.slice(0, dot))) return null;
   if (hash === -1) return body;
-  return isSelector(body.slice(hash + 1)) ? body : body.slice(0, hash);
+  const fragment = body.slice(hash + 1);
+  // A name is a symbol ref in a file with a grammar; elsewhere (`@docs/GUIDE.md#install`) a heading anchor.
+  return isSelector(fragment) || (symbolLanguageOf(refPath) !== null && isSymbolSelector(fragment)) ? body : body.slice(0, hash);
 }
 
 function isPlaceholder(refPath: string, stem: string): boolean {

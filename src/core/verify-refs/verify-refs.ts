@@ -23,6 +23,9 @@ import { acceptDrift, type DriftAcceptance } from '../drift/accept-drift.js';
 import type { Citation } from '../snippets/find-citations.js';
 import { addSnippetEntry, docCitations, emptySnippetReport, judgeSnippet, type SnippetEntry, type SnippetReport } from '../snippets/judge-snippets.js';
 import { judgeAtBase, judgeFixedAgain, keepBareRefs, refreshSnippets } from '../snippets/snippet-drift.js';
+import { loadGrammars } from '../symbols/grammar-loader.js';
+import type { SymbolLanguage } from '../symbols/languages.js';
+import { missingGrammars, prepareSymbolRefs } from '../symbols/prepare-symbol-refs.js';
 
 /** The file types `verify refs` scans in folders (docs/reference.md#verify-refs). */
 export const VERIFY_EXTENSIONS: readonly string[] = ['.md', '.conv', '.txt', '.yaml', '.yml'];
@@ -131,9 +134,15 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
     options.onProgress?.(i, files.length);
     const [findingsBefore, entriesBefore, driftBefore] = [findings.length, snippets?.entries.length ?? 0, driftRefs?.length ?? 0];
     const workflow = workflows.get(file.path);
-    refsFound += workflow
-      ? checkWorkflow(workflow, ctx, base, findings, budget, driftRefs, options.confine, scanned)
-      : checkDoc(file.path, file.root, ctx, base, { findings, budget, driftRefs, snippets, comparable, bareRefs, confine: options.confine, readCache });
+    if (workflow && !(workflow.conv instanceof RefError)) await prepareSymbolRefs(convRefs(workflow.conv).map((r) => r.ref));
+    const sinks = { findings, budget, driftRefs, snippets, comparable, bareRefs, confine: options.confine, readCache };
+    let checked = workflow ? checkWorkflow(workflow, ctx, base, findings, budget, driftRefs, options.confine, scanned) : checkDoc(file.path, file.root, ctx, base, sinks);
+    if (typeof checked !== 'number') {
+      // Symbol refs whose grammars are not loaded yet: load them (once per run) and check the doc again.
+      await loadGrammars(checked);
+      checked = checkDoc(file.path, file.root, ctx, base, sinks) as number;
+    }
+    refsFound += checked;
     detach(findings, findingsBefore);
     if (snippets) detach(snippets.entries, entriesBefore);
     if (driftRefs) detach(driftRefs, driftBefore);
@@ -344,7 +353,8 @@ interface DocSinks {
   readCache: ReadCache;
 }
 
-function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolver, sinks: DocSinks): number {
+/** The refs checked, or the grammars its symbol refs need first (nothing was checked then). */
+function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolver, sinks: DocSinks): number | SymbolLanguage[] {
   const { findings, budget, driftRefs, snippets, comparable, bareRefs, confine, readCache } = sinks;
   let text: string;
   try {
@@ -404,6 +414,8 @@ function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolv
     ...own.map((c) => ({ line: c.line, text: c.text, ref: c.ref, dirs: c.bare ? bareDirs : searchDirs, citation: c })),
   ];
   if (own.length > 0) all.sort((a, b) => a.line - b.line);
+  const missing = missingGrammars(all.map((r) => r.ref));
+  if (missing.length > 0) return missing;
   for (const r of all) check(r.line, r.text, r.ref, r.dirs, r.citation);
   return all.length;
 }

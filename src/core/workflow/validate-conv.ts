@@ -14,6 +14,7 @@ import type { Confinement } from '../safe-read/confinement.js';
 import { compileGlob } from '../walk/glob-match.js';
 import { convRefs } from './conv-refs.js';
 import type { ConvDirective, ConversationFile } from './conv-types.js';
+import { prepareSymbolRefs } from '../symbols/prepare-symbol-refs.js';
 
 export interface ValidateConvOptions {
   /** Missing files, unknown aliases and unmatched CONTEXT are warnings (docs/reference.md#validate). */
@@ -78,6 +79,21 @@ export function validateConv(file: string, ctx: Context, options: ValidateConvOp
   }
 
   return finish(abs, conv, findings, refs, options.strict ?? false, relaxedBy(conv, options.allowMissing ?? false));
+}
+
+/**
+ * validateConv(), the grammars its symbol refs need loaded first (docs/symbols.md#cost): symbol
+ * refs are resolved synchronously, and loading a grammar is not.
+ */
+export async function validateConvWithSymbols(file: string, ctx: Context, options: ValidateConvOptions = {}): Promise<ConvValidation> {
+  try {
+    const conv = loadConv(path.resolve(ctx.cwd, file), { readFile: options.readFile, display: (p) => shownPath(ctx.cwd, p) });
+    await prepareSymbolRefs(convRefs(conv).map((r) => r.ref));
+  } catch (err) {
+    // validateConv reports a workflow it cannot read.
+    if (!(err instanceof RefError)) throw err;
+  }
+  return validateConv(file, ctx, options);
 }
 
 /**

@@ -1,0 +1,124 @@
+import type { Context } from '../../shared/context.js';
+import { type Diagnostic, isRefcatError, RefError, toDiagnostic } from '../../shared/errors.js';
+import { AliasResolver } from '../alias/resolve-aliases.js';
+import { resolveFiles } from '../extract/extract.js';
+import { formatRef } from '../ref-spec/format-ref-spec.js';
+import { parseRef } from '../ref-spec/parse-ref-spec.js';
+import type { RefSpec } from '../ref-spec/ref-spec.js';
+import type { Declaration } from '../symbols/declaration.js';
+import { loadFileDeclarations } from '../symbols/declaration-table.js';
+import { symbolLanguageOf } from '../symbols/languages.js';
+import { resolveSymbol } from '../symbols/resolve-symbol.js';
+import type { WalkWarning } from '../walk/glob.js';
+
+/**
+ * `refcat symbols` (docs/symbols.md#listing-refcat-symbols): the declarations of the files refs
+ * name, each with the symbol ref that reads it. Files are found as extraction finds them (globs,
+ * aliases, ignore rules); it lives here, beside the extraction pipeline, because it composes file
+ * resolution with the declaration tables of src/core/symbols.
+ */
+
+export interface ListedDeclaration extends Declaration {
+  /** The symbol ref that selects it: `@src/app.ts#Store.save`, `loop:A.swift#f~2`. */
+  ref: string;
+  /** Nesting depth among the listed declarations (0: outermost listed). */
+  depth: number;
+}
+
+export interface SymbolFile {
+  /** Path to show: relative, or `alias:relative`. */
+  displayPath: string;
+  /** Absolute path. */
+  path: string;
+  declarations: ListedDeclaration[];
+}
+
+export interface SymbolListing {
+  files: SymbolFile[];
+  errors: Diagnostic[];
+  warnings: Diagnostic[];
+}
+
+export interface ListSymbolsOptions {
+  aliases?: AliasResolver;
+  /** Do not skip .gitignore'd files, node_modules/ and .git/ in globs. */
+  noIgnore?: boolean;
+}
+
+/**
+ * List the declarations of every file `refs` name. A ref with a symbol selector lists that
+ * declaration and what it holds; a range or pattern selector is an error. In a glob, files without
+ * a grammar are skipped; a file named on its own without one is an error.
+ */
+export async function listSymbols(refs: readonly string[], ctx: Context, options: ListSymbolsOptions = {}): Promise<SymbolListing> {
+  const aliases = options.aliases ?? new AliasResolver(ctx);
+  const listing: SymbolListing = { files: [], errors: [], warnings: [] };
+  for (const raw of refs) {
+    try {
+      const spec = parseRef(raw);
+      if (spec.selector && spec.selector.kind !== 'symbol') {
+        throw new RefError('not_a_symbol_ref', `refcat symbols lists files, globs and symbol refs, not line ranges or patterns: ${raw}`, raw);
+      }
+      const walked: WalkWarning[] = [];
+      const files = resolveFiles(spec, ctx, { aliases, noIgnore: options.noIgnore }, walked);
+      for (const w of walked) listing.warnings.push({ code: w.code, message: `${w.message} in ${raw}`, details: [], ref: raw });
+      for (const file of files) {
+        if (file.glob && symbolLanguageOf(file.path) === null) continue;
+        try {
+          const table = await loadFileDeclarations(file.path, file.refText);
+          listing.files.push({ displayPath: file.displayPath, path: file.path, declarations: listed(table, spec, file.relPath, file.refText) });
+        } catch (err) {
+          listing.errors.push(asDiagnostic(err, file.refText));
+        }
+      }
+    } catch (err) {
+      listing.errors.push(asDiagnostic(err, raw));
+    }
+  }
+  return listing;
+}
+
+/** The declarations to list, each with its ref (`~N` where its path is not unique) and depth. */
+function listed(table: readonly Declaration[], spec: RefSpec, relPath: string, refText: string): ListedDeclaration[] {
+  let from = 0;
+  let to = table.length;
+  if (spec.selector?.kind === 'symbol') {
+    const top = resolveSymbol(table, spec.selector, refText);
+    from = top.index;
+    to = from + 1;
+    while (to < table.length && isInside(table, table[to]!, top.index)) to++;
+  }
+  const counts = new Map<string, number>();
+  for (const d of table) if (d.kind !== 'extension') counts.set(d.path, (counts.get(d.path) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  const out: ListedDeclaration[] = [];
+  const depthOf = new Map<number, number>();
+  for (let i = 0; i < table.length; i++) {
+    const d = table[i]!;
+    const depth = d.parent !== null && depthOf.has(d.parent) ? depthOf.get(d.parent)! + 1 : 0;
+    depthOf.set(d.index, depth);
+    let name = d.path;
+    if (d.kind !== 'extension') {
+      const n = (seen.get(d.path) ?? 0) + 1;
+      seen.set(d.path, n);
+      if ((counts.get(d.path) ?? 0) > 1) name = `${d.path}~${n}`;
+    }
+    if (i < from || i >= to) continue;
+    const ref = formatRef({ alias: spec.alias, path: relPath, selector: null }) + `#${name}`;
+    out.push({ ...d, ref, depth: depth - (depthOf.get(from) ?? 0) });
+  }
+  return out;
+}
+
+function isInside(table: readonly Declaration[], d: Declaration, ancestor: number): boolean {
+  for (let p = d.parent; p !== null; p = table[p]!.parent) if (p === ancestor) return true;
+  return false;
+}
+
+function asDiagnostic(err: unknown, ref: string): Diagnostic {
+  if (isRefcatError(err)) return { ...toDiagnostic(err), ref: err.ref ?? ref };
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return { code: 'not_found', message: `REFCAT ref not found: ${ref}`, details: [], ref };
+  if (code) return { code: 'unreadable', message: `Cannot read ${ref}: ${(err as Error).message}`, details: [], ref };
+  throw err;
+}

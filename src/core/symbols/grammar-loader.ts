@@ -1,0 +1,99 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
+import type { Language, Parser, Query } from 'web-tree-sitter';
+import type { SymbolLanguage } from './languages.js';
+
+/**
+ * Loading tree-sitter and its grammars (docs/symbols.md#cost). Nothing here runs until a symbol
+ * ref, `refcat symbols` or an outline asks: web-tree-sitter is imported on first use, and a
+ * grammar when a file of its language is first read. Loading is asynchronous (WebAssembly
+ * instantiation is); parsing, once a grammar is loaded, is not, so the synchronous extraction
+ * path reads through `loadedGrammar()` after a caller has awaited `loadGrammars()`.
+ */
+
+export interface Grammar {
+  language: SymbolLanguage;
+  parser: Parser;
+  definitions: Query;
+}
+
+export interface EngineOptions {
+  /**
+   * Let V8 optimize the grammars' WebAssembly (tier-up). Off by default: a command that runs once
+   * would wait seconds at exit for the optimizing compiler (docs/symbols.md#cost); a long-running
+   * server that parses many files may turn it on before the first load.
+   */
+  tierUp?: boolean;
+}
+
+let engine: Promise<typeof import('web-tree-sitter')> | null = null;
+let tierUp = false;
+const grammars = new Map<string, Promise<Grammar>>();
+const ready = new Map<string, Grammar>();
+
+/** Set before the first grammar loads; later calls have no effect on compiled grammars. */
+export function configureSymbolEngine(options: EngineOptions): void {
+  tierUp = options.tierUp ?? false;
+}
+
+function loadEngine(): Promise<typeof import('web-tree-sitter')> {
+  engine ??= (async () => {
+    // Baseline compiler only: set before the first WebAssembly compile of the process.
+    if (!tierUp) v8.setFlagsFromString('--liftoff-only');
+    const ts = await import('web-tree-sitter');
+    await ts.Parser.init();
+    return ts;
+  })();
+  return engine;
+}
+
+/** Load the grammars of these languages (each once per process). */
+export async function loadGrammars(languages: Iterable<SymbolLanguage>): Promise<void> {
+  await Promise.all([...new Set(languages)].map(loadGrammar));
+}
+
+export function loadGrammar(language: SymbolLanguage): Promise<Grammar> {
+  let pending = grammars.get(language.id);
+  if (!pending) {
+    pending = (async () => {
+      const ts = await loadEngine();
+      const lang: Language = await ts.Language.load(fs.readFileSync(wasmPath(language.wasm)));
+      const parser = new ts.Parser();
+      parser.setLanguage(lang);
+      const definitions = new ts.Query(lang, readQuery(language.id));
+      const grammar = { language, parser, definitions };
+      ready.set(language.id, grammar);
+      return grammar;
+    })();
+    grammars.set(language.id, pending);
+  }
+  return pending;
+}
+
+/** The grammar if loadGrammars() has loaded it, else null. */
+export function loadedGrammar(language: SymbolLanguage): Grammar | null {
+  return ready.get(language.id) ?? null;
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+function wasmPath(file: string): string {
+  // From the package, wherever node_modules is: the bundle's import.meta.url is its own file.
+  const pkg = createRequire(import.meta.url).resolve('tree-sitter-wasms/package.json');
+  return path.join(path.dirname(pkg), 'out', file);
+}
+
+/**
+ * The definitions query: src/core/symbols/queries in the source tree and dist/core/symbols/queries
+ * beside the compiled module; the bundle (dist/bin) looks in ../core/symbols/queries.
+ */
+function readQuery(id: string): string {
+  for (const dir of [path.join(here, 'queries'), path.join(here, '..', 'core', 'symbols', 'queries')]) {
+    const file = path.join(dir, `${id}.scm`);
+    if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8');
+  }
+  throw new Error(`refcat is missing its definitions query for ${id} (queries/${id}.scm)`);
+}

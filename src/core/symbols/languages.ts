@@ -1,0 +1,46 @@
+import path from 'node:path';
+
+/**
+ * Which files symbol refs can read (docs/symbols.md#languages): one row per grammar, the file
+ * extensions it reads, its wasm file in tree-sitter-wasms and its definitions query in
+ * ./queries/<id>.scm. Adding a language is adding a row and a query file.
+ */
+export interface SymbolLanguage {
+  /** Also the query file's name. */
+  id: string;
+  /** The grammar's file in tree-sitter-wasms/out/. */
+  wasm: string;
+  extensions: readonly string[];
+}
+
+export const SYMBOL_LANGUAGES: readonly SymbolLanguage[] = [
+  { id: 'typescript', wasm: 'tree-sitter-typescript.wasm', extensions: ['ts', 'mts', 'cts'] },
+  { id: 'tsx', wasm: 'tree-sitter-tsx.wasm', extensions: ['tsx'] },
+  { id: 'javascript', wasm: 'tree-sitter-javascript.wasm', extensions: ['js', 'jsx', 'mjs', 'cjs'] },
+  { id: 'python', wasm: 'tree-sitter-python.wasm', extensions: ['py', 'pyi'] },
+  { id: 'swift', wasm: 'tree-sitter-swift.wasm', extensions: ['swift'] },
+  { id: 'kotlin', wasm: 'tree-sitter-kotlin.wasm', extensions: ['kt', 'kts'] },
+  { id: 'java', wasm: 'tree-sitter-java.wasm', extensions: ['java'] },
+  { id: 'go', wasm: 'tree-sitter-go.wasm', extensions: ['go'] },
+  { id: 'rust', wasm: 'tree-sitter-rust.wasm', extensions: ['rs'] },
+  { id: 'c', wasm: 'tree-sitter-c.wasm', extensions: ['c', 'h'] },
+  { id: 'cpp', wasm: 'tree-sitter-cpp.wasm', extensions: ['cpp', 'cc', 'cxx', 'hpp', 'hh', 'hxx'] },
+  { id: 'c_sharp', wasm: 'tree-sitter-c_sharp.wasm', extensions: ['cs'] },
+  { id: 'ruby', wasm: 'tree-sitter-ruby.wasm', extensions: ['rb'] },
+];
+
+const BY_EXTENSION = new Map(SYMBOL_LANGUAGES.flatMap((l) => l.extensions.map((e) => [e, l] as const)));
+
+/** The grammar that reads `file`, by its extension (case-insensitive), or null. */
+export function symbolLanguageOf(file: string): SymbolLanguage | null {
+  const ext = path.extname(file).slice(1).toLowerCase();
+  return ext ? (BY_EXTENSION.get(ext) ?? null) : null;
+}
+
+/** `.ts, .tsx, .js, …`: where symbol refs work, for messages. */
+export function symbolExtensions(): string {
+  return SYMBOL_LANGUAGES.flatMap((l) => l.extensions.map((e) => `.${e}`)).join(', ');
+}
+
+/** Files larger than this are not parsed (the wasm heap grows with the largest file and stays grown). */
+export const MAX_SYMBOL_FILE_BYTES = 1024 * 1024;

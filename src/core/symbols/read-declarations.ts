@@ -1,0 +1,160 @@
+import type { Node, Query, QueryCapture } from 'web-tree-sitter';
+import { type Declaration, FUNCTION_KINDS, type SymbolKind, TYPE_KINDS } from './declaration.js';
+
+/**
+ * The shared walker: reads any language's definitions query (queries/*.scm) into a declaration
+ * table. The capture convention (docs/symbols.md#adding-a-language): `@definition.<kind>` on the
+ * declaration node, `@name` on its name, `@receiver` on the type a Go-style method belongs to. A
+ * definition without `@name` is a scope whose members belong to the declaration around it (a
+ * Kotlin companion object); `@definition.extension` names the type its members belong to;
+ * `@definition.accessor` is a getter or setter, one property with its neighbour of the same name.
+ */
+
+const KINDS: ReadonlySet<string> = new Set<SymbolKind | 'accessor' | 'scope'>([
+  'function', 'method', 'class', 'struct', 'enum', 'interface', 'protocol', 'trait', 'object', 'type',
+  'module', 'constant', 'variable', 'property', 'field', 'enum_case', 'extension', 'accessor', 'scope',
+]);
+
+interface Found {
+  node: Node;
+  /** null: a transparent scope. */
+  name: Node | null;
+  receiver: string | null;
+  kind: SymbolKind | 'accessor' | 'scope';
+  start: number;
+  end: number;
+  pattern: number;
+}
+
+export function readDeclarations(root: Node, query: Query): Declaration[] {
+  const found = findDefinitions(root, query);
+  // Outermost first at equal starts, so a stack walk nests by containment.
+  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: Declaration[] = [];
+  const stack: { found: Found; decl: Declaration | null }[] = [];
+  const accessors = new Map<Declaration, true>();
+  for (const f of found) {
+    // Popped when it ends before this one starts, or is this very node (`case up, down` names two).
+    while (stack.length > 0 && (stack[stack.length - 1]!.found.end <= f.start || stack[stack.length - 1]!.found.node.id === f.node.id)) stack.pop();
+    // The declaration this one is in, through transparent scopes.
+    let owner: Declaration | null = null;
+    for (let i = stack.length - 1; i >= 0 && owner === null; i--) owner = stack[i]!.decl;
+    if (f.name === null || f.kind === 'scope') {
+      stack.push({ found: f, decl: null });
+      continue;
+    }
+    let kind = f.kind;
+    const ownerKind = owner?.kind;
+    if (ownerKind && FUNCTION_KINDS.has(ownerKind) && (kind === 'variable' || kind === 'constant' || kind === 'field' || kind === 'property')) {
+      // A local of a function body is not a declaration a ref names.
+      stack.push({ found: f, decl: null });
+      continue;
+    }
+    if (ownerKind && TYPE_KINDS.has(ownerKind)) {
+      if (kind === 'function') kind = 'method';
+      else if (kind === 'variable' || kind === 'constant') kind = 'property';
+    } else if (!owner && kind === 'method' && f.receiver === null) kind = 'function';
+    const name = f.name.text;
+    // A receiver (`func (s *Store) Save`, `bool Store::load()`) is the type inside the owner.
+    const prefix = f.receiver === null ? (owner?.path ?? null) : owner ? `${owner.path}.${f.receiver}` : f.receiver;
+    const parent = owner;
+    const previous = out[out.length - 1];
+    const path = prefix ? `${prefix}.${name}` : name;
+    if (kind === 'accessor' && previous && accessors.has(previous) && previous.path === path && previous.parent === (parent?.index ?? null)) {
+      // A getter and its setter, next to each other: one property.
+      previous.endLine = Math.max(previous.endLine, endLineOf(f.node));
+      stack.push({ found: f, decl: previous });
+      continue;
+    }
+    const decl: Declaration = {
+      index: out.length,
+      path,
+      name,
+      kind: kind === 'accessor' ? 'property' : kind,
+      startLine: leadingStart(f.node),
+      declLine: f.node.startPosition.row + 1,
+      nameLine: f.name.startPosition.row + 1,
+      endLine: endLineOf(f.node),
+      bodyStart: bodyStartOf(f.node),
+      parent: parent?.index ?? null,
+    };
+    if (kind === 'accessor') accessors.set(decl, true);
+    out.push(decl);
+    stack.push({ found: f, decl });
+  }
+  return out;
+}
+
+function findDefinitions(root: Node, query: Query): Found[] {
+  const seen = new Map<string, Found>();
+  for (const match of query.matches(root)) {
+    let def: QueryCapture | undefined;
+    let name: Node | null = null;
+    let receiver: string | null = null;
+    for (const c of match.captures) {
+      if (c.name.startsWith('definition.')) def = c;
+      else if (c.name === 'name') name = c.node;
+      else if (c.name === 'receiver') receiver = c.node.text;
+    }
+    if (!def) continue;
+    const kind = def.name.slice('definition.'.length);
+    if (!KINDS.has(kind)) continue;
+    // One declaration per node and name: the first pattern of the query that matches it wins.
+    const key = `${def.node.id}:${name?.startIndex ?? ''}`;
+    const earlier = seen.get(key);
+    if (earlier && earlier.pattern <= match.patternIndex) continue;
+    seen.set(key, { node: def.node, name, receiver, kind: kind as Found['kind'], start: def.node.startIndex, end: def.node.endIndex, pattern: match.patternIndex });
+  }
+  return [...seen.values()];
+}
+
+/** A node's last line: one that ends at column 0 ended on the line before. */
+function endLineOf(node: Node): number {
+  const end = node.endPosition;
+  return end.column === 0 && end.row > node.startPosition.row ? end.row : end.row + 1;
+}
+
+const LEADING = /comment|attribute|decorator|annotation/;
+/** Wrappers that start where the declaration starts: their leading comments are its own. */
+const WRAPPERS = /^(export_statement|decorated_definition|template_declaration|ambient_declaration)$/;
+
+/** The first line of the doc comment, attributes or decorators directly above (no blank line between). */
+function leadingStart(node: Node): number {
+  let row = node.startPosition.row;
+  let cur: Node = node;
+  for (;;) {
+    const prev = cur.previousNamedSibling;
+    if (prev && LEADING.test(prev.type)) {
+      const comment = prev.type.includes('comment');
+      const adjacent = prev.endPosition.row === row - 1 || (!comment && prev.endPosition.row === row);
+      // A comment after code on its line (`x = 1 // note`) belongs to that code.
+      const before = prev.previousNamedSibling;
+      const trailing = comment && before !== null && before.endPosition.row === prev.startPosition.row;
+      if (adjacent && !trailing) {
+        row = prev.startPosition.row;
+        cur = prev;
+        continue;
+      }
+    }
+    if (!prev && cur.parent && WRAPPERS.test(cur.parent.type)) {
+      cur = cur.parent;
+      row = Math.min(row, cur.startPosition.row);
+      continue;
+    }
+    return row + 1;
+  }
+}
+
+/** Grammars without a `body` field (Kotlin) name the body by its node type. */
+const BODY = /(^|_)(body|block)$|^(declaration_list|field_declaration_list|enum_variant_list|statements)$/;
+
+function bodyStartOf(node: Node): number | null {
+  let body = node.childForFieldName('body');
+  if (!body) {
+    for (let i = node.namedChildCount - 1; i >= 0 && !body; i--) {
+      const child = node.namedChild(i);
+      if (child && BODY.test(child.type)) body = child;
+    }
+  }
+  return body ? body.startPosition.row + 1 : null;
+}

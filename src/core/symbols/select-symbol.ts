@@ -1,0 +1,33 @@
+import fs from 'node:fs';
+import type { LineSpan, SymbolSelector } from '../ref-spec/ref-spec.js';
+import type { Declaration } from './declaration.js';
+import { fileDeclarations } from './declaration-table.js';
+import { resolveSymbol, symbolSpan } from './resolve-symbol.js';
+
+export interface SymbolSelection {
+  declaration: Declaration;
+  span: LineSpan;
+  /** The selected lines, without terminators. */
+  lines: string[];
+  totalLines: number;
+}
+
+/**
+ * The lines a symbol ref selects in the file at `abs` (its grammar loaded: prepareSymbolRefs()).
+ * Throws RefError as resolveSymbol() and fileDeclarations() do.
+ */
+export function selectSymbol(abs: string, sel: SymbolSelector, refText: string, context = 0): SymbolSelection {
+  const table = fileDeclarations(abs, refText);
+  const declaration = resolveSymbol(table, sel, refText);
+  const all = splitLines(fs.readFileSync(abs, 'utf8'));
+  const named = symbolSpan(declaration, sel, all.length);
+  // `-C N` widens it as it widens a range.
+  const span = { start: Math.max(1, named.start - context), end: Math.min(all.length, named.end + context) };
+  return { declaration, span, lines: all.slice(span.start - 1, span.end), totalLines: all.length };
+}
+
+function splitLines(text: string): string[] {
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+}
