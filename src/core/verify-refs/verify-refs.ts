@@ -71,6 +71,8 @@ export interface VerifyRefsOptions {
     git?: DetectDriftOptions['git'];
     blameEveryFile?: boolean;
   };
+  /** Handed every ref found, as drift reads refs, once the scan is done (`refcat anchor`: docs/drift.md#anchoring). */
+  onRefs?: (refs: readonly DriftRefInput[]) => void;
 }
 
 export interface RefFinding extends Finding {
@@ -120,7 +122,7 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
   let refsFound = 0;
   // One CPU-time budget for every pattern of the call.
   const budget = new PatternBudget();
-  const driftRefs: DriftRefInput[] | undefined = options.drift ? [] : undefined;
+  const driftRefs: DriftRefInput[] | undefined = options.drift || options.onRefs ? [] : undefined;
   const snippets = options.snippets === false ? undefined : emptySnippetReport();
   const comparable = snippets ? snippetTargets(ctx, base) : undefined;
   const bareRefs = new Set<string>();
@@ -148,6 +150,7 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
     if (snippets) detach(snippets.entries, entriesBefore);
     if (driftRefs) detach(driftRefs, driftBefore);
   }
+  if (driftRefs) options.onRefs?.(driftRefs);
   let drift: VerifyRefsReport['drift'];
   if (options.drift && driftRefs) {
     const found = await detectDrift(driftRefs, ctx, { since: options.drift.since, git: options.drift.git, blameEveryFile: options.drift.blameEveryFile, confine: options.confine });
