@@ -805,19 +805,16 @@ type LinePending = Pending & { selector: RangeSelector };
 type SymbolPending = Pending & { selector: SymbolSelector };
 
 /** A symbol ref, judged by name (symbol-drift.ts) from the same old text and the same diff. */
-function judgeSymbolRef(p: SymbolPending, oldText: Buffer, change: FileChange | null, repo: string): Promise<void> {
+async function judgeSymbolRef(p: SymbolPending, oldText: Buffer, change: FileChange | null, repo: string): Promise<void> {
   const now = change && change.newPath === null ? null : change?.newPath ? path.join(repo, change.newPath) : p.target!;
-  return judgeSymbol({
-    entry: p.entry,
-    spec: p.input.spec as RefSpec & { selector: SymbolSelector },
-    ref: p.input.ref,
-    oldText,
-    now,
-    baseDir: p.baseDir!,
-    renamed: now !== null && now !== p.target,
-    acceptRepo: p.scanRepo,
-    acceptDoc: toPosix(path.relative(p.scanRepo, p.input.file)),
-  });
+  const spec = p.input.spec as RefSpec & { selector: SymbolSelector };
+  const { currentLines, ...verdict } = await judgeSymbol({ base: p.entry.base!, spec, ref: p.input.ref, oldText, now, baseDir: p.baseDir!, renamed: now !== null && now !== p.target });
+  Object.assign(p.entry, verdict);
+  if (currentLines) {
+    // A changed symbol ref is a warning, and --accept records it as a line ref.
+    p.entry.byName = true;
+    p.entry.acceptKey = { repo: p.scanRepo, doc: toPosix(path.relative(p.scanRepo, p.input.file)), lines: linesHash(currentLines) };
+  }
 }
 
 /**

@@ -7,8 +7,6 @@ import type { Declaration } from '../symbols/declaration.js';
 import { declarationsOfText, loadFileDeclarations } from '../symbols/declaration-table.js';
 import { MAX_SYMBOL_FILE_BYTES, symbolLanguageOf } from '../symbols/languages.js';
 import { resolveSymbol, symbolSpan } from '../symbols/resolve-symbol.js';
-import { linesHash } from './accept-drift.js';
-import type { DriftEntry } from './detect-drift.js';
 
 /**
  * Drift of a symbol ref (docs/drift.md#symbol-refs): it is anchored by name, so it never moves by
@@ -26,8 +24,27 @@ import type { DriftEntry } from './detect-drift.js';
 /** The share of the old body's lines a declaration must hold to be taken for its rename. */
 export const RENAME_SHARE = 0.8;
 
+/**
+ * What a symbol ref's verdict sets on its drift entry (detect-drift.ts applies it; the same field
+ * names as DriftEntry).
+ */
+export interface SymbolVerdict {
+  status: 'unchanged' | 'moved' | 'changed' | 'deleted' | 'unknown';
+  reason?: string;
+  newRef?: string;
+  editedLines?: number;
+  oldLines?: number;
+  baseLines?: string[];
+  /** A renamed declaration: --fix writes `newRef`. */
+  rewrite?: boolean;
+  target?: { alias: string | null; path: string; renamed: boolean; start: number; end: number; lines: number; symbol: SymbolSelector };
+  /** changed: the lines it selects now, which --accept records. */
+  currentLines?: string[];
+}
+
 export interface SymbolJudgement {
-  entry: DriftEntry;
+  /** The base's sha in the target's repository. */
+  base: string;
   spec: RefSpec & { selector: SymbolSelector };
   /** The ref as written. */
   ref: string;
@@ -38,24 +55,15 @@ export interface SymbolJudgement {
   /** With `now` renamed: the folder the ref's path is relative to, for the new path. */
   baseDir: string;
   renamed: boolean;
-  /** Where --accept records it: the doc's repository and the doc's path there. */
-  acceptRepo: string;
-  acceptDoc: string;
 }
 
-export async function judgeSymbol(j: SymbolJudgement): Promise<void> {
-  const { entry, spec } = j;
+export async function judgeSymbol(j: SymbolJudgement): Promise<SymbolVerdict> {
+  const { spec } = j;
   const sel = spec.selector;
-  const base = entry.base!.slice(0, 7);
+  const base = j.base.slice(0, 7);
   const language = symbolLanguageOf(spec.path);
-  if (!language) {
-    unknown(entry, `${spec.path} has no parser for symbol refs`);
-    return;
-  }
-  if (j.oldText.length > MAX_SYMBOL_FILE_BYTES) {
-    unknown(entry, `${spec.path} was too large for symbol refs at ${base} (at most 1 MiB)`);
-    return;
-  }
+  if (!language) return unknown(`${spec.path} has no parser for symbol refs`);
+  if (j.oldText.length > MAX_SYMBOL_FILE_BYTES) return unknown(`${spec.path} was too large for symbol refs at ${base} (at most 1 MiB)`);
   const oldText = j.oldText.toString('utf8');
   const oldLines = linesOf(oldText);
   const oldTable = await declarationsOfText(oldText, language);
@@ -64,31 +72,20 @@ export async function judgeSymbol(j: SymbolJudgement): Promise<void> {
     old = resolveSymbol(oldTable, sel, j.ref);
   } catch (err) {
     if (!(err instanceof RefError)) throw err;
-    unknown(entry, `at ${base}: ${err.message}`);
-    return;
+    return unknown(`at ${base}: ${err.message}`);
   }
   const oldSpan = symbolSpan(old, sel, oldLines.length);
   const block = oldLines.slice(oldSpan.start - 1, oldSpan.end);
-  entry.oldLines = block.length;
-  entry.baseLines = block;
-  if (j.now === null) {
-    entry.status = 'deleted';
-    return;
-  }
+  const then = { oldLines: block.length, baseLines: block };
+  if (j.now === null) return { status: 'deleted', ...then };
   let table: Declaration[];
   let nowLines: string[];
   try {
     table = await loadFileDeclarations(j.now, j.ref);
     nowLines = linesOf(fs.readFileSync(j.now, 'utf8'));
   } catch (err) {
-    if (err instanceof RefError) {
-      unknown(entry, err.message);
-      return;
-    }
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-      entry.status = 'deleted';
-      return;
-    }
+    if (err instanceof RefError) return unknown(err.message);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'deleted', ...then };
     throw err;
   }
   const head = j.renamed ? renamedHead(j) : j.ref.slice(0, j.ref.indexOf('#'));
@@ -97,41 +94,26 @@ export async function judgeSymbol(j: SymbolJudgement): Promise<void> {
     now = resolveSymbol(table, sel, j.ref);
   } catch (err) {
     if (!(err instanceof RefError)) throw err;
-    if (err.code !== 'symbol_not_found') {
-      unknown(entry, err.message); // ambiguous now: the ref is broken, and says so
-      return;
-    }
-    entry.status = 'deleted';
+    // Ambiguous now: the ref is broken, and its error says so.
+    if (err.code !== 'symbol_not_found') return unknown(err.message);
     const renamed = renameOf(old, oldTable, oldLines, table, nowLines);
-    if (renamed) {
-      const same = table.filter((d) => d.path === renamed.path && d.kind !== 'extension');
-      const index = same.length > 1 ? same.indexOf(renamed) + 1 : null;
-      const newSel: SymbolSelector = { kind: 'symbol', path: renamed.path, index, window: sel.window };
-      entry.newRef = `${head}#${formatSelector(newSel)}`;
-      entry.rewrite = true;
-      const span = symbolSpan(renamed, newSel, nowLines.length);
-      entry.target = { alias: spec.alias, path: j.renamed ? refPathOf(j) : spec.path, renamed: j.renamed, start: span.start, end: span.end, lines: nowLines.length, symbol: newSel };
-    }
-    return;
+    if (!renamed) return { status: 'deleted', ...then };
+    const same = table.filter((d) => d.path === renamed.path && d.kind !== 'extension');
+    const index = same.length > 1 ? same.indexOf(renamed) + 1 : null;
+    const newSel: SymbolSelector = { kind: 'symbol', path: renamed.path, index, window: sel.window };
+    const span = symbolSpan(renamed, newSel, nowLines.length);
+    const target = { alias: spec.alias, path: j.renamed ? refPathOf(j) : spec.path, renamed: j.renamed, start: span.start, end: span.end, lines: nowLines.length, symbol: newSel };
+    return { status: 'deleted', ...then, newRef: `${head}#${formatSelector(newSel)}`, rewrite: true, target };
   }
   const span = symbolSpan(now, sel, nowLines.length);
   const current = nowLines.slice(span.start - 1, span.end);
   const movedRef = `${head}#${j.ref.slice(j.ref.indexOf('#') + 1)}`;
   if (sameTrimmed(block, current)) {
-    if (!j.renamed) {
-      entry.status = 'unchanged';
-      return;
-    }
-    entry.status = 'moved';
-    entry.newRef = movedRef;
-    entry.target = { alias: spec.alias, path: refPathOf(j), renamed: true, start: span.start, end: span.end, lines: nowLines.length, symbol: sel };
-    return;
+    if (!j.renamed) return { status: 'unchanged', ...then };
+    const target = { alias: spec.alias, path: refPathOf(j), renamed: true, start: span.start, end: span.end, lines: nowLines.length, symbol: sel };
+    return { status: 'moved', ...then, newRef: movedRef, target };
   }
-  entry.status = 'changed';
-  entry.byName = true;
-  entry.editedLines = missingFrom(block, current);
-  if (j.renamed) entry.newRef = movedRef;
-  entry.acceptKey = { repo: j.acceptRepo, doc: j.acceptDoc, lines: linesHash(current) };
+  return { status: 'changed', ...then, editedLines: missingFrom(block, current), currentLines: current, ...(j.renamed ? { newRef: movedRef } : {}) };
 }
 
 /**
@@ -201,9 +183,8 @@ function renamedHead(j: SymbolJudgement): string {
   return prefix + escapePath(refPathOf(j));
 }
 
-function unknown(entry: DriftEntry, reason: string): void {
-  entry.status = 'unknown';
-  entry.reason = reason;
+function unknown(reason: string): SymbolVerdict {
+  return { status: 'unknown', reason };
 }
 
 /** Lines as drift compares them: `\r\n` and `\n` end the same line, a BOM is not text. */
