@@ -87,6 +87,18 @@ describe('verify refs --drift on symbol refs (docs/drift.md#symbol-refs)', () =>
     expect(r.stdout).toContain('  CHANGED docs/notes.md:2: @src/store.ts#parse: 1 of 5 lines edited');
   });
 
+  it('--fix-snippets refreshes the stale copy of a changed symbol ref: the snippet gets its lines, the ref stays', async () => {
+    const code = STORE.slice(STORE.indexOf('export function'));
+    const cited = '```ts\n// @src/store.ts#parse\n' + code + '```\n';
+    const repo = GitRepo.init({ 'src/store.ts': STORE, 'docs/notes.md': cited });
+    const edited = STORE.replace("p !== ''", 'p.length > 0');
+    repo.commit('edit parse', { 'src/store.ts': edited });
+    const r = await refcatInProcess(['verify', 'refs', 'docs', '--fix-snippets'], { cwd: repo.dir });
+    expect(r.stdout).toContain('  REFRESHED docs/notes.md:2: @src/store.ts#parse → @src/store.ts#parse (snippet 5 → 5 lines)\n');
+    expect(r.code).toBe(0);
+    expect(repo.read('docs/notes.md')).toBe('```ts\n// @src/store.ts#parse\n' + edited.slice(edited.indexOf('export function')) + '```\n');
+  });
+
   it('deleted when the name is gone (exit 1), and when its file is', async () => {
     const repo = GitRepo.init({ 'src/store.ts': STORE, 'src/old.ts': 'export function gone(): number {\n  return 1;\n}\n', 'docs/notes.md': DOC + 'Old: @src/old.ts#gone\n' });
     repo.commit('remove parse and old.ts', { 'src/store.ts': STORE.slice(0, STORE.indexOf('export function')), 'src/old.ts': null });
