@@ -124,6 +124,16 @@ describe('refcat anchor', () => {
     expect(repo.read('docs/notes.md')).toBe('Parsing: @src/store.ts#L12-L15\n');
   });
 
+  it('--drift: a ref sharing its line with a changed line ref waits (rewriting the line would end that verdict unreviewed)', async () => {
+    const repo = GitRepo.init({ 'src/store.ts': STORE, 'docs/notes.md': 'Saving @src/store.ts#L5-L9 and a line @src/store.ts#L13\nParsing @src/store.ts#L12-L15\n' });
+    repo.commit('edit parse', { 'src/store.ts': STORE.replace("split(',')", "split(';')") });
+    const r = await anchor(repo, 'docs', '--drift');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('  ANCHORED docs/notes.md:2: @src/store.ts#L12-L15 → @src/store.ts#parse\n');
+    expect(r.stdout).toContain('  NOT ANCHORED docs/notes.md:1: @src/store.ts#L5-L9 would become @src/store.ts#Store.save, but its line also holds a changed or deleted ref');
+    expect(repo.read('docs/notes.md')).toBe('Saving @src/store.ts#L5-L9 and a line @src/store.ts#L13\nParsing @src/store.ts#parse\n');
+  });
+
   it('a link to a doc outside the working directory and the repository is not written (exit 1)', async () => {
     const repo = GitRepo.init({ 'src/store.ts': STORE });
     const outside = path.join(path.dirname(repo.dir), `${path.basename(repo.dir)}-outside.md`);
