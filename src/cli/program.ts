@@ -113,7 +113,7 @@ Examples:
 --accept imply --drift.
 
 Exit codes: 0 no broken reference, 1 a reference is broken or a snippet stale (or changed or deleted with
---drift; moved or unknown too with --strict), 2 usage error.`,
+--drift; moved, unknown and changed refs by name too with --strict), 2 usage error.`,
     setExit,
   }, io);
 
