@@ -5,7 +5,7 @@ import { EXTRACT_FLAGS, type FlagSpec } from './extract-flags.js';
  * Every command name the program knows (first argument). test/unit/fast-argv.test.ts checks this
  * list against the commander program, so a new command cannot be shadowed by the fast path.
  */
-export const COMMAND_NAMES: readonly string[] = ['refcat', 'aliases', 'validate', 'verify', 'symbols', 'fd', 'ref', 'mcp', 'lsp', 'help'];
+export const COMMAND_NAMES: readonly string[] = ['refcat', 'aliases', 'validate', 'verify', 'symbols', 'fd', 'ref', 'mcp', 'lsp', 'anchor', 'help'];
 
 interface Flag {
   spec: FlagSpec;

@@ -9,7 +9,7 @@ import { type CheckCommand, VALIDATE, VERIFY_REFS } from './check-flags.js';
 import { EXTRACT_FLAGS, type FlagSpec } from './extract-flags.js';
 import { formatFlags, TABLE_FORMATS } from './format-flags.js';
 import type { IO } from './io.js';
-import { aliasPair, FlagValueError, lineRange, pageNumber, positiveInt, slashRegex } from './options.js';
+import { aliasPair, collect, FlagValueError, lineRange, pageNumber, positiveInt, slashRegex } from './options.js';
 
 /** The extraction flags, one line each, for the top-level help: extracting is the main job. */
 function extractFlagsHelp(): string {
@@ -115,7 +115,7 @@ Examples:
 --accept imply --drift.
 
 Exit codes: 0 no broken reference, 1 a reference is broken or a snippet stale (or changed or deleted with
---drift; moved or unknown too with --strict), 2 usage error.`,
+--drift; moved, unknown and changed refs by name too with --strict), 2 usage error.`,
     setExit,
   }, io);
 
@@ -146,6 +146,7 @@ Exit codes: 0 listed, 1 a ref failed (a missing file, no grammar, too large), 2 
     });
   addFdCommands(program, io, setExit);
   addRefCommands(program, io, setExit);
+  addAnchorCommand(program, io, setExit);
   program
     .command('mcp')
     .description('serve the refcat tools to an AI agent (Model Context Protocol on stdio)')
@@ -169,6 +170,41 @@ Exit codes: 0 listed, 1 a ref failed (a missing file, no grammar, too large), 2 
 }
 
 /** `refcat fd read|list|close|write` (docs/reference.md#fd-and-ref). */
+/** `refcat anchor`: line refs that are one declaration become refs by name (docs/drift.md#anchoring). */
+function addAnchorCommand(program: Command, io: IO, setExit: (code: ExitCode) => void): void {
+  program
+    .command('anchor')
+    .description('rewrite line refs that select exactly one declaration into refs by name (#Class.method)')
+    .argument('[paths...]', 'docs, .conv files and folders to scan (default: .)')
+    .option('--drift', 'anchor each ref at the version it was written against (needs git)')
+    .option('--since <rev>', 'with --drift: compare every ref with this revision (implies --drift)')
+    .option('--dry-run', 'print what would be rewritten, write nothing')
+    .option('--json', 'JSON output')
+    .option('-e, --exclude <glob>', 'skip files and folders matching the glob (repeatable)', commanderParser(collect))
+    .option('--skip-ignored', 'skip files named directly that ./.sdqctlignore lists too')
+    .option('--alias <name=path>', 'define an alias (repeatable)', commanderParser(aliasPair))
+    .showSuggestionAfterError(true)
+    .addHelpText(
+      'after',
+      `
+A line ref whose lines are exactly one function, method, type or property (from its first line or
+its doc comment to its end) becomes that declaration's ref by name, when the name is unique in its
+file: @src/app.ts#L40-L52 -> @src/app.ts#Store.save. Every other ref is left as written. Only
+the refs' characters change; a cited snippet is not touched.
+
+Examples:
+  $ refcat anchor docs/                 anchor the refs of every doc below docs/
+  $ refcat anchor --dry-run             show what would change, write nothing
+  $ refcat anchor --drift               anchor each ref to the declaration it was written against
+
+Exit codes: 0 done (refs left as written are not a failure), 1 a file could not be written, 2 usage error.`,
+    )
+    .action(async (paths: string[], opts) => {
+      const { runAnchor } = await import('./commands/anchor.js');
+      setExit(await runAnchor(paths, opts, io));
+    });
+}
+
 function addFdCommands(program: Command, io: IO, setExit: (code: ExitCode) => void): void {
   const fd = program
     .command('fd')

@@ -5,12 +5,13 @@ import { UsageError } from '../../shared/errors.js';
 import { findUp } from '../../shared/paths.js';
 import type { AliasEntry } from '../alias/resolve-aliases.js';
 import { escapePath, formatSelector, formatSpan, safePath } from '../ref-spec/format-ref-spec.js';
-import type { LineSpan, RangeSelector, RefSpec } from '../ref-spec/ref-spec.js';
+import type { LineSpan, RangeSelector, RefSpec, SymbolSelector } from '../ref-spec/ref-spec.js';
 import type { Confinement } from '../safe-read/confinement.js';
 import { type FileChange, type Hunk, mapLine, parseDiff, parseFileDiffs, type RepoChanges } from './diff-hunks.js';
 import { type AcceptKey, applyAccepted, linesHash } from './accept-drift.js';
 import type { DriftNotFixed } from './fix-drift.js';
 import { GitError, GitRunner } from './git-runner.js';
+import { judgeSymbol } from './symbol-drift.js';
 
 /**
  * Verdicts of docs/reference.md#drift-verdicts; `fixed` is a `moved` ref that --fix rewrote,
@@ -84,6 +85,12 @@ export interface DriftEntry {
   target?: RefTarget;
   /** changed: what acceptance records (docs/drift.md#accepting-a-change). */
   acceptKey?: AcceptKey;
+  /** A symbol ref's `changed`: a warning, not a failure, unless --strict (docs/drift.md#symbol-refs). */
+  byName?: boolean;
+  /** --fix writes `newRef` though the status is not `moved`: a renamed declaration, a ref `refcat anchor` names by its declaration. */
+  rewrite?: boolean;
+  /** With the `baseFiles` option, a line ref's: its target file at the base and its path now (docs/drift.md#anchoring). */
+  baseFile?: { text: Buffer; target: string };
 }
 
 /** The alias, path and lines a new ref means; `lines`: how many the file has now. */
@@ -95,6 +102,8 @@ export interface RefTarget {
   start: number;
   end: number;
   lines: number;
+  /** A new symbol ref: the declaration it must name (its lines are start-end now). */
+  symbol?: SymbolSelector;
 }
 
 export interface DriftReport {
@@ -118,12 +127,14 @@ export interface DetectDriftOptions {
   blameEveryFile?: boolean;
   /** `refcat mcp`: a refcat-accepted.json under the root that leads outside is refused (readAccepted). */
   confine?: Confinement;
+  /** Keep each line ref's target file at its base on its entry (`baseFile`), for `refcat anchor --drift`. */
+  baseFiles?: boolean;
 }
 
 interface Pending {
   input: DriftRefInput;
   entry: DriftEntry;
-  selector: RangeSelector;
+  selector: RangeSelector | SymbolSelector;
   /** Scanned file's repository and base commit there (null: uncommitted line). */
   scanRepo: string;
   scanBase: string | null;
@@ -160,7 +171,7 @@ export async function detectDrift(refs: readonly (DriftRefInput | UnresolvedDrif
     }
     if (input.stamp !== undefined) entry.stamp = input.stamp;
     const sel = input.spec.selector;
-    if (!sel || sel.kind !== 'range') continue;
+    if (!sel || sel.kind === 'pattern') continue;
     const scanRepo = repoOf(path.dirname(input.file));
     if (!scanRepo) {
       unknown(entry, `${shown(ctx, input.file)} is not in a git repository`);
@@ -179,7 +190,7 @@ export async function detectDrift(refs: readonly (DriftRefInput | UnresolvedDrif
     return true;
   });
   await findTargets(live, ctx, git, repoOf);
-  await judge(live.filter((p) => p.entry.status !== 'unknown'), git);
+  await judge(live.filter((p) => p.entry.status !== 'unknown'), git, options.baseFiles ?? false);
 
   applyAccepted(entries, options.confine);
   const counts: Record<DriftStatus, number> = { unchanged: 0, moved: 0, changed: 0, deleted: 0, unknown: 0, anchored: 0, fixed: 0, accepted: 0 };
@@ -745,7 +756,7 @@ export function resolveSpan(sel: RangeSelector, count: number): LineSpan {
   return { start: Math.max(start, 1), end: Math.min(end, count) };
 }
 
-async function judge(pending: Pending[], git: GitRunner): Promise<void> {
+async function judge(pending: Pending[], git: GitRunner, baseFiles: boolean): Promise<void> {
   const byPair = new Map<string, Pending[]>();
   for (const p of pending) groupInto(byPair, `${p.targetRepo}\0${p.targetBase}`, p);
   // Old contents: one batch per target repository.
@@ -757,6 +768,7 @@ async function judge(pending: Pending[], git: GitRunner): Promise<void> {
     if (objects instanceof GitError) failed.set(repo, objects);
     else for (const [k, v] of objects) oldTexts.set(`${repo}\0${k}`, v);
   }));
+  const byName: Promise<void>[] = [];
   const currentLines = new Map<string, string[] | null>();
   const current = (file: string) => {
     if (!currentLines.has(file)) {
@@ -794,9 +806,32 @@ async function judge(pending: Pending[], git: GitRunner): Promise<void> {
         else unknown(p.entry, `${p.input.spec.path} did not exist at ${base.slice(0, 7)}`);
         continue;
       }
-      judgeOne(p, linesOf(old.data), result.get(rel) ?? null, current, repo);
+      const change = result.get(rel) ?? null;
+      if (p.selector.kind === 'symbol') {
+        byName.push(judgeSymbolRef(p as SymbolPending, old.data, change, repo));
+        continue;
+      }
+      if (baseFiles) p.entry.baseFile = { text: old.data, target: p.target! };
+      judgeOne(p as LinePending, linesOf(old.data), change, current, repo);
     }
   }));
+  await Promise.all(byName);
+}
+
+type LinePending = Pending & { selector: RangeSelector };
+type SymbolPending = Pending & { selector: SymbolSelector };
+
+/** A symbol ref, judged by name (symbol-drift.ts) from the same old text and the same diff. */
+async function judgeSymbolRef(p: SymbolPending, oldText: Buffer, change: FileChange | null, repo: string): Promise<void> {
+  const now = change && change.newPath === null ? null : change?.newPath ? path.join(repo, change.newPath) : p.target!;
+  const spec = p.input.spec as RefSpec & { selector: SymbolSelector };
+  const { currentLines, ...verdict } = await judgeSymbol({ base: p.entry.base!, spec, ref: p.input.ref, oldText, now, baseDir: p.baseDir!, renamed: now !== null && now !== p.target });
+  Object.assign(p.entry, verdict);
+  if (currentLines) {
+    // A changed symbol ref is a warning, and --accept records it as a line ref.
+    p.entry.byName = true;
+    p.entry.acceptKey = { repo: p.scanRepo, doc: toPosix(path.relative(p.scanRepo, p.input.file)), lines: linesHash(currentLines) };
+  }
 }
 
 /**
@@ -837,7 +872,7 @@ async function pathsAt(git: GitRunner, repo: string, base: string, rels: readonl
   return new Set(out.toString('utf8').split('\0').filter(Boolean));
 }
 
-function judgeOne(p: Pending, oldLines: string[], change: FileChange | null, current: (file: string) => string[] | null, repo: string): void {
+function judgeOne(p: LinePending, oldLines: string[], change: FileChange | null, current: (file: string) => string[] | null, repo: string): void {
   const entry = p.entry;
   const span = resolveSpan(p.selector, oldLines.length);
   if (span.start > span.end) {
@@ -905,7 +940,7 @@ function occurrences(lines: readonly string[], block: readonly string[]): number
  * form (a window keeps its window) when that form selects exactly `span` in the current file,
  * else the concrete `#Lstart-Lend`.
  */
-function newRefFor(p: Pending, span: LineSpan, oldSpan: LineSpan, count: number, renamedTo: string | null): string {
+function newRefFor(p: LinePending, span: LineSpan, oldSpan: LineSpan, count: number, renamedTo: string | null): string {
   const raw = p.input.ref;
   const hash = raw.indexOf('#');
   let head = raw.slice(0, hash);

@@ -74,10 +74,10 @@ export async function fixDrift(
   report.notFixed = notFixed;
   // A ref's base is the commit that last changed its doc line: rewriting a line would make that
   // commit the base of a changed or deleted ref beside it, and its verdict would be gone unreviewed.
-  const needsReview = new Set(report.entries.filter((e) => e.status === 'changed' || e.status === 'deleted').map((e) => `${e.file}\0${e.line}`));
+  const needsReview = new Set(report.entries.filter((e) => (e.status === 'changed' || e.status === 'deleted') && !rewritable(e)).map((e) => `${e.file}\0${e.line}`));
   const byFile = new Map<string, DriftEntry[]>();
   for (const e of report.entries) {
-    if (e.status !== 'moved' || !e.newRef || e.newRef === e.ref) continue;
+    if (!rewritable(e)) continue;
     if (needsReview.has(`${e.file}\0${e.line}`)) {
       notFixed.push({ file: e.file, refs: 1, reason: `${e.ref} would become ${e.newRef}, but its line also holds a changed or deleted ref: review that one first (--accept, or edit it), then --fix`, kind: 'review_first', line: e.line, ref: e.ref, newRef: e.newRef });
       continue;
@@ -144,8 +144,14 @@ export async function fixDrift(
     settled();
   }
   report.counts.moved = report.entries.filter((e) => e.status === 'moved').length;
+  report.counts.deleted = report.entries.filter((e) => e.status === 'deleted').length;
   report.counts.fixed = report.entries.filter((e) => e.status === 'fixed').length;
   return fixes;
+}
+
+/** What --fix writes: a moved ref, or an entry marked `rewrite` (a renamed declaration), with a new ref. */
+function rewritable(e: DriftEntry): e is DriftEntry & { newRef: string } {
+  return (e.status === 'moved' || e.rewrite === true) && e.newRef !== null && e.newRef !== e.ref;
 }
 
 interface Edit {
@@ -230,6 +236,11 @@ export function roundTripProblem(line: string, at: number, written: string, old:
   if (spec.alias !== target.alias || spec.path !== target.path) return `would read as another file (${spec.alias ? spec.alias + ':' : ''}${spec.path})`;
   if (target.renamed && hasGlobChars(spec.path)) return 'would read as a glob (`*`, `?`, `[` or `{` in its path)';
   const sel = spec.selector;
+  if (target.symbol) {
+    const want = target.symbol;
+    const same = sel?.kind === 'symbol' && sel.path === want.path && sel.index === want.index && JSON.stringify(sel.window) === JSON.stringify(want.window);
+    return same ? null : 'would name another declaration';
+  }
   const span = sel?.kind === 'range' ? resolveSpan(sel, target.lines) : null;
   if (!span || span.start !== target.start || span.end !== target.end) return 'would select other lines';
   return null;

@@ -55,7 +55,8 @@ export const verifyRenderers: Record<CheckFormat, Renderer> = {
       out += githubAnnotation(finding, opts.cwd, `Stale snippet: ${staleText(e)}`, []);
     }
     for (const line of driftLines(report, opts.cwd)) {
-      const level = line.entry.status === 'changed' || line.entry.status === 'deleted' ? 'error' : line.entry.status === 'fixed' || line.entry.status === 'accepted' ? 'notice' : 'warning';
+      const failing = (line.entry.status === 'changed' && !line.entry.byName) || line.entry.status === 'deleted';
+      const level = failing ? 'error' : line.entry.status === 'fixed' || line.entry.status === 'accepted' ? 'notice' : 'warning';
       const finding = { severity: level as 'error', code: line.entry.status, message: '', details: [], file: line.entry.file, line: line.entry.line };
       out += githubAnnotation(finding, opts.cwd, `${line.label[0]}${line.label.slice(1).toLowerCase()} reference: ${line.text}`, []).replace(/^::error /, `::${level} `);
     }
@@ -174,7 +175,9 @@ function driftLines(r: VerifyRefsReport, cwd: string): DriftLine[] {
         }
         break;
       case 'deleted':
-        add('DELETED', `${e.ref} (${since(e)})`);
+        // A renamed declaration (docs/drift.md#symbol-refs) names its new ref, which --fix writes.
+        if (e.newRef) add(dryFixed.has(`${e.file}\0${e.line}\0${e.ref}`) ? 'WOULD FIX' : 'DELETED', `${e.ref}: renamed to ${e.newRef} (${since(e)})`);
+        else add('DELETED', `${e.ref} (${since(e)})`);
         break;
       case 'unknown':
         if (!broken.has(`${e.file}\0${e.line}\0${e.ref}`)) add('UNKNOWN', `${e.ref}: ${e.reason}`);

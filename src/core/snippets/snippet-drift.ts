@@ -116,10 +116,10 @@ export function refreshSnippets(
     if (!d || !base || s.verbatimAtBase === null || s.verbatimAtBase === undefined) leave('no base to compare with');
     else if (!s.verbatimAtBase) leave(`not a verbatim copy at ${base}`);
     else if (d.status === 'deleted') leave(`its file was deleted since ${base}`);
-    else if (d.status !== 'changed' || !d.newRef) leave(`its ref is ${d.status}, not changed`);
+    else if (d.status !== 'changed' || !refreshedRef(d)) leave(`its ref is ${d.status}, not changed`);
     else {
-      const selected = select(s, d.newRef);
-      if (!selected) leave(`${d.newRef} does not resolve`);
+      const selected = select(s, refreshedRef(d)!);
+      if (!selected) leave(`${refreshedRef(d)} does not resolve`);
       else {
         const list = byFile.get(s.file) ?? [];
         list.push({ s, d, code: selected.flatMap((x) => x.lines) });
@@ -155,7 +155,7 @@ export function refreshSnippets(
         result.left.push({ file, line: item.s.line, ref: item.s.ref, reason: problem });
         continue;
       }
-      edits.push(...refreshEdits(docLines, c, item.d.newRef!, item.code));
+      edits.push(...refreshEdits(docLines, c, refreshedRef(item.d)!, item.code));
       done.push(item);
     }
     if (done.length === 0) continue;
@@ -164,7 +164,7 @@ export function refreshSnippets(
       writeFileAtomic(file, applyLineEdits(docLines, edits).join('\n'), { mode, durable: true });
     }
     for (const { s, d, code } of done) {
-      const newRef = d.newRef!;
+      const newRef = refreshedRef(d)!;
       result.refreshed.push({ file, line: s.line, oldRef: s.ref, newRef, oldLines: s.citation.snippet.length, newLines: code.length });
       if (options.dryRun) continue;
       snippets.stale--;
@@ -181,12 +181,18 @@ export function refreshSnippets(
   return result;
 }
 
+/** The ref a refreshed snippet cites: a line ref's new range; a symbol ref stays as it is (docs/drift.md#symbol-refs). */
+function refreshedRef(d: DriftEntry): string | null {
+  return d.newRef ?? (d.byName ? d.ref : null);
+}
+
 /**
  * Why the citation's new ref would not read back as the file and lines it means, or null
  * (docs/reference.md#drift-verdicts: a fixed ref must round-trip).
  */
 function newRefProblem(docLines: readonly string[], c: Citation, d: DriftEntry, isKnownAlias: (name: string) => boolean): string | null {
-  const written = c.bare && d.newRef!.startsWith('@') ? d.newRef!.slice(1) : d.newRef!;
+  const ref = refreshedRef(d)!;
+  const written = c.bare && ref.startsWith('@') ? ref.slice(1) : ref;
   if (written === c.text || !d.target) return null;
   const raw = docLines[c.line - 1]!.replace(/\r$/, '');
   const at = raw.indexOf(c.text);
