@@ -13,6 +13,7 @@ import { type ConvReader, loadConv } from './load-conv.js';
 import type { Confinement } from '../safe-read/confinement.js';
 import { compileGlob } from '../walk/glob-match.js';
 import { convRefs } from './conv-refs.js';
+import { validationTargets } from './workflow-parts.js';
 import type { ConvDirective, ConversationFile } from './conv-types.js';
 
 export interface ValidateConvOptions {
@@ -45,6 +46,8 @@ export interface ConvValidation {
   refs: number;
   /** The parsed workflow, or null when it could not be read. */
   conv: ConversationFile | null;
+  /** Files named in the run that this workflow INCLUDEs, checked as part of it (validateWorkflows). */
+  parts?: string[];
 }
 
 /** Codes that --allow-missing (and VALIDATION-MODE lenient/exploratory) turn into warnings. */
@@ -78,6 +81,19 @@ export function validateConv(file: string, ctx: Context, options: ValidateConvOp
   }
 
   return finish(abs, conv, findings, refs, options.strict ?? false, relaxedBy(conv, options.allowMissing ?? false));
+}
+
+/**
+ * `refcat validate` of many files (docs/workflows.md#parts-included-files): a file another
+ * workflow INCLUDEs is checked as part of each top-level workflow that includes it, also when only
+ * the part is named; each workflow is validated once, and says which named parts it stands for.
+ */
+export function validateWorkflows(files: readonly string[], ctx: Context, options: ValidateConvOptions = {}): ConvValidation[] {
+  const abs = files.map((f) => path.resolve(ctx.cwd, f));
+  return validationTargets(abs, ctx, { readFile: options.readFile, confine: options.confine }).map((t) => {
+    const result = validateConv(t.path, ctx, options);
+    return t.parts.length > 0 ? { ...result, parts: t.parts } : result;
+  });
 }
 
 /**
