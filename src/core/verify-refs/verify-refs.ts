@@ -38,6 +38,11 @@ export interface VerifyRefsOptions {
   aliases?: AliasResolver;
   /** Propose existing files with the same name for refs to missing files. */
   suggestFixes?: boolean;
+  /**
+   * Refs into an alias folder that does not exist (an external not cloned) are warnings, one per
+   * folder; every other ref is checked as usual (docs/workflows.md#externals-not-cloned-yet).
+   */
+  allowMissing?: boolean;
   /** Warnings (clamped ranges, CONTEXT-OPTIONAL matching nothing) fail the check too. */
   strict?: boolean;
   /**
@@ -167,7 +172,7 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
   }
   if (options.suggestFixes) addSuggestions(findings, base, files.map((f) => f.root), ctx);
 
-  const grouped = groupNotCloned(findings, base, ctx);
+  const grouped = groupNotCloned(findings, base, ctx, { allowMissing: options.allowMissing ?? false });
   const errors = grouped.filter((f) => f.severity === 'error');
   const warnings = grouped.filter((f) => f.severity === 'warning');
   // Findings without a ref (a malformed ALIAS, an unreadable file) fail the run but are not refs.
