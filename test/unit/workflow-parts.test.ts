@@ -113,3 +113,14 @@ describe('WorkflowParts', () => {
     expect(parts.includersOf(at('x.conv'))).toEqual([]);
   });
 });
+
+describe('refcat mcp validate: the same pipeline as the CLI', () => {
+  it('a part named alone is validated through its includer', async () => {
+    const { runTool, TOOLS } = await import('../../src/core/agents/mcp-tools.js');
+    const dir = workspace();
+    const agent = { ctx: testCtx(dir), store: path.join(dir, '.store') };
+    const r = await runTool(TOOLS.find((t) => t.name === 'validate')!, { paths: ['parts/part.conv'] }, agent);
+    expect(r.isError).toBe(false);
+    expect(JSON.parse(r.text).files).toEqual([{ path: 'flows/main.conv', valid: true, errors: [], warnings: [], parts: ['parts/part.conv'] }]);
+  });
+});
