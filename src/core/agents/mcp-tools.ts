@@ -137,11 +137,8 @@ export const TOOLS: readonly ToolSpec[] = [
       }
       const patternBudget = new PatternBudget();
       const readFile = confinedReader(confinement);
-      const results = validateWorkflows(
-        files.map((f) => f.path),
-        ctx,
-        { allowMissing: args.allow_missing ?? false, strict: args.strict ?? false, aliases, patternBudget, readFile, confine: confinement },
-      );
+      const options = { allowMissing: args.allow_missing ?? false, strict: args.strict ?? false, aliases, patternBudget, readFile, confine: confinement };
+      const results = validateWorkflows(files.map((f) => f.path), ctx, options);
       const invalid = results.filter((r) => !r.valid).length;
       return {
         text: chunksText(validateRenderers.json(results, { cwd: ctx.cwd }, skipped)),
