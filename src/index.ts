@@ -82,7 +82,7 @@ export { loadConv, type ConvReader, type LoadConvOptions } from './core/workflow
 export { convRefs, splitRefs, type ConvRef } from './core/workflow/conv-refs.js';
 export { KNOWN_DIRECTIVES } from './core/workflow/conv-directives.js';
 export type { ConversationFile, ConvDirective, ConvBlock, ConvProblem, ConvSeverity } from './core/workflow/conv-types.js';
-export { validateConv, type ValidateConvOptions, type ConvValidation } from './core/workflow/validate-conv.js';
+export { validateConv, validateWorkflows, type ValidateConvOptions, type ConvValidation } from './core/workflow/validate-conv.js';
 export { verifyRefs, type VerifyRefsOptions, type VerifyRefsReport, type RefFinding } from './core/verify-refs/verify-refs.js';
 export { findDocRefs, refsInLine, type DocRef, type LineRef, type ScanOptions } from './core/verify-refs/find-doc-refs.js';
 export { paginate, type Page, type Pagination, type PaginateOptions } from './core/paging/paginate.js';

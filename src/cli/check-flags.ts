@@ -43,6 +43,7 @@ export const VERIFY_REFS: CheckCommand = {
   words: ['verify', 'refs'],
   flags: [
     { flags: '--suggest-fixes', description: 'for a missing file, propose existing files with the same name' },
+    { flags: '--allow-missing', description: 'refs into an alias folder not cloned are warnings, not errors (every other ref is checked)' },
     ...SHARED_FLAGS,
     { flags: '--drift', description: 'say which line refs moved, changed or lost their file since they were written (needs git)' },
     { flags: '--fix', description: 'rewrite moved line refs in place (implies --drift)' },

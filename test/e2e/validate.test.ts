@@ -14,10 +14,10 @@ describe('refcat validate: text output', () => {
     expect(inW(['validate', 'good/review.conv'])).toEqual({ code: 0, stdout: '✓ good/review.conv: valid\n', stderr: '' });
   });
 
-  it('a folder: every *.conv below it, sorted; warnings keep exit 0', () => {
+  it('a folder: every *.conv below it, sorted, a part checked as part of its includer; warnings keep exit 0', () => {
     expect(inW(['validate', 'good'])).toEqual({
       code: 0,
-      stdout: lines('✓ good/parts/common.conv: valid', '✓ good/review.conv: valid', '✓ good/warnings.conv: valid (4 warnings)'),
+      stdout: lines('✓ good/review.conv: valid', '  good/parts/common.conv: checked as part of good/review.conv', '✓ good/warnings.conv: valid (4 warnings)'),
       stderr: lines(
         'Warning: REFCAT line range exceeds file bounds: @src/app.py#L10-L500',
         '  File has 17 lines, will clamp to L10-L17',

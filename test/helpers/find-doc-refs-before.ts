@@ -161,7 +161,7 @@ function checked(body: string, pathStart: number): string | null {
 }
 
 function isPlaceholder(refPath: string, stem: string): boolean {
-  if (/(?:^|\/)path\/to\//.test(refPath) || refPath.startsWith('path/')) return true;
+  if (/(?:^|\/)path\/to\//.test(refPath)) return true;
   if (refPath.includes('...') || refPath.includes('…')) return true;
   return !refPath.includes('/') && PLACEHOLDER_STEMS.has(stem.toLowerCase());
 }

@@ -66,3 +66,22 @@ describe('work per change is bounded', () => {
     expect(session.resolutions).toBeLessThan(60);
   });
 });
+
+describe('a ref into an alias folder not cloned', () => {
+  it('says "Not cloned" with the clone hint, in docs and in workflows, as verify refs does', async () => {
+    const lock = { repos: [{ alias: 'trio', name: 'Trio', url: 'https://example.com/Trio.git', submodules: true }] };
+    const root = tmpDir({ 'workspace.lock.json': JSON.stringify(lock) });
+    const session = new EditorSession(testCtx(root));
+    const expected = {
+      severity: 'error',
+      code: 'not_cloned',
+      message:
+        'Not cloned: externals/Trio does not exist (alias trio from workspace.lock.json)\n' +
+        'Clone it: git clone --recurse-submodules https://example.com/Trio.git externals/Trio',
+    };
+    const md = await checkDocument({ path: path.join(root, 'notes.md'), kind: 'markdown', text: 'See trio:Trio/A.swift#L1 and trio:Trio/*.swift\n', version: 1 }, session);
+    expect(md).toEqual([expect.objectContaining(expected), expect.objectContaining(expected)]);
+    const conv = await checkDocument({ path: path.join(root, 'flow.conv'), kind: 'conv', text: 'REFCAT trio:Trio/A.swift#L1\nPROMPT go\n', version: 1 }, session);
+    expect(conv).toEqual([expect.objectContaining(expected)]);
+  });
+});

@@ -26,6 +26,9 @@ describe('findDocRefs: refs', () => {
     ['upper-case extension @Makefile.MK', ['@Makefile.MK']],
     ['glob @src/*.py', ['@src/*.py']],
     ['two on a line: @a.py and crm:lib/x.js', ['@a.py', 'crm:lib/x.js']],
+    // Only `path/to/` is a placeholder (sdqctl's); a folder named path is a folder.
+    ['unknown alias into a folder named path: unknown:path/file.py', ['unknown:path/file.py']],
+    ['a folder named path: @path/file.py#L10-L50', ['@path/file.py#L10-L50']],
   ])('%s', (line, expected) => {
     expect(scan(line)).toEqual(expected);
   });
@@ -47,7 +50,6 @@ describe('findDocRefs: look-alikes that are not refs', () => {
     ['git revisions', 'git show HEAD:src/gone.py'],
     ['URL schemes as aliases', 'file:docs/x.md, s3:bucket/key.json'],
     ['path/to placeholders', '@path/to/file.py and loop:path/to/x.swift and @src/path/to/y.md'],
-    ['path/ placeholder', '@path/file.py#L10-L50'],
     ['bare placeholder names', '@file.py#L10 @foo.ts @example.md @filename.txt'],
     ['ellipsis', '@src/.../x.py and @src/…/y.py'],
     ['no extension', '@README and @src/app and loop:Sources'],

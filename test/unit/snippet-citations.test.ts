@@ -3,7 +3,7 @@ import { fencedBlocks } from '../../src/core/snippets/fenced-blocks.js';
 import { findCitations } from '../../src/core/snippets/find-citations.js';
 
 const known = new Set(['loop', 'trio', 'oref0', 'loopfollow']);
-const existing = new Set(['snippets/sample.py', 'snippets/sample.ts', 'app.js']);
+const existing = new Set(['snippets/sample.py', 'snippets/sample.ts', 'app.js', 'Makefile']);
 
 function cite(md: string) {
   const lines = md.split('\n').map((l) => l.replace(/\r$/, ''));
@@ -54,6 +54,10 @@ describe('in-fence citations, in each comment style', () => {
     ['a bare path with a selector', '```ts\n// src/app.ts#L20-L30\nx\n```', { text: 'src/app.ts#L20-L30', ref: '@src/app.ts#L20-L30', snippet: ['x'] }],
     ['a bare path that exists', '```py\n# snippets/sample.py\nprint(1)\n```', { text: 'snippets/sample.py', ref: '@snippets/sample.py', snippet: ['print(1)'] }],
     ['a bare label that names no file is a comment', '```js\n// server.js\nx\n```', null],
+    ['a bare file name followed by words is a comment', '```make\n# Makefile handles tool execution, see below\nx\n```', null],
+    ['a bare path that exists, followed by words, is a comment', '```py\n# snippets/sample.py prints one\nprint(1)\n```', null],
+    ['a bare word with no / or . is a comment even when it names a file', '```make\n# Makefile\nx\n```', null],
+    ['a bare path with a selector may be followed by words', '```ts\n// src/app.ts#L20-L30 (simplified)\nx\n```', { text: 'src/app.ts#L20-L30', ref: '@src/app.ts#L20-L30', snippet: ['x'] }],
     ['a comment whose first word is not a ref', '```js\n// see @a.js#L1\nx\n```', null],
     ['a first line that is code', '```js\nconst a = "@a.js#L1"\n```', null],
     ['#include is no citation', '```c\n#include <stdio.h>\n```', null],

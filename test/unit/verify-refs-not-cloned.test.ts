@@ -65,3 +65,61 @@ describe('verify refs: refs into an alias folder that does not exist', () => {
     ]);
   });
 });
+
+// docs/workflows.md#externals-not-cloned-yet: a workspace whose externals are not cloned can pass.
+describe('verify refs --allow-missing: refs into a folder not cloned are warnings', () => {
+  it('only refs into an alias folder not cloned: WARNING, exit 0', async () => {
+    const repo = workspace();
+    const r = await refcatInProcess(['verify', 'refs', '--allow-missing', 'docs/b.md'], { cwd: repo.dir });
+    expect(r).toEqual({
+      code: 0,
+      stdout:
+        '✓ PASSED: Scanned 1 file(s), found 1 reference(s): 1 valid, 0 broken (1 warning)\n' +
+        '  WARNING externals/Trio: Not cloned: externals/Trio does not exist (alias trio from workspace.lock.json): 1 reference into it\n' +
+        '    Clone it: git clone https://github.com/nightscout/Trio.git externals/Trio && git -C externals/Trio checkout dev\n' +
+        '    Reported as a warning: --allow-missing\n',
+      stderr: '',
+    });
+  });
+
+  it('every other ref is still checked: a missing file in a cloned alias fails', async () => {
+    const repo = workspace();
+    const r = await refcatInProcess(['verify', 'refs', '--allow-missing', '--json', 'docs'], { cwd: repo.dir });
+    expect(r.code).toBe(1);
+    const doc = JSON.parse(r.stdout) as { broken: number; errors: { code: string; ref?: string }[]; warnings: { code: string; refs: unknown[] }[] };
+    expect(doc.broken).toBe(1);
+    expect(doc.errors.map((e) => [e.code, e.ref])).toEqual([['not_found', 'here:gone.js']]);
+    expect(doc.warnings.map((w) => [w.code, w.refs.length])).toEqual([['not_cloned', 3], ['not_cloned', 1]]);
+  });
+
+  it('--strict fails on them again', async () => {
+    const repo = workspace();
+    const r = await refcatInProcess(['verify', 'refs', '--allow-missing', '--strict', 'docs/b.md'], { cwd: repo.dir });
+    expect(r.code).toBe(1);
+  });
+});
+
+describe('uncloned externals are reported the same way everywhere', () => {
+  it('a glob ref into a folder not cloned is in the Not cloned group, not "Glob matched no files"', async () => {
+    const repo = workspace();
+    repo.write({ 'docs/b.md': 'Also trio:Trio/D.swift#L9 and trio:Trio/Sources/*.swift.\n' });
+    const r = await refcatInProcess(['verify', 'refs', 'docs/b.md'], { cwd: repo.dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('ERROR externals/Trio: Not cloned: externals/Trio does not exist (alias trio from workspace.lock.json): 2 broken references into it\n');
+    expect(r.stdout).not.toContain('Glob matched no files');
+  });
+
+  it.each<[string, Record<string, unknown>, string]>([
+    ['a url and a ref', { url: 'https://example.com/Trio.git', ref: 'dev' },
+      'Clone it: git clone --recurse-submodules https://example.com/Trio.git externals/Trio && git -C externals/Trio checkout dev && git -C externals/Trio submodule update --init --recursive'],
+    ['a url', { url: 'https://example.com/Trio.git' }, 'Clone it: git clone --recurse-submodules https://example.com/Trio.git externals/Trio'],
+    ['no url', {}, 'Clone the repository Trio of workspace.lock.json into externals/Trio, with its submodules (git clone --recurse-submodules)'],
+  ])('"submodules": true in the lockfile: the clone hint brings the submodules (%s)', async (_name, fields, hint) => {
+    const repo = GitRepo.init({
+      'workspace.lock.json': JSON.stringify({ repos: [{ alias: 'trio', name: 'Trio', submodules: true, ...fields }] }),
+      'docs/a.md': 'trio:Trio/Sub/A.swift#L1\n',
+    });
+    const r = await refcatInProcess(['verify', 'refs', 'docs'], { cwd: repo.dir });
+    expect(r.stdout.split('\n')[2]).toBe(`    ${hint}`);
+  }); // prettier-ignore
+});

@@ -1,5 +1,5 @@
 import { PatternBudget } from '../../core/extract/pattern-search.js';
-import { validateConvWithSymbols } from '../../core/workflow/validate-conv.js';
+import { validateWorkflows } from '../../core/workflow/validate-conv.js';
 import { collectFiles } from '../../core/walk/collect-files.js';
 import { validateRenderers } from '../../core/output/render-validate.js';
 import { type ExitCode, UsageError } from '../../shared/errors.js';
@@ -23,10 +23,11 @@ export async function runValidate(inputs: string[], opts: ValidateCliOptions, io
   const aliases = resolverFromFlags(opts.alias, io.ctx);
   // One CPU-time budget for every pattern of every workflow of the call.
   const patternBudget = new PatternBudget();
-  const results = [];
-  for (const f of files) {
-    results.push(await validateConvWithSymbols(f.path, ctx, { allowMissing: opts.allowMissing ?? false, strict: opts.strict ?? false, aliases, patternBudget }));
-  }
+  const results = await validateWorkflows(
+    files.map((f) => f.path),
+    ctx,
+    { allowMissing: opts.allowMissing ?? false, strict: opts.strict ?? false, aliases, patternBudget },
+  );
   writeChunks(io, validateRenderers[format](results, await renderOptions(io), skipped));
   return results.every((r) => r.valid) ? 0 : 1;
 }

@@ -7,6 +7,7 @@ import type { IO } from '../io.js';
 
 export interface VerifyRefsCliOptions extends CheckCliOptions {
   suggestFixes?: boolean;
+  allowMissing?: boolean;
   drift?: boolean;
   fix?: boolean;
   dryRun?: boolean;
@@ -27,6 +28,7 @@ export async function runVerifyRefs(paths: string[], opts: VerifyRefsCliOptions,
     skipIgnored: opts.skipIgnored ?? false,
     aliases: resolverFromFlags(opts.alias, io.ctx),
     suggestFixes: opts.suggestFixes ?? false,
+    allowMissing: opts.allowMissing ?? false,
     strict: opts.strict ?? false,
     snippets: opts.snippets ?? true,
     onProgress: progress?.update,

@@ -20,7 +20,7 @@ import { VERIFY_EXTENSIONS, verifyRefs } from '../verify-refs/verify-refs.js';
 import type { ConvReader } from '../workflow/load-conv.js';
 import { collectFiles } from '../walk/collect-files.js';
 import { hasGlobChars } from '../walk/glob.js';
-import { validateConv } from '../workflow/validate-conv.js';
+import { validateWorkflows } from '../workflow/validate-conv.js';
 import { Confinement, confinementOf, outside } from '../safe-read/confinement.js';
 import { runExtraction, type StoredOutput, TextSink } from '../pipeline/run-extraction.js';
 import { CounterPool } from '../tokens/counter-pool.js';
@@ -137,9 +137,8 @@ export const TOOLS: readonly ToolSpec[] = [
       }
       const patternBudget = new PatternBudget();
       const readFile = confinedReader(confinement);
-      const results = files.map((f) =>
-        validateConv(f.path, ctx, { allowMissing: args.allow_missing ?? false, strict: args.strict ?? false, aliases, patternBudget, readFile, confine: confinement }),
-      );
+      const options = { allowMissing: args.allow_missing ?? false, strict: args.strict ?? false, aliases, patternBudget, readFile, confine: confinement };
+      const results = await validateWorkflows(files.map((f) => f.path), ctx, options);
       const invalid = results.filter((r) => !r.valid).length;
       return {
         text: chunksText(validateRenderers.json(results, { cwd: ctx.cwd }, skipped)),

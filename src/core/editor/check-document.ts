@@ -6,6 +6,7 @@ import { type DocumentKind, documentRefs, type LocatedRef, textLines } from './d
 import { docSearchDirs, type EditorSession } from './editor-session.js';
 import { type EditorFinding, type FindingSeverity, lineSpan } from './editor-findings.js';
 import { snippetCheck } from './snippet-findings.js';
+import { notClonedDiagnostic } from '../verify-refs/group-not-cloned.js';
 
 /** A document as the editor holds it: unsaved text counts. */
 export interface EditorDocument {
@@ -66,7 +67,7 @@ export async function checkDocument(doc: EditorDocument, session: EditorSession,
         if (!isCurrent()) return null;
       }
       const { errors, warnings } = session.checkRef(r.ref, dirs, budget);
-      for (const d of errors) findings.push(refFinding(r, 'error', d));
+      for (const d of errors) findings.push(refFinding(r, 'error', { ...d, ...notCloned(d, r.ref, session) }));
       for (const d of warnings) findings.push(refFinding(r, 'warning', d));
     }
   }
@@ -76,6 +77,11 @@ export async function checkDocument(doc: EditorDocument, session: EditorSession,
 
 function refFinding(r: LocatedRef, severity: FindingSeverity, d: Diagnostic): EditorFinding {
   return { span: lineSpan(r.line, r.start, r.end), severity, source: 'refs', code: d.code, message: withDetails(d.message, d.details), ref: r.text, fixes: [] };
+}
+
+/** A ref into an alias folder that does not exist says `Not cloned`, as `verify refs` does, not `not found`. */
+function notCloned(d: { code: string }, ref: string, session: EditorSession) {
+  return d.code === 'not_found' || d.code === 'glob_no_match' ? notClonedDiagnostic(ref, session.aliases, session.ctx) : null;
 }
 
 function withDetails(message: string, details: readonly string[]): string {
@@ -111,7 +117,8 @@ function workflowFindings(doc: CheckedDocument, session: EditorSession): EditorF
   for (const [severity, list] of [['error', result.errors], ['warning', result.warnings]] as const) {
     for (const f of list) {
       if (f.file !== doc.path) continue;
-      const finding: EditorFinding = { span: place(f), severity, source: 'workflow', code: f.code, message: withDetails(f.message, f.details), fixes: [] };
+      const g = f.ref !== undefined ? { ...f, ...notCloned(f, f.ref, session) } : f;
+      const finding: EditorFinding = { span: place(f), severity, source: 'workflow', code: g.code, message: withDetails(g.message, g.details), fixes: [] };
       if (f.ref !== undefined) finding.ref = f.ref;
       out.push(finding);
     }

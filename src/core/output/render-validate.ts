@@ -31,7 +31,7 @@ export const validateRenderers: Record<CheckFormat, Renderer> = {
         const chunks: OutputChunk[] = [];
         const findings = inOrder(r);
         if (findings.length > 0) chunks.push({ stream: 'stderr', text: findings.map((f) => renderFinding(once(f), opts)).join('') });
-        chunks.push({ stream: 'stdout', text: summaryLine(r, opts.cwd) });
+        chunks.push({ stream: 'stdout', text: summaryLine(r, opts.cwd) + partLines(r, opts.cwd) });
         return chunks;
       }),
       ...skippedLines(skipped, opts.cwd).map((line): OutputChunk => ({ stream: 'stderr', text: line + '\n' })),
@@ -42,7 +42,7 @@ export const validateRenderers: Record<CheckFormat, Renderer> = {
       stream: 'stdout',
       text: inOrder(r)
         .map((f) => githubAnnotation(f, opts.cwd))
-        .concat(summaryLine(r, opts.cwd))
+        .concat(summaryLine(r, opts.cwd), partLines(r, opts.cwd))
         .join(''),
     })),
     ...skippedLines(skipped, opts.cwd).map((line): OutputChunk => ({ stream: 'stdout', text: `::notice::${line}\n` })),
@@ -60,6 +60,7 @@ export const validateRenderers: Record<CheckFormat, Renderer> = {
               valid: r.valid,
               errors: r.errors.map((f) => findingJson(f, opts.cwd)),
               warnings: r.warnings.map((f) => findingJson(f, opts.cwd)),
+              ...(r.parts ? { parts: r.parts.map((p) => shownPath(opts.cwd, p)) } : {}),
             })),
             skipped: skippedJson(skipped, opts.cwd),
           },
@@ -77,6 +78,12 @@ export function summaryLine(r: ConvValidation, cwd: string): string {
   const parts = [plural(r.errors.length, 'error')];
   if (r.warnings.length > 0) parts.push(plural(r.warnings.length, 'warning'));
   return `✗ ${file}: ${parts.join(', ')}\n`;
+}
+
+/** `  parts/a.conv: checked as part of flows/main.conv`, one line per named part the workflow INCLUDEs. */
+function partLines(r: ConvValidation, cwd: string): string {
+  const file = visible(shownPath(cwd, r.path));
+  return (r.parts ?? []).map((p) => `  ${visible(shownPath(cwd, p))}: checked as part of ${file}\n`).join('');
 }
 
 /** Errors and warnings together, by file and line. */

@@ -8,7 +8,7 @@ import type { FencedBlock } from './fenced-blocks.js';
  * - in-fence: the block's first non-blank line is a comment whose first word is a ref
  *   (`// loop:Sources/A.swift#L3-L9 (simplified)`); the snippet is the rest of the block. There the
  *   ref may also be a bare path, as embedme writes it (`// src/app.ts#L20-L30`), when it has a
- *   selector or names a file that exists.
+ *   selector, or is the comment's only word, holds a `/` or a `.` and names a file that exists.
  * - caption: the last non-blank line before the opening fence (at most one blank line between) is
  *   a label: exactly one ref and at most four other words (``**Source**: `oref0:lib/a.js#L6-L9` ``),
  *   or embedme's `<!-- embedme path -->`; the snippet is the whole block.
@@ -123,10 +123,17 @@ function bareAtStart(text: string, options: CitationScanOptions, explicit: boole
   const hash = word.indexOf('#');
   const filePart = hash === -1 ? word : word.slice(0, hash);
   if (filePart === '' || /[*?[\]{}]/.test(filePart)) return null;
-  if (!explicit && !SELECTOR.test(word) && !options.bareFileExists(filePart)) return null;
+  // Without a selector, a bare word is a citation only when it stands alone and looks like a path:
+  // `# Makefile handles the build` and `# Makefile` are comments (docs/snippets.md#docs-kept-by-embedme).
+  if (!explicit && !SELECTOR.test(word) && !(onlyWord(text, word) && /[/.]/.test(filePart) && options.bareFileExists(filePart))) return null;
   // A fragment that is not a selector is a heading anchor, as for `@` refs.
   const ref = hash !== -1 && !SELECTOR.test(word) ? filePart : word;
   return { text: word, ref: '@' + ref, bare: true };
+}
+
+/** Whether `word` (trailing punctuation cut) is all of `text` but that punctuation and spaces. */
+function onlyWord(text: string, word: string): boolean {
+  return /^[.,;:!?]*$/.test(text.trim().slice(word.length));
 }
 
 /** The label's one ref when the line is a caption; null for a sentence, or for none or several refs. */

@@ -17,7 +17,7 @@ import { symbolLanguageOf } from '../symbols/languages.js';
  *   unless the alias is known, the path must hold a `/`, or the ref a selector, or
  *   `reportUnknownAlias` say the name may be a typo (`key:value.txt` is YAML, not a ref); `alias:`,
  *   `project:` and `extract:` are placeholders unless defined.
- * - Placeholders are skipped: a `path/to/` or leading `path/` folder, `...` or `…` anywhere, and a
+ * - Placeholders are skipped: a `path/to/` folder, `...` or `…` anywhere, and a
  *   bare `file.*`, `filename.*`, `foo.*`, `bar.*`, `baz.*`, `xxx.*`, `example.*`.
  * - Markdown: fenced code blocks (``` or ~~~) are examples and are skipped; inline code is not
  *   (`see \`loop:Sources/A.swift\``) is how docs cite code. A `#fragment` that is not a selector
@@ -384,7 +384,8 @@ function checked(body: string, pathStart: number): string | null {
 }
 
 function isPlaceholder(refPath: string, stem: string): boolean {
-  if (/(?:^|\/)path\/to\//.test(refPath) || refPath.startsWith('path/')) return true;
+  // sdqctl's placeholder is `path/to/`; a folder named `path` alone is a folder (`unknown:path/file.py` is a ref).
+  if (/(?:^|\/)path\/to\//.test(refPath)) return true;
   if (refPath.includes('...') || refPath.includes('…')) return true;
   return !refPath.includes('/') && PLACEHOLDER_STEMS.has(stem.toLowerCase());
 }

@@ -16,30 +16,51 @@ export interface GroupedRef {
 /**
  * Refs into an alias whose folder does not exist (an external repository not cloned yet) are one
  * error per alias, not one per ref (docs/reference.md#verify-refs): the folder, how many refs, and
- * how to clone it. The finding lists every ref in `refs`. Other findings keep their order.
+ * how to clone it. The finding lists every ref in `refs`. A glob into such a folder is one of
+ * them (it matched nothing because nothing is there). With `allowMissing` each group is a warning.
+ * Other findings keep their order.
  */
-export function groupNotCloned(findings: RefFinding[], aliases: AliasResolver, ctx: Context): RefFinding[] {
+export function groupNotCloned(findings: RefFinding[], aliases: AliasResolver, ctx: Context, options: { allowMissing?: boolean } = {}): RefFinding[] {
   const groups = new Map<string, RefFinding & { refs: GroupedRef[] }>();
   const out: RefFinding[] = [];
   for (const f of findings) {
-    const alias = f.severity === 'error' && f.code === 'not_found' && f.ref ? missingAlias(f.ref, aliases) : null;
+    const alias = f.severity === 'error' && NOT_THERE.has(f.code) && f.ref ? missingAlias(f.ref, aliases) : null;
     if (!alias || f.line === null) {
       out.push(f);
       continue;
     }
     let group = groups.get(alias.target);
     if (!group) {
-      group = { severity: 'error', code: 'not_cloned', message: '', details: [], file: alias.target, line: null, refs: [] };
+      // The hint reads the lockfile: once per folder, not once per ref.
+      const details = [cloneHint(alias, shownPath(ctx.cwd, alias.target))];
+      if (options.allowMissing) details.push('Reported as a warning: --allow-missing');
+      group = { severity: options.allowMissing ? 'warning' : 'error', code: 'not_cloned', message: '', details, file: alias.target, line: null, refs: [] };
       groups.set(alias.target, group);
       out.push(group);
     }
     group.refs.push({ file: f.file, line: f.line, ref: f.ref! });
-    const folder = shownPath(ctx.cwd, alias.target);
-    const n = group.refs.length;
-    group.message = `Not cloned: ${folder} does not exist (alias ${alias.name} from ${aliasOrigin(alias, ctx)}): ${n} broken reference${n === 1 ? '' : 's'} into it`;
-    group.details = [cloneHint(alias, folder)];
+    group.message = notClonedMessage(alias, ctx, `${group.refs.length}${group.severity === 'error' ? ' broken' : ''}`, group.refs.length);
   }
   return out;
+}
+
+/** The codes of a ref whose file is not there: in a folder not cloned, every ref gets one of them. */
+const NOT_THERE: ReadonlySet<string> = new Set(['not_found', 'glob_no_match']);
+
+/** `Not cloned: externals/Trio does not exist (alias trio from workspace.lock.json)`, and `: 3 broken references into it` with a count. */
+function notClonedMessage(alias: AliasEntry, ctx: Context, count?: string, n = 0): string {
+  const head = `Not cloned: ${shownPath(ctx.cwd, alias.target)} does not exist (alias ${alias.name} from ${aliasOrigin(alias, ctx)})`;
+  return count === undefined ? head : `${head}: ${count} reference${n === 1 ? '' : 's'} into it`;
+}
+
+/**
+ * What the editor says for a ref into a folder not cloned (code `not_cloned`), as `verify refs`
+ * says it for the folder, or null when the ref's alias folder exists.
+ */
+export function notClonedDiagnostic(ref: string, aliases: AliasResolver, ctx: Context): { code: string; message: string; details: string[] } | null {
+  const alias = missingAlias(ref, aliases);
+  if (!alias) return null;
+  return { code: 'not_cloned', message: notClonedMessage(alias, ctx), details: [cloneHint(alias, shownPath(ctx.cwd, alias.target))] };
 }
 
 /** The alias of an alias ref whose target folder does not exist, or null. */
@@ -57,19 +78,27 @@ function aliasOrigin(alias: AliasEntry, ctx: Context): string {
   return alias.source === 'explicit' ? alias.origin : shownPath(ctx.cwd, alias.origin);
 }
 
-/** How the workspace clones the folder: the lockfile's `url` for it when it has one. */
+/**
+ * How the workspace clones the folder: the lockfile's `url` (and `ref`) for it when it has one;
+ * `"submodules": true` adds what brings the submodules too, since refs may point into them.
+ */
 function cloneHint(alias: AliasEntry, folder: string): string {
   if (alias.source === 'workspace') {
+    let submodules = false;
     try {
       const data = JSON.parse(fs.readFileSync(alias.origin, 'utf8')) as { repos?: Record<string, unknown>[] };
       const repo = (data.repos ?? []).find((r) => r.name === path.basename(alias.target));
       const url = repo && typeof repo.url === 'string' ? repo.url : null;
       const ref = repo && typeof repo.ref === 'string' ? repo.ref : null;
-      if (url) return `Clone it: git clone ${url} ${folder}${ref ? ` && git -C ${folder} checkout ${ref}` : ''}`;
+      submodules = repo?.submodules === true;
+      const clone = `git clone${submodules ? ' --recurse-submodules' : ''} ${url} ${folder}`;
+      const update = submodules ? ` && git -C ${folder} submodule update --init --recursive` : '';
+      if (url) return `Clone it: ${clone}${ref ? ` && git -C ${folder} checkout ${ref}${update}` : ''}`;
     } catch {
       // an unreadable lockfile was reported when the aliases were read
     }
-    return `Clone the repository ${path.basename(alias.target)} of ${path.basename(alias.origin)} into ${folder}`;
+    const withSubmodules = submodules ? ', with its submodules (git clone --recurse-submodules)' : '';
+    return `Clone the repository ${path.basename(alias.target)} of ${path.basename(alias.origin)} into ${folder}${withSubmodules}`;
   }
   return `Create ${folder}, or point the alias ${alias.name} at an existing folder`;
 }

@@ -4,7 +4,6 @@ import { ConfigError, type Finding, RefError } from '../../shared/errors.js';
 import { displayRelative, findUp, shownPath } from '../../shared/paths.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
 import { type ConvReader, loadConv } from '../workflow/load-conv.js';
-import type { ConversationFile } from '../workflow/conv-types.js';
 import { Confinement } from '../safe-read/confinement.js';
 import { checkConvRefs, relaxedBy, relaxMissing, workflowAliases } from '../workflow/validate-conv.js';
 import { extract } from '../extract/extract.js';
@@ -17,6 +16,8 @@ import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { findDocRefs } from './find-doc-refs.js';
 import { type GroupedRef, groupNotCloned } from './group-not-cloned.js';
 import { convRefs } from '../workflow/conv-refs.js';
+import { WorkflowParts } from '../workflow/workflow-parts.js';
+import { type PlannedWorkflow, planWorkflows } from './plan-workflows.js';
 import { type DetectDriftOptions, detectDrift, type DriftRefInput, type DriftReport, type UnresolvedDriftRef } from '../drift/detect-drift.js';
 import { type DriftFix, fileStamp, fixDrift } from '../drift/fix-drift.js';
 import { acceptDrift, type DriftAcceptance } from '../drift/accept-drift.js';
@@ -39,6 +40,11 @@ export interface VerifyRefsOptions {
   aliases?: AliasResolver;
   /** Propose existing files with the same name for refs to missing files. */
   suggestFixes?: boolean;
+  /**
+   * Refs into an alias folder that does not exist (an external not cloned) are warnings, one per
+   * folder; every other ref is checked as usual (docs/workflows.md#externals-not-cloned-yet).
+   */
+  allowMissing?: boolean;
   /** Warnings (clamped ranges, CONTEXT-OPTIONAL matching nothing) fail the check too. */
   strict?: boolean;
   /**
@@ -127,16 +133,21 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
   const bareRefs = new Set<string>();
   // The files refs point at, read once for the scan (drift and --fix read them again, fresh).
   const readCache = new ReadCache();
+  const convs = files.map((f) => f.path).filter(isWorkflow);
   const workflows = planWorkflows(
-    files.map((f) => f.path).filter(isWorkflow),
+    convs,
     (file) => loadConv(file, { readFile: options.readFile, display: (p) => shownPath(ctx.cwd, p) }),
+    convs.length > 0 ? new WorkflowParts(ctx, { named: convs, readFile: options.readFile, confine: options.confine }) : undefined,
   );
   const scanned = new Set(files.map((f) => f.path));
   for (const [i, file] of files.entries()) {
     options.onProgress?.(i, files.length);
     const [findingsBefore, entriesBefore, driftBefore] = [findings.length, snippets?.entries.length ?? 0, driftRefs?.length ?? 0];
     const workflow = workflows.get(file.path);
-    if (workflow && !(workflow.conv instanceof RefError)) await prepareSymbolRefs(convRefs(workflow.conv).map((r) => r.ref));
+    for (const w of [...(workflow?.through ?? []), ...(workflow ? [workflow] : [])]) {
+      if (!(w.conv instanceof RefError)) await prepareSymbolRefs(convRefs(w.conv).map((r) => r.ref));
+    }
+    for (const w of workflow?.through ?? []) refsFound += checkWorkflow(w, ctx, base, findings, budget, driftRefs, options.confine, scanned);
     const sinks = { findings, budget, driftRefs, snippets, comparable, bareRefs, confine: options.confine, readCache };
     let checked = workflow ? checkWorkflow(workflow, ctx, base, findings, budget, driftRefs, options.confine, scanned) : checkDoc(file.path, file.root, ctx, base, sinks);
     if (typeof checked !== 'number') {
@@ -174,7 +185,7 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
   }
   if (options.suggestFixes) addSuggestions(findings, base, files.map((f) => f.root), ctx);
 
-  const grouped = groupNotCloned(findings, base, ctx);
+  const grouped = groupNotCloned(findings, base, ctx, { allowMissing: options.allowMissing ?? false });
   const errors = grouped.filter((f) => f.severity === 'error');
   const warnings = grouped.filter((f) => f.severity === 'warning');
   // Findings without a ref (a malformed ALIAS, an unreadable file) fail the run but are not refs.
@@ -253,50 +264,8 @@ function driftInput(file: string, line: number, text: string, ref: string, alias
 
 const isWorkflow = (file: string) => file.toLowerCase().endsWith('.conv');
 
-/** A scanned workflow, loaded once: the files whose refs it checks (planWorkflows). */
-interface PlannedWorkflow {
-  file: string;
-  /** The workflow with its INCLUDEs spliced in, or why it could not be read. */
-  conv: ConversationFile | RefError;
-  owns: Set<string>;
-}
-
 /** The directives holding refs: a file's are checked only by the workflow that owns it. */
 const REF_DIRECTIVES = new Set(['REFCAT', 'CONTEXT', 'CONTEXT-OPTIONAL']);
-
-/**
- * Which scanned workflow checks the refs of each `.conv` file: each ref once per run, at its own
- * file and line (docs/reference.md#verify-refs). A file another scanned workflow INCLUDEs is
- * checked as part of the first (in scan order) that includes it, with that workflow's ALIAS and
- * VALIDATION-MODE, since a part means its refs in its includer; workflows nothing includes come
- * first, so a part met before its includer is still checked through it.
- */
-function planWorkflows(paths: readonly string[], load: (file: string) => ConversationFile): Map<string, PlannedWorkflow> {
-  const planned = new Map<string, PlannedWorkflow>();
-  for (const file of paths) {
-    let conv: ConversationFile | RefError;
-    try {
-      conv = load(file);
-    } catch (err) {
-      if (!(err instanceof RefError)) throw err;
-      conv = err;
-    }
-    planned.set(file, { file, conv, owns: new Set() });
-  }
-  const included = new Set<string>();
-  for (const w of planned.values()) if (!(w.conv instanceof RefError)) for (const f of w.conv.files) if (f !== w.file) included.add(f);
-  const taken = new Set<string>();
-  const order = [...planned.values()].sort((a, b) => Number(included.has(a.file)) - Number(included.has(b.file)));
-  for (const w of order) {
-    if (w.conv instanceof RefError) continue;
-    for (const f of w.conv.files) {
-      if (taken.has(f)) continue;
-      taken.add(f);
-      w.owns.add(f);
-    }
-  }
-  return planned;
-}
 
 function checkWorkflow(
   workflow: PlannedWorkflow,

@@ -13,6 +13,7 @@ import { type ConvReader, loadConv } from './load-conv.js';
 import type { Confinement } from '../safe-read/confinement.js';
 import { compileGlob } from '../walk/glob-match.js';
 import { convRefs } from './conv-refs.js';
+import { validationTargets } from './workflow-parts.js';
 import type { ConvDirective, ConversationFile } from './conv-types.js';
 import { prepareSymbolRefs } from '../symbols/prepare-symbol-refs.js';
 
@@ -46,6 +47,8 @@ export interface ConvValidation {
   refs: number;
   /** The parsed workflow, or null when it could not be read. */
   conv: ConversationFile | null;
+  /** Files named in the run that this workflow INCLUDEs, checked as part of it (validateWorkflows). */
+  parts?: string[];
 }
 
 /** Codes that --allow-missing (and VALIDATION-MODE lenient/exploratory) turn into warnings. */
@@ -94,6 +97,21 @@ export async function validateConvWithSymbols(file: string, ctx: Context, option
     if (!(err instanceof RefError)) throw err;
   }
   return validateConv(file, ctx, options);
+}
+
+/**
+ * `refcat validate` of many files (docs/workflows.md#parts-included-files): a file another
+ * workflow INCLUDEs is checked as part of each top-level workflow that includes it, also when only
+ * the part is named; each workflow is validated once, and says which named parts it stands for.
+ */
+export async function validateWorkflows(files: readonly string[], ctx: Context, options: ValidateConvOptions = {}): Promise<ConvValidation[]> {
+  const abs = files.map((f) => path.resolve(ctx.cwd, f));
+  const results: ConvValidation[] = [];
+  for (const t of validationTargets(abs, ctx, { readFile: options.readFile, confine: options.confine })) {
+    const result = await validateConvWithSymbols(t.path, ctx, options);
+    results.push(t.parts.length > 0 ? { ...result, parts: t.parts } : result);
+  }
+  return results;
 }
 
 /**
