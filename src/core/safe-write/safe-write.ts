@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../shared/context.js';
 import { RefcatError, UsageError } from '../../shared/errors.js';
-import { expandHome } from '../../shared/paths.js';
+import { gitDirectoryMadeBy, gitDirectoryOf } from '../../shared/git-directory.js';
+import { expandHome, shownPath } from '../../shared/paths.js';
 import { PatternBudget, PatternTimeout } from '../extract/pattern-search.js';
 import type { ByteSource } from '../paging/byte-source.js';
 import { AtomicFile, reclaimTemps, TargetExistsError } from './atomic-file.js';
@@ -77,6 +78,7 @@ export async function safeWrite(content: ByteSource, opts: SafeWriteOptions, ctx
   }
   if (namesFolder(opts.to)) throw folderError(opts.to);
   const target = resolveTarget(opts, ctx);
+  refuseGitDirectory(target, opts.to, ctx.cwd);
   const old = statOrNull(target, opts.to);
   checkKind(old, opts.to);
   if (opts.mode === 'write' && old && !opts.force) throw existsError(opts.to);
@@ -214,6 +216,27 @@ function resolveTarget(opts: SafeWriteOptions, ctx: Context): string {
   }
   if (real.dangling) throw new RefcatError(`${opts.to} is a symlink to a missing file`, { code: 'dangling_symlink' });
   return real.path;
+}
+
+/**
+ * No write goes into a git directory, or makes one (docs/fd-and-ref.md#git-directories): git runs
+ * what a git directory's config and hooks name, so a file written there, or the last piece of one
+ * assembled under another name (`vendor/lib/HEAD`, `config`, `objects/`, `refs/`), is a command
+ * run at the next `git status`. Judged by the real path; no flag lifts it.
+ */
+function refuseGitDirectory(target: string, shown: string, cwd: string): void {
+  const inside = gitDirectoryOf(target, null);
+  if (inside !== null) {
+    const what = path.basename(inside).toLowerCase() === '.git' ? 'a .git folder' : `the git directory ${shownPath(cwd, inside)}`;
+    throw new UsageError(`Refused: ${shown} is inside ${what} (git runs what its config and hooks name)`, { code: 'git_directory' });
+  }
+  const made = gitDirectoryMadeBy(target);
+  if (made !== null) {
+    const dir = shownPath(cwd, made);
+    throw new UsageError(`Refused: ${shown} would make ${dir} a git directory (HEAD, objects/ and refs/: git would run what ${dir}/config names)`, {
+      code: 'git_directory',
+    });
+  }
 }
 
 /** `p` strictly below `dir` (the root itself is no file to write). */
