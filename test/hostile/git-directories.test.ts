@@ -112,3 +112,62 @@ describe('no write goes into a git directory, whatever its name (ref export, fd 
     expect(last.code).toBe(2);
   });
 });
+
+describe('reads: a git directory is outside, and so is the answer to a pattern outside', () => {
+  // `.git/config` holds the checkout's credentials (http.extraheader): a workflow or doc anyone can
+  // change must not quote it, nor test patterns against it or any file outside the root
+  // (docs/reference.md#limits-and-hostile-input).
+  const credential = 'AUTHORIZATION: basic c2VjcmV0LXRva2Vu';
+  function checkout() {
+    const root = tmpDir();
+    expect(git(root, 'init', '-q').status).toBe(0);
+    expect(git(root, 'config', 'http.extraheader', credential).status).toBe(0);
+    expect(git(root, 'init', '-q', '--bare', 'vendor/mirror').status).toBe(0);
+    expect(git(root, 'config', '--file', 'vendor/mirror/config', 'http.extraheader', credential).status).toBe(0);
+    return root;
+  }
+  const flow = (refs: string) => `MODEL gpt-4\nREFCAT ${refs}\nPROMPT hi\n`;
+
+  it.each([
+    ['validate', ['validate', 'flow.conv']],
+    ['validate --format github', ['validate', 'flow.conv', '--format', 'github']],
+    ['validate --json', ['validate', 'flow.conv', '--json']],
+    ['verify refs', ['verify', 'refs', 'flow.conv']],
+  ])('%s never prints the line of .git/config or of a bare repository\'s config', async (_name, args) => {
+    const root = checkout();
+    fs.writeFileSync(path.join(root, 'flow.conv'), flow('@.git/config#/extraheader/:function @vendor/mirror/config#/extraheader/:function'));
+    const r = await refcatInProcess(args, { cwd: root });
+    expect(r.stdout + r.stderr).not.toContain('c2VjcmV0');
+    expect(r.stdout + r.stderr).toContain('Pattern not checked');
+  });
+
+  it('verify refs gives a pattern ref to a file outside the root no verdict: the same answer whether it matches or not', async () => {
+    const outside = tmpDir({ 'secret.txt': 'root:x:0:0\n' });
+    const secret = path.join(outside, 'secret.txt');
+    const root = tmpDir({ 'doc.md': `See @${secret}#/^root/ and @${secret}#/^nobody/ here.\n` });
+    const r = await refcatInProcess(['verify', 'refs', 'doc.md', '--json'], { cwd: root });
+    const j = JSON.parse(r.stdout);
+    expect([r.code, j.passed, j.broken, j.valid]).toEqual([0, true, 0, 2]);
+    expect(j.warnings.map((w: { code: string; ref: string }) => [w.code, w.ref])).toEqual([
+      ['pattern_outside', `@${secret}#/^root/`],
+      ['pattern_outside', `@${secret}#/^nobody/`],
+    ]);
+    // --strict fails on the warning, whatever the file holds.
+    const strict = await refcatInProcess(['verify', 'refs', 'doc.md', '--strict'], { cwd: root });
+    expect(strict.code).toBe(1);
+    // A missing file is still broken: only the pattern goes unjudged.
+    fs.rmSync(secret);
+    expect((await refcatInProcess(['verify', 'refs', 'doc.md'], { cwd: root })).code).toBe(1);
+  });
+
+  it('refcat mcp: .git/config and a bare repository under the root are outside', async () => {
+    const root = checkout();
+    const agent: AgentContext = { ctx: testCtx(root), store: path.join(root, '..', 'store') };
+    const extract = TOOLS.find((t) => t.name === 'extract')!;
+    for (const ref of ['@.git/config', '@vendor/mirror/config']) {
+      const a = await runTool(extract, { refs: [ref] }, agent);
+      expect(a.isError, ref).toBe(true);
+      expect(a.text).toBe(`Error: Refused: ${ref} is outside the root ${root} (and every alias target)\n`);
+    }
+  });
+});

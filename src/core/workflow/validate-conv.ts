@@ -192,7 +192,7 @@ export function checkConvRefs(
   let count = 0;
   for (const r of convRefs(conv)) {
     const d = r.directive;
-    const opts = { searchDirs: searchDirsFor(d, ctx), aliases, noIgnore, checkOnly: true, patternBudget, confine };
+    const opts = { searchDirs: searchDirsFor(d, ctx), aliases, noIgnore, checkOnly: true, unjudgedOutside: true, patternBudget, confine };
     if (r.kind === 'REFCAT') {
       count++;
       const report = extract([r.ref], ctx, opts);
