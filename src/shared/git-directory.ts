@@ -19,18 +19,20 @@ const MARKS = ['HEAD', 'objects', 'refs', 'commondir'] as const;
  * ref), and refusing a little more than git would is the safe side.
  */
 export function isGitDirectory(dir: string): boolean {
-  return wouldBeGitDirectory(dir, null);
+  return wouldBeGitDirectory(dir, null) !== null;
 }
 
 /**
- * Whether `dir` is or would become a git directory once `added` (one of its entries' names, or
- * null) exists too. Names are compared as a case-insensitive file system would (`head` is `HEAD`
- * on macOS).
+ * What makes `dir` a git directory, now or once `added` (one of its entries' names, or null)
+ * exists too (`HEAD and commondir`, `HEAD, objects/ and refs/`), or null. Names are compared as a
+ * case-insensitive file system would (`head` is `HEAD` on macOS).
  */
-function wouldBeGitDirectory(dir: string, added: string | null): boolean {
+function wouldBeGitDirectory(dir: string, added: string | null): string | null {
   const adds = added?.toLowerCase();
   const has = (name: (typeof MARKS)[number]) => adds === name.toLowerCase() || exists(path.join(dir, name));
-  return has('HEAD') && (has('commondir') || (has('objects') && has('refs')));
+  if (!has('HEAD')) return null;
+  if (has('commondir')) return 'HEAD and commondir';
+  return has('objects') && has('refs') ? 'HEAD, objects/ and refs/' : null;
 }
 
 /**
@@ -55,16 +57,18 @@ export function gitDirectoryOf(file: string, top: string | null, isGitDir: (dir:
 
 /**
  * The folder that writing the file `file` (an absolute real path, which may not exist yet, with
- * the folders it would be created in) would make a git directory, or null: a folder above it
+ * the folders it would be created in) would make a git directory, and the entries that would,
+ * or null: a folder above it
  * holding, with the new file or folder, a `HEAD` and `objects/` and `refs/` (or `commondir`).
  * Writing `vendor/lib/refs/heads/main` where `vendor/lib` has `HEAD` and `objects/` is such a
  * write, whatever order the pieces come in: the last one is refused.
  */
-export function gitDirectoryMadeBy(file: string): string | null {
+export function gitDirectoryMadeBy(file: string): { dir: string; marks: string } | null {
   let below = file;
   for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
     const name = path.basename(below);
-    if (MARKS.some((m) => m.toLowerCase() === name.toLowerCase()) && wouldBeGitDirectory(dir, name)) return dir;
+    const marks = MARKS.some((m) => m.toLowerCase() === name.toLowerCase()) ? wouldBeGitDirectory(dir, name) : null;
+    if (marks !== null) return { dir, marks };
     if (path.dirname(dir) === dir) return null;
     below = dir;
   }

@@ -65,6 +65,18 @@ describe('ref_export cannot assemble a git directory under another name', () => 
   });
 });
 
+describe('a linked worktree\'s kind of git directory: HEAD and commondir', () => {
+  it('HEAD is written; the commondir that would name a repository beside it is refused', async () => {
+    const root = tmpDir({ 'answer.md': answer('../../.git') });
+    expect(git(root, 'init', '-q').status).toBe(0);
+    const head = await refcatInProcess(['ref', 'export', 'x', '--to', 'wt/HEAD', '--from', 'answer.md'], { cwd: root });
+    expect(head.code).toBe(0);
+    const common = await refcatInProcess(['ref', 'export', 'x', '--to', 'wt/commondir', '--from', 'answer.md'], { cwd: root });
+    expect([common.code, common.stderr]).toEqual([2, 'Error: Refused: wt/commondir would make wt a git directory (HEAD and commondir: git would run what wt/config names)\n']);
+    expect(isGitDirectory(path.join(root, 'wt'))).toBe(false);
+  });
+});
+
 describe('no write goes into a git directory, whatever its name (ref export, fd write, MCP)', () => {
   /** A repository with a bare one and a separate git directory under ordinary names. */
   function repos() {

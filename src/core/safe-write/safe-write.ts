@@ -232,8 +232,8 @@ function refuseGitDirectory(target: string, shown: string, cwd: string): void {
   }
   const made = gitDirectoryMadeBy(target);
   if (made !== null) {
-    const dir = shownPath(cwd, made);
-    throw new UsageError(`Refused: ${shown} would make ${dir} a git directory (HEAD, objects/ and refs/: git would run what ${dir}/config names)`, {
+    const dir = shownPath(cwd, made.dir);
+    throw new UsageError(`Refused: ${shown} would make ${dir} a git directory (${made.marks}: git would run what ${dir}/config names)`, {
       code: 'git_directory',
     });
   }
