@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type AgentContext, runTool, TOOLS } from '../../src/core/agents/mcp-tools.js';
+import { BufferSource } from '../../src/core/paging/byte-source.js';
+import { safeWrite } from '../../src/core/safe-write/safe-write.js';
 import { isGitDirectory } from '../../src/shared/git-directory.js';
 import { refcatInProcess } from '../helpers/in-process.js';
 import { testCtx, tmpDir } from '../helpers/tmp.js';
@@ -62,6 +64,26 @@ describe('ref_export cannot assemble a git directory under another name', () => 
       expect(codes.filter((c) => c === 2), `order ${order}`).toHaveLength(1);
       expect(isGitDirectory(path.join(root, 'vendor/lib')), `order ${order}`).toBe(false);
     }
+  });
+});
+
+describe('two writes of one process that race', () => {
+  it('a large HEAD whose blocks are written while another call adds objects/ and refs/ is refused before it takes its name', async () => {
+    const root = tmpDir();
+    const head = Buffer.from('ref: refs/heads/main\n'.padEnd(3 << 20, ' ') + '\n');
+    const other = () =>
+      Promise.all([
+        safeWrite(new BufferSource(Buffer.from('x\n')), { to: 'vendor/lib/objects/info/keep', mode: 'write' }, testCtx(root)),
+        safeWrite(new BufferSource(Buffer.from('x\n')), { to: 'vendor/lib/refs/heads/keep', mode: 'write' }, testCtx(root)),
+      ]).then(() => undefined);
+    let paused = false;
+    const write = safeWrite(new BufferSource(head), { to: 'vendor/lib/HEAD', mode: 'write' }, testCtx(root), {
+      // The first pause between blocks: the other calls run, each judged against the tree as it is.
+      afterBlock: () => (paused ? Promise.resolve() : ((paused = true), other())),
+    });
+    await expect(write).rejects.toThrow('Refused: vendor/lib/HEAD would make vendor/lib a git directory (HEAD, objects/ and refs/');
+    expect(fs.readdirSync(path.join(root, 'vendor/lib')).sort()).toEqual(['objects', 'refs']);
+    expect(isGitDirectory(path.join(root, 'vendor/lib'))).toBe(false);
   });
 });
 

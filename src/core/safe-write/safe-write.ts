@@ -90,7 +90,7 @@ export async function safeWrite(content: ByteSource, opts: SafeWriteOptions, ctx
     const locked = opts.mode !== 'write' || opts.force === true;
     const release = locked ? acquireLock(target, { proc: ctx.proc, waitMs: hooks.lockWaitMs, shown: opts.to }) : null;
     try {
-      return await writeTarget(content, target, opts, hooks, ctx.proc?.pid);
+      return await writeTarget(content, target, opts, hooks, ctx);
     } finally {
       release?.();
     }
@@ -101,7 +101,8 @@ export async function safeWrite(content: ByteSource, opts: SafeWriteOptions, ctx
 }
 
 /** The read-modify-write itself; for append and insert the caller holds the lock. */
-async function writeTarget(content: ByteSource, target: string, opts: SafeWriteOptions, hooks: SafeWriteHooks, pid?: number): Promise<SafeWriteResult> {
+async function writeTarget(content: ByteSource, target: string, opts: SafeWriteOptions, hooks: SafeWriteHooks, ctx: Context): Promise<SafeWriteResult> {
+  const pid = ctx.proc?.pid;
   // Read again now that we hold the lock: another refcat may have changed the file while we waited.
   const old: { stat: fs.Stats; buf?: Buffer } | null = opts.mode === 'write' ? statRegular(target, opts.to) : readRegular(target, opts.to);
   const before = old?.buf ?? Buffer.alloc(0);
@@ -123,6 +124,14 @@ async function writeTarget(content: ByteSource, target: string, opts: SafeWriteO
     }
     file.write(trail);
     file.write(before.subarray(at));
+  } catch (err) {
+    file.abort();
+    throw err;
+  }
+  try {
+    // Judged again with nothing awaited before the file takes its name: another call of this
+    // process may have added a piece of a git directory while this one's blocks were written.
+    refuseGitDirectory(target, opts.to, ctx.cwd);
   } catch (err) {
     file.abort();
     throw err;
