@@ -1,6 +1,7 @@
 import { type ExitCode, toDiagnostic } from '../../shared/errors.js';
 import { diagnosticJson } from '../../core/output/render-extraction.js';
 import { tildify } from '../../shared/paths.js';
+import { visible } from '../../shared/visible.js';
 import { type IO, printDiagnostics } from '../io.js';
 import { resolverFromFlags } from '../alias-flags.js';
 import { type FormatOptions, formatOf, type TableFormat } from '../format-flags.js';
@@ -44,10 +45,12 @@ export async function runAliases(opts: AliasesCliOptions, io: IO): Promise<ExitC
     );
     return 0;
   }
+  // Names, targets and files come from config files anyone may write: escaped, so none can end
+  // its row, forge another, or reach the terminal (docs/reference.md#aliases).
   const table = rows.map((r) => [
-    r.name,
-    tildify(r.target, ctx.home),
-    tildify(r.origin, ctx.home) + (r.shadowed ? ' (shadowed)' : ''),
+    visible(r.name),
+    visible(tildify(r.target, ctx.home)),
+    visible(tildify(r.origin, ctx.home)) + (r.shadowed ? ' (shadowed)' : ''),
   ]);
   const widths = [0, 1].map((i) => Math.max(...table.map((row) => row[i]!.length)));
   if (table.length > 0) {

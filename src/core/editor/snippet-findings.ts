@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { extract } from '../extract/extract.js';
 import { docCitations, judgeSnippet, staleText } from '../snippets/judge-snippets.js';
-import { applyLineEdits, refreshEdits } from '../snippets/refresh-snippet.js';
+import { applyLineEdits, type LineEdit, refreshEdits } from '../snippets/refresh-snippet.js';
 import type { CheckedDocument, DocumentCheck } from './check-document.js';
 import { docSearchDirs, type EditorSession } from './editor-session.js';
 import type { EditorFinding } from './editor-findings.js';
@@ -37,6 +37,8 @@ export const snippetCheck: DocumentCheck = (doc: CheckedDocument, session: Edito
     if (entry.status !== 'stale') continue;
     const code = report.results.flatMap((r) => r.lines);
     const refreshable = !/\.\.\.|\u2026/.test(c.snippet.join('\n')) && report.results.length === 1;
+    // The same edits as --fix-snippets, fence lengthening included; a refused refresh is not offered.
+    const refresh = refreshable ? refreshEdits(doc.lines, c, c.text, code) : null;
     findings.push({
       span,
       severity: 'error',
@@ -44,16 +46,23 @@ export const snippetCheck: DocumentCheck = (doc: CheckedDocument, session: Edito
       code: 'stale_snippet',
       message: staleText(entry),
       ref: c.text,
-      fixes: refreshable ? [{ title: `Refresh snippet from ${c.text}`, edits: [snippetEdit(doc, c.from, c.to, refreshEdits(doc.lines, c, c.text, code))] }] : [],
+      fixes: refresh?.edits ? [{ title: `Refresh snippet from ${c.text}`, edits: [snippetEdit(doc, refresh.edits)] }] : [],
     });
   }
   return findings;
 };
 
-/** The refresh as one replacement of the snippet's lines (the ref is unchanged here). */
-function snippetEdit(doc: CheckedDocument, from: number, to: number, edits: ReturnType<typeof refreshEdits>) {
-  const lines = applyLineEdits(doc.lines, edits);
-  const added = lines.length - doc.lines.length;
-  const newText = lines.slice(from, to + added).map((l) => l + '\n').join('');
-  return { span: { startLine: from, startColumn: 0, endLine: to, endColumn: 0 }, newText };
+/**
+ * The refresh as one replacement of the lines from its first edit to its last (the ref is
+ * unchanged here; a lengthened fence is part of it). Only those lines are copied, never the doc.
+ */
+function snippetEdit(doc: CheckedDocument, edits: readonly LineEdit[]) {
+  const start = Math.min(...edits.map((e) => e.line));
+  const end = Math.max(...edits.map((e) => e.line + e.count));
+  const lines = applyLineEdits(
+    doc.lines.slice(start, end),
+    edits.map((e) => ({ ...e, line: e.line - start })),
+  );
+  const newText = lines.map((l) => l + '\n').join('');
+  return { span: { startLine: start, startColumn: 0, endLine: end, endColumn: 0 }, newText };
 }

@@ -17,6 +17,7 @@ import { BinaryContentError, DEFAULT_MAX_LINE_BYTES, LineReader, LineTooLongErro
 import { MAX_CACHED_FILE_BYTES, type ReadCache } from './read-cache.js';
 import {
   DEFAULT_MAX_SELECTION_CHARS,
+  PATTERN_OUTSIDE,
   type Selection,
   SelectError,
   type SelectWarning,
@@ -61,6 +62,8 @@ export interface ExtractOptions {
    * also what messages may quote; without it, the root and the alias targets defined outside it.
    */
   confine?: Confinement;
+  /** Checks: a pattern ref to a file no message may quote is not searched (docs/reference.md#limits-and-hostile-input). */
+  unjudgedOutside?: boolean;
   /**
    * Small files read once for a whole command (read-cache.ts): for a caller that checks many refs
    * into the same files against one snapshot of them, such as `verify refs`. Not for streaming.
@@ -393,6 +396,11 @@ function readExtraction(
     // --list-files opens no whole file: a glob's walk found a regular file, a named one is stat'ed.
     if (!file.glob) checkRegular(file.path, refText);
     return { extraction: extractionOf(file, language, { start: 1, lines: [], totalLines: null, clamped: false }, 0), warnings: [] };
+  }
+  if (options.unjudgedOutside && ref.selector?.kind === 'pattern' && !options.quotable?.(file.path)) {
+    // No verdict: whether it matches would say what the file holds.
+    checkRegular(file.path, refText);
+    return { extraction: extractionOf(file, language, { start: 1, lines: [], totalLines: null, clamped: false }, 0), warnings: [PATTERN_OUTSIDE] };
   }
   // A held file is never streamed (onDisk wants a descriptor), nor read with a line cap below its size.
   const held = options.onDisk || (options.maxSelectionChars ?? Infinity) < MAX_CACHED_FILE_BYTES ? null : (options.readCache?.file(file.path) ?? null);

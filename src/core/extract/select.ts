@@ -23,10 +23,13 @@ export interface Selection {
 }
 
 export interface SelectWarning {
-  code: 'block_unclosed' | 'block_truncated';
+  code: 'block_unclosed' | 'block_truncated' | 'pattern_outside';
   message: string;
   details: string[];
 }
+
+/** A pattern ref to a file outside the root (and every alias target), left unsearched by the checks. */
+export const PATTERN_OUTSIDE: SelectWarning = { code: 'pattern_outside', message: 'Pattern not checked: the file is outside the root and every alias target, or in a git directory', details: [] };
 
 export interface SelectOptions {
   /** `-C N`: extra lines before and after the selection. */

@@ -3,6 +3,7 @@ import { visible } from '../../shared/visible.js';
 import type { ExtractReport, Extraction } from '../extract/extract.js';
 import { specOf } from '../ref-spec/format-ref-spec.js';
 import { citeComment } from '../snippets/cite-comment.js';
+import { fenceFor, fenceOfLength } from '../snippets/fence-length.js';
 import { longestBacktickRun, spanJsonBytes, spanLinesBytes, spanPrefixedBytes } from '../extract/content-span.js';
 
 export type OutputFormat = 'markdown' | 'json' | 'spec' | 'raw' | 'cite';
@@ -242,20 +243,6 @@ function* numberedLines(r: Extraction): Generator<OutputChunk> {
   const prefix = (n: number) => `${String(n).padStart(width)} | `;
   if (r.onDisk) yield* spanPrefixedBytes(r.onDisk, r.lineStart, prefix, CHUNK_CHARS);
   else yield* inChunks(r.lines, (line, i) => prefix(r.lineStart + i) + line + '\n');
-}
-
-/** Three backticks, or one more than the longest run of 3+ backticks in the content. */
-export function fenceFor(lines: string[]): string {
-  let longest = 0;
-  for (const line of lines) {
-    if (!line.includes('```')) continue;
-    for (const m of line.matchAll(/`{3,}/g)) longest = Math.max(longest, m[0].length);
-  }
-  return fenceOfLength(longest);
-}
-
-function fenceOfLength(longestRun: number): string {
-  return '`'.repeat(longestRun >= 3 ? longestRun + 1 : 3);
 }
 
 export function diagnosticJson(d: Diagnostic): Record<string, unknown> {

@@ -3,6 +3,7 @@ import type { SafeWriteResult } from '../safe-write/safe-write.js';
 import type { FdView } from '../paging/fd-read.js';
 import type { EntryMeta } from '../paging/fd-store.js';
 import { plural } from './render-findings.js';
+import { visible } from '../../shared/visible.js';
 
 export type FdFormat = 'xml' | 'json' | 'raw';
 export const FD_FORMATS: readonly FdFormat[] = ['xml', 'json', 'raw'];
@@ -130,7 +131,9 @@ export function renderList(entries: EntryMeta[], json: boolean, store: string): 
   if (json) {
     return JSON.stringify({ version: 1, store, entries: entries.map(entryJson) }, null, 2) + '\n';
   }
-  const rows = entries.map((e) => [e.id, plural(e.lines, 'line'), plural(e.chars, 'char'), e.created.replace(/\.\d+Z$/, 'Z'), e.source]);
+  // A source is a file name or label anyone may choose, and meta.json may be edited: escaped, so
+  // no cell can end its row or reach the terminal.
+  const rows = entries.map((e) => [e.id, plural(e.lines, 'line'), plural(e.chars, 'char'), e.created.replace(/\.\d+Z$/, 'Z'), e.source].map(visible));
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows.map((r) => r.map((c, i) => (i < 4 ? c.padEnd(widths[i]!) : c)).join('  ') + '\n').join('');
 }

@@ -37,13 +37,31 @@ export function renderFinding(f: Finding, opts: CheckRenderOptions): string {
 
 /**
  * A GitHub Actions workflow command: `::error file=<f>,line=<n>::<message>`. Detail lines follow
- * the message as escaped newlines, so the annotation carries them.
+ * the message as escaped newlines, so the annotation carries them. `level` overrides the finding's
+ * severity (drift's `::notice` for a fixed ref).
  */
-export function githubAnnotation(f: Finding, cwd: string, message: string = f.message, details: string[] = f.details): string {
-  const props = [`file=${escapeProperty(shownPath(cwd, f.file))}`];
-  if (f.line !== null) props.push(`line=${f.line}`);
-  const text = [message, ...details].map(visible).join('\n');
-  return `::${f.severity} ${props.join(',')}::${escapeData(text)}\n`;
+export function githubAnnotation(
+  f: Finding,
+  cwd: string,
+  message: string = f.message,
+  details: string[] = f.details,
+  level: GithubLevel = f.severity,
+): string {
+  const props: [string, string | number][] = [['file', shownPath(cwd, f.file)]];
+  if (f.line !== null) props.push(['line', f.line]);
+  return githubCommand(level, props, [message, ...details]);
+}
+
+export type GithubLevel = 'error' | 'warning' | 'notice';
+
+/**
+ * Every GitHub workflow command refcat prints goes through here (docs/reference.md#validate):
+ * properties and message escaped as GitHub reads them, the message's control characters made
+ * visible, so no file name or line of text can end the command or start another (`::add-mask::`).
+ */
+export function githubCommand(level: GithubLevel, props: readonly [string, string | number][], lines: readonly string[]): string {
+  const shown = props.map(([k, v]) => `${k}=${escapeProperty(String(v))}`).join(',');
+  return `::${level}${shown ? ' ' + shown : ''}::${escapeData(lines.map(visible).join('\n'))}\n`;
 }
 
 function escapeData(s: string): string {
@@ -87,8 +105,8 @@ export function skippedLines(skipped: readonly SkippedFile[], cwd: string): stri
   }
   return [...bySource.values()].map(({ by, named, n }) =>
     by.startsWith('-')
-      ? `Skipped ${plural(n, 'file')} that ${by} matches`
-      : `Skipped ${plural(n, 'file')} that ${shownPath(cwd, by)} lists (${named ? 'named, but --skip-ignored' : 'name a file to check it anyway'})`,
+      ? `Skipped ${plural(n, 'file')} that ${visible(by)} matches`
+      : `Skipped ${plural(n, 'file')} that ${visible(shownPath(cwd, by))} lists (${named ? 'named, but --skip-ignored' : 'name a file to check it anyway'})`,
   );
 }
 

@@ -9,6 +9,7 @@ import {
   type CheckRenderOptions,
   findingJson,
   githubAnnotation,
+  githubCommand,
   type OutputChunk,
   plural,
   renderFinding,
@@ -45,7 +46,7 @@ export const validateRenderers: Record<CheckFormat, Renderer> = {
         .concat(summaryLine(r, opts.cwd), partLines(r, opts.cwd))
         .join(''),
     })),
-    ...skippedLines(skipped, opts.cwd).map((line): OutputChunk => ({ stream: 'stdout', text: `::notice::${line}\n` })),
+    ...skippedLines(skipped, opts.cwd).map((line): OutputChunk => ({ stream: 'stdout', text: githubCommand('notice', [], [line]) })),
   ],
   json: (results, opts, skipped = []) => [
     {

@@ -6,7 +6,7 @@ import { MISSING_CODES } from '../workflow/validate-conv.js';
 import { KNOWN_ALIASES } from '../alias/resolve-aliases.js';
 import { knownAliasesOnce } from './known-aliases-once.js';
 import { type SnippetEntry, staleText } from '../snippets/judge-snippets.js';
-import { type CheckFormat, type CheckRenderOptions, findingJson, findingPlace, githubAnnotation, type OutputChunk, plural, skippedJson, skippedLines } from './render-findings.js';
+import { type CheckFormat, type CheckRenderOptions, findingJson, findingPlace, githubAnnotation, githubCommand, type OutputChunk, plural, skippedJson, skippedLines } from './render-findings.js';
 
 /** An unknown alias names the aliases there are, and where each comes from: a typo is fixed from the report. */
 const knownAliases = (f: RefFinding): string[] => (f.code === 'unknown_alias' ? f.details.filter((d) => d.startsWith(KNOWN_ALIASES)) : []);
@@ -57,14 +57,14 @@ export const verifyRenderers: Record<CheckFormat, Renderer> = {
     for (const line of driftLines(report, opts.cwd)) {
       const failing = (line.entry.status === 'changed' && !line.entry.byName) || line.entry.status === 'deleted';
       const level = failing ? 'error' : line.entry.status === 'fixed' || line.entry.status === 'accepted' ? 'notice' : 'warning';
-      const finding = { severity: level as 'error', code: line.entry.status, message: '', details: [], file: line.entry.file, line: line.entry.line };
-      out += githubAnnotation(finding, opts.cwd, `${line.label[0]}${line.label.slice(1).toLowerCase()} reference: ${line.text}`, []).replace(/^::error /, `::${level} `);
+      const finding = { severity: 'error' as const, code: line.entry.status, message: '', details: [], file: line.entry.file, line: line.entry.line };
+      out += githubAnnotation(finding, opts.cwd, `${line.label[0]}${line.label.slice(1).toLowerCase()} reference: ${line.text}`, [], level);
     }
     for (const n of report.drift?.notFixed ?? []) {
       const severity = n.kind === 'unwritable' || n.kind === 'outside' ? 'error' : 'warning';
       out += githubAnnotation({ severity, code: 'not_fixed', message: `Not fixed: ${notFixedText(n)}`, details: [], file: n.file, line: n.line ?? null }, opts.cwd);
     }
-    for (const line of skippedLines(report.skipped, opts.cwd)) out += `::notice::${line}\n`;
+    for (const line of skippedLines(report.skipped, opts.cwd)) out += githubCommand('notice', [], [line]);
     return [{ stream: 'stdout', text: out + headline(report, opts.strict ?? false) }];
   },
   json: (report, opts) => {

@@ -4,6 +4,7 @@ import type { Context } from '../../shared/context.js';
 import { UsageError } from '../../shared/errors.js';
 import type { AliasResolver } from '../alias/resolve-aliases.js';
 import { lazyRequire } from '../../shared/lazy.js';
+import { gitDirectoryOf, isGitDirectory } from '../../shared/git-directory.js';
 
 const childProcess = lazyRequire<typeof import('node:child_process')>('node:child_process');
 
@@ -19,6 +20,8 @@ export class Confinement {
   private readonly folders: Map<string, string> | null;
   /** With `snapshot`: each path's answer. */
   private readonly answers: Map<string, boolean> | null;
+  /** With `snapshot`: whether each folder asked about is a git directory. */
+  private readonly gitDirs: Map<string, boolean> | null;
 
   /**
    * `snapshot`: for one command over files that do not move meanwhile (`verify refs`), a folder's
@@ -34,18 +37,33 @@ export class Confinement {
     this.allowed = [root, ...aliasTargets].map(realOrSelf);
     this.folders = options.snapshot ? new Map() : null;
     this.answers = options.snapshot ? new Map() : null;
+    this.gitDirs = options.snapshot ? new Map() : null;
   }
 
-  /** Whether `file` (absolute, or relative to the root) lies inside the root or an alias target. */
+  /**
+   * Whether `file` (absolute, or relative to the root) lies inside the root or an alias target,
+   * and not in a git directory below it (`.git/config`, a bare repository under another name:
+   * docs/reference.md#limits-and-hostile-input): those hold the checkout's credentials and
+   * settings, not its files.
+   */
   allows(file: string): boolean {
     const abs = path.resolve(this.root, file);
     const known = this.answers?.get(abs);
     if (known !== undefined) return known;
     const real = (this.folders && this.inKnownFolder(abs)) ?? realOrNearest(abs);
-    const answer = this.allowed.some((dir) => inside(real, dir));
+    const answer = this.allowed.some((dir) => inside(real, dir) && gitDirectoryOf(real, dir, this.isGitDir) === null);
     this.answers?.set(abs, answer);
     return answer;
   }
+
+  /** Whether a folder is a git directory; with `snapshot`, asked once per folder. */
+  private readonly isGitDir = (dir: string): boolean => {
+    const known = this.gitDirs?.get(dir);
+    if (known !== undefined) return known;
+    const answer = isGitDirectory(dir);
+    this.gitDirs?.set(dir, answer);
+    return answer;
+  };
 
   /** The real path of `abs`, a file that is not a symlink, from its folder's remembered real path; else null. */
   private inKnownFolder(abs: string): string | null {

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../shared/context.js';
 import { RefcatError, UsageError } from '../../shared/errors.js';
-import { expandHome } from '../../shared/paths.js';
+import { gitDirectoryMadeBy, gitDirectoryOf } from '../../shared/git-directory.js';
+import { expandHome, shownPath } from '../../shared/paths.js';
 import { PatternBudget, PatternTimeout } from '../extract/pattern-search.js';
 import type { ByteSource } from '../paging/byte-source.js';
 import { AtomicFile, reclaimTemps, TargetExistsError } from './atomic-file.js';
@@ -77,6 +78,7 @@ export async function safeWrite(content: ByteSource, opts: SafeWriteOptions, ctx
   }
   if (namesFolder(opts.to)) throw folderError(opts.to);
   const target = resolveTarget(opts, ctx);
+  refuseGitDirectory(target, opts.to, ctx.cwd);
   const old = statOrNull(target, opts.to);
   checkKind(old, opts.to);
   if (opts.mode === 'write' && old && !opts.force) throw existsError(opts.to);
@@ -88,7 +90,7 @@ export async function safeWrite(content: ByteSource, opts: SafeWriteOptions, ctx
     const locked = opts.mode !== 'write' || opts.force === true;
     const release = locked ? acquireLock(target, { proc: ctx.proc, waitMs: hooks.lockWaitMs, shown: opts.to }) : null;
     try {
-      return await writeTarget(content, target, opts, hooks, ctx.proc?.pid);
+      return await writeTarget(content, target, opts, hooks, ctx);
     } finally {
       release?.();
     }
@@ -99,7 +101,8 @@ export async function safeWrite(content: ByteSource, opts: SafeWriteOptions, ctx
 }
 
 /** The read-modify-write itself; for append and insert the caller holds the lock. */
-async function writeTarget(content: ByteSource, target: string, opts: SafeWriteOptions, hooks: SafeWriteHooks, pid?: number): Promise<SafeWriteResult> {
+async function writeTarget(content: ByteSource, target: string, opts: SafeWriteOptions, hooks: SafeWriteHooks, ctx: Context): Promise<SafeWriteResult> {
+  const pid = ctx.proc?.pid;
   // Read again now that we hold the lock: another refcat may have changed the file while we waited.
   const old: { stat: fs.Stats; buf?: Buffer } | null = opts.mode === 'write' ? statRegular(target, opts.to) : readRegular(target, opts.to);
   const before = old?.buf ?? Buffer.alloc(0);
@@ -121,6 +124,14 @@ async function writeTarget(content: ByteSource, target: string, opts: SafeWriteO
     }
     file.write(trail);
     file.write(before.subarray(at));
+  } catch (err) {
+    file.abort();
+    throw err;
+  }
+  try {
+    // Judged again with nothing awaited before the file takes its name: another call of this
+    // process may have added a piece of a git directory while this one's blocks were written.
+    refuseGitDirectory(target, opts.to, ctx.cwd);
   } catch (err) {
     file.abort();
     throw err;
@@ -214,6 +225,27 @@ function resolveTarget(opts: SafeWriteOptions, ctx: Context): string {
   }
   if (real.dangling) throw new RefcatError(`${opts.to} is a symlink to a missing file`, { code: 'dangling_symlink' });
   return real.path;
+}
+
+/**
+ * No write goes into a git directory, or makes one (docs/fd-and-ref.md#git-directories): git runs
+ * what a git directory's config and hooks name, so a file written there, or the last piece of one
+ * assembled under another name (`vendor/lib/HEAD`, `config`, `objects/`, `refs/`), is a command
+ * run at the next `git status`. Judged by the real path; no flag lifts it.
+ */
+function refuseGitDirectory(target: string, shown: string, cwd: string): void {
+  const inside = gitDirectoryOf(target, null);
+  if (inside !== null) {
+    const what = path.basename(inside).toLowerCase() === '.git' ? 'a .git folder' : `the git directory ${shownPath(cwd, inside)}`;
+    throw new UsageError(`Refused: ${shown} is inside ${what} (git runs what its config and hooks name)`, { code: 'git_directory' });
+  }
+  const made = gitDirectoryMadeBy(target);
+  if (made !== null) {
+    const dir = shownPath(cwd, made.dir);
+    throw new UsageError(`Refused: ${shown} would make ${dir} a git directory (${made.marks}: git would run what ${dir}/config names)`, {
+      code: 'git_directory',
+    });
+  }
 }
 
 /** `p` strictly below `dir` (the root itself is no file to write). */

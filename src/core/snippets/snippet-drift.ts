@@ -155,7 +155,12 @@ export function refreshSnippets(
         result.left.push({ file, line: item.s.line, ref: item.s.ref, reason: problem });
         continue;
       }
-      edits.push(...refreshEdits(docLines, c, refreshedRef(item.d)!, item.code));
+      const refresh = refreshEdits(docLines, c, refreshedRef(item.d)!, item.code);
+      if (refresh.refused !== null) {
+        result.left.push({ file, line: item.s.line, ref: item.s.ref, reason: refresh.refused });
+        continue;
+      }
+      edits.push(...refresh.edits);
       done.push(item);
     }
     if (done.length === 0) continue;

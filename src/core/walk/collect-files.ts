@@ -4,7 +4,7 @@ import type { Context } from '../../shared/context.js';
 import { UsageError } from '../../shared/errors.js';
 import { displayRelative } from '../../shared/paths.js';
 import type { Confinement } from '../safe-read/confinement.js';
-import { parseRule, readRules, type Rule } from './gitignore.js';
+import { MAX_RULE_CHARS, parseRule, readRules, type Rule } from './gitignore.js';
 import { expandGlob, hasGlobChars } from './glob.js';
 
 /** Folders never scanned (docs/reference.md#verify-refs). */
@@ -69,7 +69,12 @@ export interface CollectedFile {
  * names nothing at all is a usage error.
  */
 export function collectFiles(inputs: readonly string[], ctx: Context, options: CollectOptions): Collected {
-  const exclude = (options.exclude ?? []).map(parseRule).filter((r): r is Rule => r !== null);
+  const exclude = (options.exclude ?? [])
+    .map((glob) => {
+      if (glob.length > MAX_RULE_CHARS) throw new UsageError(`--exclude: glob too long: ${glob.length} characters (at most ${MAX_RULE_CHARS})`, { code: 'glob_too_long' });
+      return parseRule(glob);
+    })
+    .filter((r): r is Rule => r !== null);
   const wanted = (file: string) => options.extensions.some((ext) => file.toLowerCase().endsWith(ext));
   const seen = new Set<string>();
   const out: CollectedFile[] = [];

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { findUp } from '../../shared/paths.js';
 import { MAX_TEXT_FILE_BYTES } from '../safe-read/read-text-file.js';
-import { compileGlob, type GlobMatcher } from './glob-match.js';
+import { compileGlob, type GlobMatcher, MAX_GLOB_CHARS } from './glob-match.js';
 import { holdsAny } from './regex-nfa.js';
 
 export interface Rule {
@@ -262,6 +262,9 @@ function readSmallText(file: string): string | null {
   }
 }
 
+/** The longest rule compiled: the longest glob, less the `**\/` an unanchored rule gets. */
+export const MAX_RULE_CHARS = MAX_GLOB_CHARS - 3;
+
 export function parseRule(raw: string): Rule | null {
   let line = raw.replace(/(?<!\\)\s+$/, '');
   if (line === '' || line.startsWith('#')) return null;
@@ -282,6 +285,9 @@ export function parseRule(raw: string): Rule | null {
   if (line.startsWith('/')) line = line.slice(1);
   // git (fnmatch) negates a class with `[!...]`; picomatch reads that `!` as a character.
   line = line.replace(/(?<!\\)\[!/g, '[^');
+  // A rule longer than any glob refcat compiles holds no rule, as an ignore file too large to read
+  // holds none (docs/reference.md#limits-and-hostile-input); `--exclude` (collect-files.ts) refuses one.
+  if (line.length > MAX_RULE_CHARS) return null;
   const glob = anchored ? line : `**/${line}`;
   const isMatch = compileGlob(glob, { dot: true, windows: false });
   // git's `logs/**` matches everything inside logs/, not logs/ itself (picomatch's does), so that

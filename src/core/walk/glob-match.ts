@@ -21,6 +21,7 @@ export interface GlobMatcher {
  * in regex-nfa.ts. `windows` (picomatch's option) defaults, as there, to whether this is Windows.
  */
 export function compileGlob(glob: string, options: { dot: boolean; windows?: boolean }): GlobMatcher {
+  if (glob.length > MAX_GLOB_CHARS) throw globTooLong(glob);
   const windows = options.windows ?? path.sep === '\\';
   const re = picomatch().makeRe(glob, { dot: options.dot, windows });
   const compiled = re.flags === '' ? compileRegex(re.source) : null;
@@ -48,6 +49,18 @@ export function compileGlob(glob: string, options: { dot: boolean; windows?: boo
     return segments(s) ?? run(s);
   };
   return { glob, needles, test };
+}
+
+/**
+ * The longest glob compiled (docs/reference.md#limits-and-hostile-input): the longest path Linux
+ * takes. No real glob comes near it; picomatch throws past 65,536, and compiling a glob costs
+ * time in proportion to its length.
+ */
+export const MAX_GLOB_CHARS = 4096;
+
+export function globTooLong(glob: string): RefError {
+  const shown = `${glob.slice(0, 40)}...`;
+  return new RefError('glob_too_long', `Glob too long: ${glob.length} characters (at most ${MAX_GLOB_CHARS}): ${shown}`, shown);
 }
 
 // Globs of plain characters, `*`, `?` and `/`, with at most one `**` segment, and braces of plain
@@ -91,19 +104,27 @@ export function segmentGlob(glob: string, dot: boolean): { match: (name: string)
   return { match, tame };
 }
 
-/** `a{b,c}d` as `abd` and `acd`, for braces of plain words; null for any other brace. */
+/**
+ * `a{b,c}d` as `abd` and `acd`, for braces of plain words; null for any other brace, and as soon
+ * as there would be more than MAX_ALTERNATIVES. Left to right in one loop: a glob of 10,000 braces
+ * costs its length, never a stack frame a brace.
+ */
 function expandBraces(glob: string): string[] | null {
-  const open = glob.indexOf('{');
-  if (open < 0) return glob.includes('}') ? null : [glob];
-  const close = glob.indexOf('}', open);
-  if (close < 0 || glob.slice(0, open).includes('}')) return null;
-  const words = glob.slice(open + 1, close).split(',');
-  // `{a}` is no brace to picomatch, and `{a..c}` a range.
-  if (words.length < 2 || words.some((w) => !PLAIN_WORD.test(w) || w.includes('..'))) return null;
-  const rest = expandBraces(glob.slice(close + 1));
-  if (rest === null || words.length * rest.length > MAX_ALTERNATIVES) return null;
-  const head = glob.slice(0, open);
-  return words.flatMap((w) => rest.map((r) => head + w + r));
+  let out = [''];
+  for (let from = 0; ; ) {
+    const open = glob.indexOf('{', from);
+    const text = glob.slice(from, open < 0 ? glob.length : open);
+    if (text.includes('}')) return null;
+    if (open < 0) return out.map((o) => o + text);
+    const close = glob.indexOf('}', open);
+    if (close < 0) return null;
+    const words = glob.slice(open + 1, close).split(',');
+    // `{a}` is no brace to picomatch, and `{a..c}` a range.
+    if (words.length < 2 || out.length * words.length > MAX_ALTERNATIVES) return null;
+    if (words.some((w) => !PLAIN_WORD.test(w) || w.includes('..'))) return null;
+    out = out.flatMap((o) => words.map((w) => o + text + w));
+    from = close + 1;
+  }
 }
 
 interface PlainGlob {

@@ -11,7 +11,7 @@ import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { ALLOWED_VALUES, STEP_DIRECTIVES } from './conv-directives.js';
 import { type ConvReader, loadConv } from './load-conv.js';
 import type { Confinement } from '../safe-read/confinement.js';
-import { compileGlob } from '../walk/glob-match.js';
+import { compileGlob, type GlobMatcher, globTooLong, MAX_GLOB_CHARS } from '../walk/glob-match.js';
 import { convRefs } from './conv-refs.js';
 import { validationTargets } from './workflow-parts.js';
 import type { ConvDirective, ConversationFile } from './conv-types.js';
@@ -222,11 +222,11 @@ export function checkConvRefs(
   patternBudget: PatternBudget,
   confine?: Confinement,
 ): number {
-  const excluded = contextExcluder(conv);
+  const excluded = contextExcluder(conv, findings);
   let count = 0;
   for (const r of convRefs(conv)) {
     const d = r.directive;
-    const opts = { searchDirs: searchDirsFor(d, ctx), aliases, noIgnore, checkOnly: true, patternBudget, confine };
+    const opts = { searchDirs: searchDirsFor(d, ctx), aliases, noIgnore, checkOnly: true, unjudgedOutside: true, patternBudget, confine };
     if (r.kind === 'REFCAT') {
       count++;
       const report = extract([r.ref], ctx, opts);
@@ -269,10 +269,18 @@ function fromDiagnostic(d: ConvDirective, severity: Finding['severity'], diag: D
   return at(d, severity, diag.code, diag.message, diag.details, diag.ref ?? ref);
 }
 
-function contextExcluder(conv: ConversationFile): (ref: string) => boolean {
+/** Whether a CONTEXT-EXCLUDE glob leaves a ref out; a glob that cannot be compiled is an error at its line and excludes nothing. */
+function contextExcluder(conv: ConversationFile, findings: Finding[]): (ref: string) => boolean {
   const globs = conv.directives.filter((d) => d.name === 'CONTEXT-EXCLUDE' && d.value !== '');
   if (globs.length === 0) return () => false;
-  const matchers = globs.map((d) => compileGlob(d.value.replace(/^@/, ''), { dot: true }));
+  const matchers: GlobMatcher[] = [];
+  for (const d of globs) {
+    const glob = d.value.replace(/^@/, '');
+    if (glob.length > MAX_GLOB_CHARS) {
+      const err = globTooLong(glob);
+      findings.push(at(d, 'error', err.code, err.message, [], err.ref));
+    } else matchers.push(compileGlob(glob, { dot: true }));
+  }
   return (ref) => matchers.some((m) => m.test(ref.replace(/^@/, '')));
 }
 
