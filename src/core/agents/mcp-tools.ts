@@ -1,9 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { Context } from '../../shared/context.js';
 import { type Diagnostic, FdError, isRefcatError, RefcatError, toDiagnostic, UsageError } from '../../shared/errors.js';
-import { AliasResolver } from '../alias/resolve-aliases.js';
 import { PatternBudget } from '../extract/pattern-search.js';
 import { DEFAULT_RENDER_OPTIONS, renderDiagnostic } from '../output/render-extraction.js';
 import { escapeAttr, fdErrorRenderers, fdRenderers, renderClose, renderList, renderWrite } from '../output/render-fd.js';
@@ -12,27 +9,34 @@ import { validateRenderers } from '../output/render-validate.js';
 import { verifyRenderers } from '../output/render-verify.js';
 import { readFd } from '../paging/fd-read.js';
 import { Store } from '../paging/fd-store.js';
-import { parseRef } from '../ref-spec/parse-ref-spec.js';
-import { exportRef, findRef, readTranscript, type RefSet, refsFromText } from '../response-refs/response-refs.js';
+import { exportRef, findRef } from '../response-refs/response-refs.js';
 import { WRITE_MODES } from '../safe-write/write-mode.js';
-import { readTextFile } from '../safe-read/read-text-file.js';
 import { VERIFY_EXTENSIONS, verifyRefs } from '../verify-refs/verify-refs.js';
-import type { ConvReader } from '../workflow/load-conv.js';
 import { collectFiles } from '../walk/collect-files.js';
-import { hasGlobChars } from '../walk/glob.js';
 import { validateConv } from '../workflow/validate-conv.js';
 import { Confinement, confinementOf, outside } from '../safe-read/confinement.js';
 import { runExtraction, type StoredOutput, TextSink } from '../pipeline/run-extraction.js';
 import { CounterPool } from '../tokens/counter-pool.js';
 import { ENCODINGS } from '../tokens/tokenizer.js';
 import { HeavyCalls } from './heavy-calls.js';
+import {
+  type AgentContext,
+  aliasesOf,
+  checkHandle,
+  checkPathText,
+  checkRefText,
+  chunksText,
+  confinedReader,
+  escapeRule,
+  lineRange,
+  loadRefs,
+  nextCall,
+  oneSource,
+  regularOrFolder,
+  toAsync,
+} from './tool-inputs.js';
 
-/** What the server knows: the root (also the working directory of every tool) and the store. */
-export interface AgentContext {
-  ctx: Context;
-  /** `--store DIR`; else REFCAT_STORE, else the default, as for the CLI. */
-  store?: string;
-}
+export type { AgentContext } from './tool-inputs.js';
 
 export interface ToolAnswer {
   text: string;
@@ -380,111 +384,5 @@ export async function runTool(tool: ToolSpec, args: unknown, agent: AgentContext
     if (isRefcatError(err)) return { text: renderDiagnostic('Error', toDiagnostic(err)), isError: true };
     return { text: `Error: internal error: ${(err as Error)?.message ?? String(err)}\n`, isError: true };
   }
-}
-
-/** The aliases of a call: an alias file under the root that leads outside is refused, not read. */
-function aliasesOf(ctx: Context): AliasResolver {
-  return new AliasResolver(ctx, { confine: new Confinement(ctx.cwd) });
-}
-
-/** A ref's path must not name a place outside before anything is read (globs are checked per file after). */
-function checkRefText(ref: string, confinement: Confinement): void {
-  const spec = parseRef(ref);
-  if (spec.alias !== null) {
-    if (spec.path.split(/[\\/]/).includes('..') || path.isAbsolute(spec.path)) throw outside(ref, confinement.root);
-    return;
-  }
-  if (hasGlobChars(spec.path)) {
-    if (spec.path.split(/[\\/]/).includes('..') || path.isAbsolute(spec.path)) throw outside(ref, confinement.root);
-    return;
-  }
-  if (!confinement.allows(spec.path)) throw outside(ref, confinement.root);
-}
-
-/**
- * A workflow reader that refuses files outside the root and the alias targets: an INCLUDE leading
- * out becomes the including file's `include_unreadable` error, and the file is never read.
- */
-function confinedReader(confinement: Confinement): ConvReader {
-  return (abs) => {
-    if (!confinement.allows(abs)) throw new Error(`refused: outside the root ${confinement.root} (and every alias target)`);
-    return readTextFile(abs);
-  };
-}
-
-function checkPathText(p: string, confinement: Confinement): void {
-  if (p.split(/[\\/]/).includes('..') || (path.isAbsolute(p) && !confinement.allows(p))) throw outside(p, confinement.root);
-  if (!hasGlobChars(p) && !confinement.allows(p)) throw outside(p, confinement.root);
-}
-
-/**
- * fd_read reads files, not pipes: a FIFO or socket could hold the call (and the agent) for ever,
- * and a device may never end. A folder is left to readFd, which says so.
- */
-function regularOrFolder(abs: string, given: string): string {
-  let st: fs.Stats;
-  try {
-    st = fs.statSync(abs);
-  } catch {
-    return abs; // readFd reports the missing file
-  }
-  if (st.isFile() || st.isDirectory()) return abs;
-  const what = st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : 'a device';
-  throw new FdError('not_regular', given, `Not a regular file: ${given} (${what}; fd_read pages files, and takes other content as text)`);
-}
-
-/** A path as a literal gitignore-style rule: every character that would be a pattern is escaped. */
-function escapeRule(rel: string): string {
-  return rel.split(path.sep).join('/').replace(/[\\*?[\]!# ]/g, (c) => `\\${c}`);
-}
-
-function checkHandle(id: string): string {
-  if (!/^(fd:\d+|ref:[A-Za-z0-9_.:-]+)$/.test(id)) throw new UsageError(`Not an fd: ${id} (expected fd:N or ref:ID; a file is read with path)`);
-  return id;
-}
-
-/** `fd_read {"fd":"fd:1","page":2}`: the call that reads page 2 (a file is read in place, by its path). */
-function nextCall(source: { path: string } | { fd: string }, pageSize: number | undefined): string {
-  return `fd_read ${JSON.stringify({ ...source, page: 2, ...(pageSize !== undefined ? { page_size: pageSize } : {}) })}`;
-}
-
-function oneSource(args: { text?: string; path?: string; fd?: string }): 'text' | 'path' | 'fd' {
-  const given = (['text', 'path', 'fd'] as const).filter((k) => args[k] !== undefined);
-  if (given.length !== 1) throw new UsageError(`Give exactly one of text, path and fd (got ${given.length === 0 ? 'none' : given.join(' and ')})`);
-  return given[0]!;
-}
-
-async function loadRefs(args: { text?: string; path?: string; fd?: string }, agent: AgentContext): Promise<RefSet> {
-  const { ctx } = agent;
-  const given = oneSource(args);
-  if (given === 'text') return refsFromText(args.text!, 'text');
-  if (given === 'path') {
-    const abs = confinementOf(ctx, aliasesOf(ctx)).checkRead(args.path!);
-    return refsFromText(readTranscript(abs, ctx), args.path!);
-  }
-  const view = await readFd({ source: checkHandle(args.fd!), all: true, store: agent.store }, ctx, toAsync([]));
-  let text = '';
-  try {
-    for (const block of view.text) text += block;
-  } finally {
-    view.close();
-  }
-  return refsFromText(text, args.fd!);
-}
-
-function lineRange(s: string): { start: number; end: number | null } {
-  const m = /^(\d+)(?:-(\d*))?$/.exec(s)!;
-  const start = Number(m[1]);
-  const end = m[2] === undefined ? start : m[2] === '' ? null : Number(m[2]);
-  if (start < 1 || (end !== null && end < start)) throw new UsageError(`Invalid line range: ${s}`);
-  return { start, end };
-}
-
-async function* toAsync(items: Iterable<string>): AsyncIterable<string> {
-  yield* items;
-}
-
-function chunksText(chunks: readonly { stream: string; text: string }[]): string {
-  return chunks.map((c) => c.text).join('');
 }
 
