@@ -65,7 +65,9 @@ export function regularOrFolder(abs: string, given: string): string {
   try {
     st = fs.statSync(abs);
   } catch {
-    return abs; // readFd reports the missing file
+    // No file of that name: a ref (`@src/app.py#L1-L3`, `src/app.py#/def main/`) or a glob, read
+    // as the CLI's `fd read` reads it, relative to the root, each file it reaches judged.
+    return given;
   }
   if (st.isFile() || st.isDirectory()) return abs;
   const what = st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : 'a device';
@@ -127,3 +129,63 @@ export function chunksText(chunks: readonly { stream: string; text: string }[]):
   return chunks.map((c) => c.text).join('');
 }
 
+
+/** Whether a `--suggest-fixes` suggestion (`@path#sel`, `alias:path#sel`) names a file the agent may read. */
+export function suggestionInside(suggestion: string, root: string, aliases: AliasResolver, confinement: Confinement): boolean {
+  try {
+    const spec = parseRef(suggestion);
+    const target = spec.alias ? aliases.lookup(spec.alias)?.target : root;
+    return target !== undefined && confinement.allows(path.resolve(target, spec.path));
+  } catch {
+    return false;
+  }
+}
+
+export interface ExportArgs {
+  text?: string;
+  path?: string;
+  fd?: string;
+  id: string;
+  to: string;
+  mode?: 'write' | 'append' | 'insert';
+  line?: number;
+  after?: string;
+  force?: boolean;
+  strip_fence?: boolean;
+}
+
+/** ref_export's mode and `after` regex, as `ref export` maps its flags: `line` and `after` imply insert. */
+export function exportPlacement(args: ExportArgs): { mode: 'write' | 'append' | 'insert'; after: RegExp | undefined } {
+  const inserting = args.line !== undefined || args.after !== undefined;
+  if (args.line !== undefined && args.after !== undefined) throw new UsageError('Give either line or after, not both');
+  if (inserting && args.mode && args.mode !== 'insert') throw new UsageError(`line and after insert; they do not go with mode ${args.mode}`);
+  const mode = args.mode ?? (inserting ? 'insert' : 'write');
+  if (mode === 'insert' && !inserting) throw new UsageError('mode insert needs line N or after /regex/');
+  return { mode, after: args.after === undefined ? undefined : afterRegex(args.after) };
+}
+
+/** `after`: "/regex/flags" or a bare regex, as the CLI's `--after` reads it (src/cli/options.ts). */
+function afterRegex(value: string): RegExp {
+  if (value === '' || value === '//') throw new UsageError('Invalid after: an empty regex');
+  const m = /^\/(.+)\/([dgimsuy]*)$/s.exec(value);
+  try {
+    return m ? new RegExp(m[1]!, m[2]!.replace(/[gy]/g, '')) : new RegExp(value);
+  } catch (err) {
+    throw new UsageError(`Invalid after: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * A message of the CLI's in the words of a tool's arguments (docs/reference.md#refcat-mcp): a flag
+ * the tool has as an argument is named as that argument (`--to` is `to`, `--page-size` is
+ * `page_size`, `--lines 3-9` is `lines "3-9"`); other flags are left as they are.
+ */
+export function argumentWords(message: string, args: readonly string[]): string {
+  return message
+    .replace(/\(use --force to overwrite\)/g, (m) => (args.includes('force') ? '(pass force: true to overwrite)' : m))
+    .replace(/--lines (\d+-\d*)/g, (m, range: string) => (args.includes('lines') ? `lines "${range}"` : m))
+    .replace(/(?<![\w-])--([a-z][a-z-]*)/g, (m, flag: string) => {
+      const name = flag.replace(/-/g, '_');
+      return args.includes(name) ? name : m;
+    });
+}
