@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { extract } from '../extract/extract.js';
 import { docCitations, judgeSnippet, staleText } from '../snippets/judge-snippets.js';
-import { applyLineEdits, refreshEdits } from '../snippets/refresh-snippet.js';
-import type { CheckedDocument, DocumentCheck } from './check-document.js';
+import { type LineEdit, refreshEdits } from '../snippets/refresh-snippet.js';
+import type { CheckedDocument, CheckPass, DocumentCheck } from './check-document.js';
 import { docSearchDirs, type EditorSession } from './editor-session.js';
 import type { EditorFinding } from './editor-findings.js';
 
@@ -15,17 +15,20 @@ import type { EditorFinding } from './editor-findings.js';
  * editor the user sees and undoes the edit, so it is offered without drift's proof that the
  * snippet was a verbatim copy; `verify refs --fix-snippets` in CI demands that proof.
  */
-export const snippetCheck: DocumentCheck = (doc: CheckedDocument, session: EditorSession): EditorFinding[] => {
+export const snippetCheck: DocumentCheck = async (doc: CheckedDocument, session: EditorSession, pass: CheckPass): Promise<EditorFinding[] | null> => {
   if (doc.kind !== 'markdown') return [];
   const dir = path.dirname(doc.path);
   const { citations } = docCitations(doc.text, [session.root, dir], session.isKnownAlias);
   const findings: EditorFinding[] = [];
   for (const c of citations) {
+    // Slices, as for refs: a hover on another document is answered meanwhile.
+    if (!(await pass.step())) return null;
     const line = c.line - 1;
     const column = Math.max(0, (doc.lines[line] ?? '').indexOf(c.text));
     const span = { startLine: line, startColumn: column, endLine: line, endColumn: column + c.text.length };
     const dirs = c.bare ? [session.root, dir] : docSearchDirs(doc.path, session.root);
-    const report = extract([c.ref], session.ctx, { searchDirs: dirs, aliases: session.aliases });
+    // The check's one pattern budget, as a CLI run has one: ten catastrophic patterns cost one budget, not ten.
+    const report = extract([c.ref], session.ctx, { searchDirs: dirs, aliases: session.aliases, patternBudget: pass.budget });
     if (report.errors.length > 0) {
       // A caption's ref is outside the fence: the ref check already reported it.
       if (c.form === 'in-fence') {
@@ -44,16 +47,19 @@ export const snippetCheck: DocumentCheck = (doc: CheckedDocument, session: Edito
       code: 'stale_snippet',
       message: staleText(entry),
       ref: c.text,
-      fixes: refreshable ? [{ title: `Refresh snippet from ${c.text}`, edits: [snippetEdit(doc, c.from, c.to, refreshEdits(doc.lines, c, c.text, code))] }] : [],
+      fixes: refreshable ? [{ title: `Refresh snippet from ${c.text}`, edits: [snippetEdit(c.from, c.to, refreshEdits(doc.lines, c, c.text, code))] }] : [],
     });
   }
   return findings;
 };
 
-/** The refresh as one replacement of the snippet's lines (the ref is unchanged here). */
-function snippetEdit(doc: CheckedDocument, from: number, to: number, edits: ReturnType<typeof refreshEdits>) {
-  const lines = applyLineEdits(doc.lines, edits);
-  const added = lines.length - doc.lines.length;
-  const newText = lines.slice(from, to + added).map((l) => l + '\n').join('');
+/**
+ * The refresh as one replacement of the snippet's lines (the ref is unchanged here, so the only
+ * edit is the snippet's): its new lines, taken from the edit, never from a copy of the document,
+ * so that a document of many stale citations costs time in proportion to its size.
+ */
+function snippetEdit(from: number, to: number, edits: readonly LineEdit[]) {
+  const snippet = edits.find((e) => e.line === from && e.count === to - from);
+  const newText = (snippet?.lines ?? []).map((l) => l + '\n').join('');
   return { span: { startLine: from, startColumn: 0, endLine: to, endColumn: 0 }, newText };
 }
