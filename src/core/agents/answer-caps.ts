@@ -1,4 +1,4 @@
-import type { StoredOutput } from '../pipeline/run-extraction.js';
+import type { ExtractionOutcome, StoredOutput } from '../pipeline/run-extraction.js';
 import type { FdView } from '../paging/fd-read.js';
 import type { Store } from '../paging/fd-store.js';
 
@@ -170,4 +170,15 @@ function withCut(doc: Record<string, unknown>, cut: unknown): Record<string, unk
   }
   if (!('cut' in out)) out.cut = cut;
   return out;
+}
+
+/**
+ * extract's JSON answer (docs/agents.md#the-tools): the CLI's `--json` report as it streamed, with
+ * a last field `tokens` counting the JSON before it, what the agent's context takes in. Past the cap
+ * the text is cut JSON: it ends with where the whole answer is and the token line instead.
+ */
+export function jsonAnswer(json: string, outcome: ExtractionOutcome, shown: string, encoding: string): string {
+  if (outcome.stored || outcome.tokens === null || !json.endsWith('\n}\n')) return shown + (outcome.summary ?? '');
+  const tokens = JSON.stringify({ encoding, json: outcome.tokens }, null, 2).replaceAll('\n', '\n  ');
+  return `${json.slice(0, -3)},\n  "tokens": ${tokens}\n}\n`;
 }

@@ -18,7 +18,7 @@ import { Confinement, confinementOf, outside } from '../safe-read/confinement.js
 import { runExtraction, TextSink } from '../pipeline/run-extraction.js';
 import { CounterPool } from '../tokens/counter-pool.js';
 import { ENCODINGS } from '../tokens/tokenizer.js';
-import { ANSWER_CAP_CHARS, capLines, capReport, pageSizeNote, storedNote } from './answer-caps.js';
+import { ANSWER_CAP_CHARS, capLines, capReport, jsonAnswer, pageSizeNote, storedNote } from './answer-caps.js';
 import { HeavyCalls } from './heavy-calls.js';
 import {
   type AgentContext,
@@ -102,7 +102,8 @@ export const TOOLS: readonly ToolSpec[] = [
           extract: { base: ctx.cwd, aliases, context: args.context ?? 0, patternBudget: new PatternBudget(), confine: confinement },
           format,
           render: DEFAULT_RENDER_OPTIONS,
-          tokens: { encoding: ENCODINGS[0], count: true, maxTokens: args.max_tokens, budgetName: 'max_tokens', counters },
+          // JSON streams as markdown does, counted as it is written: per-ref counts would hold every selection in memory.
+          tokens: { encoding: ENCODINGS[0], count: true, maxTokens: args.max_tokens, budgetName: 'max_tokens', counters, json: 'printed' },
           admit: (r) => {
             if (!confinement.allows(r.path)) throw outside(r.ref, ctx.cwd);
           },
@@ -118,7 +119,7 @@ export const TOOLS: readonly ToolSpec[] = [
       const log = outcome.log.map((l) => renderDiagnostic(l.level === 'error' ? 'Error' : 'Warning', l.diagnostic)).join('');
       // The JSON report carries its diagnostics and token counts, as the CLI prints it; markdown
       // ends with the CLI's stderr: diagnostics, then the --tokens line.
-      const text = format === 'json' ? shown : shown + (shown ? '\n' : '') + log + (outcome.summary ?? '');
+      const text = format === 'json' ? jsonAnswer(answer.text, outcome, shown, ENCODINGS[0]) : shown + (shown ? '\n' : '') + log + (outcome.summary ?? '');
       return { text, isError: outcome.code !== 0 };
     },
   },
