@@ -108,6 +108,14 @@ describe('messages name the arguments, not the CLI flags', () => {
     expect(r.text).not.toMatch(/(?<![\w-])--(page|to|line|lines|after|mode)\b/);
   });
 
+  it('validate with allow_missing says what relaxed a missing file by its argument', async () => {
+    fs.writeFileSync(path.join(root, 'gone.conv'), 'MODEL gpt-4\nREFCAT @src/missing.py#L1\nPROMPT go\n');
+    const r = await call('validate', { paths: ['gone.conv'], allow_missing: true });
+    expect(r.isError).toBe(false);
+    const details = (JSON.parse(r.text) as { files: { warnings: { details: string[] }[] }[] }).files[0]!.warnings[0]!.details;
+    expect(details).toContain('Reported as a warning: allow_missing');
+  });
+
   it('a clamped range names the lines argument', async () => {
     const r = await call('fd_read', { path: 'src/app.py', lines: '29-40' });
     expect(r.text).toContain('Warning: Line range exceeds content bounds: src/app.py lines "29-40"');

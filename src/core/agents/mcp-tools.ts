@@ -24,6 +24,7 @@ import {
   type AgentContext,
   aliasesOf,
   argumentWords,
+  inArgumentWords,
   checkHandle,
   checkPathText,
   checkRefText,
@@ -150,6 +151,7 @@ export const TOOLS: readonly ToolSpec[] = [
       const results = files.map((f) =>
         validateConv(f.path, ctx, { allowMissing: args.allow_missing ?? false, strict: args.strict ?? false, aliases, patternBudget, readFile, confine: confinement }),
       );
+      for (const r of results) inArgumentWords([...r.errors, ...r.warnings], Object.keys(tool('validate').input));
       const invalid = results.filter((r) => !r.valid).length;
       return {
         text: chunksText(validateRenderers.json(results, { cwd: ctx.cwd }, skipped)),
@@ -201,6 +203,7 @@ export const TOOLS: readonly ToolSpec[] = [
       });
       // A suggestion is a file's name: one outside the root (the repository above it) is not told.
       for (const e of report.errors) if (e.suggestions) e.suggestions = e.suggestions.filter((s) => suggestionInside(s, ctx.cwd, aliases, confinement));
+      inArgumentWords([...report.errors, ...report.warnings], Object.keys(tool('verify_refs').input));
       const left = new Set(leading.map((f) => f.path));
       report.skipped = report.skipped.filter((f) => !left.has(f.path));
       for (const f of leading) {
@@ -386,6 +389,10 @@ export const TOOLS: readonly ToolSpec[] = [
     },
   },
 ];
+
+function tool(name: string): ToolSpec {
+  return TOOLS.find((t) => t.name === name)!;
+}
 
 /** Heavy calls of this server: two at a time, eight more waiting, then refused. */
 const heavyCalls = new HeavyCalls(2, 8);

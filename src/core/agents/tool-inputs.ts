@@ -189,3 +189,11 @@ export function argumentWords(message: string, args: readonly string[]): string 
       return args.includes(name) ? name : m;
     });
 }
+
+/** The findings of a report (validate, verify_refs) in the words of the tool's arguments, in place. */
+export function inArgumentWords(findings: readonly { message: string; details: string[] }[], args: readonly string[]): void {
+  for (const f of findings) {
+    f.message = argumentWords(f.message, args);
+    f.details = f.details.map((d) => argumentWords(d, args));
+  }
+}
