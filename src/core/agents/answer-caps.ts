@@ -98,57 +98,49 @@ export async function capReport(text: string, cap: number, store: () => Store): 
     throw err;
   }
   const doc = JSON.parse(text) as Record<string, unknown>;
-  const full = new Map<string, unknown[]>();
+  // Each list of the report, emptied, with the items it may take back (in order) while they fit.
+  const lists: { key: string; list: unknown[]; pool: unknown[]; total: number; pad: number }[] = [];
   for (const at of LISTS) {
     const owner = ownerOf(doc, at);
     if (!owner) continue;
-    const key = at[at.length - 1]!;
-    let items = owner[key] as unknown[];
-    full.set(at.join('.'), items);
-    if (at.join('.') === 'drift.refs') items = items.filter((r) => !QUIET.has((r as { status?: string }).status ?? ''));
-    owner[key] = [];
-    owner[`\0${key}`] = items;
+    const name = at[at.length - 1]!;
+    const all = owner[name] as unknown[];
+    const key = at.join('.');
+    const pool = key === 'drift.refs' ? all.filter((r) => !QUIET.has((r as { status?: string }).status ?? '')) : all;
+    const list: unknown[] = [];
+    owner[name] = list;
+    // Pretty-printed, each line of an item is indented two spaces a level.
+    lists.push({ key, list, pool, total: all.length, pad: 2 * (at.length + 1) });
   }
-  const cut = (shown: Record<string, number>) => ({
-    cap,
-    chars: text.length,
-    fd,
-    pages,
-    page_size: DEFAULT_PAGE_SIZE,
-    shown,
-    total: Object.fromEntries([...full].map(([k, v]) => [k, v.length])),
-    read_on: `fd_read ${JSON.stringify({ fd, page: 1 })} pages the whole report (${n(pages)} pages); or call verify_refs again with fewer paths, or exclude`,
-  });
-  const shown: Record<string, number> = Object.fromEntries([...full.keys()].map((k) => [k, 0]));
-  const render = () => JSON.stringify(withCut(doc, cut(shown)), (k, v: unknown) => (k.startsWith('\0') ? undefined : v), 2) + '\n';
-  // Filled greedily by an estimate of each item's size, then trimmed until the text fits.
+  const render = () => {
+    const cut = {
+      cap,
+      chars: text.length,
+      fd,
+      pages,
+      page_size: DEFAULT_PAGE_SIZE,
+      shown: Object.fromEntries(lists.map((l) => [l.key, l.list.length])),
+      total: Object.fromEntries(lists.map((l) => [l.key, l.total])),
+      read_on: `fd_read ${JSON.stringify({ fd, page: 1 })} pages the whole report (${n(pages)} pages); or call verify_refs again with fewer paths, or exclude`,
+    };
+    return JSON.stringify(withCut(doc, cut), null, 2) + '\n';
+  };
+  // Filled greedily by each item's size as printed, then trimmed until the text fits.
   let room = cap - render().length - 200;
-  const added: string[][] = [];
-  for (const at of LISTS) {
-    const owner = ownerOf(doc, at);
-    if (!owner) continue;
-    const key = at[at.length - 1]!;
-    const pool = owner[`\0${key}`] as unknown[];
-    const list = owner[key] as unknown[];
-    const pad = 2 * (at.length + 1);
-    for (const item of pool) {
+  const added: unknown[][] = [];
+  fill: for (const l of lists) {
+    for (const item of l.pool) {
       const json = JSON.stringify(item, null, 2);
-      const size = json.length + pad * (json.split('\n').length) + 2;
-      if (size > room) {
-        room = 0;
-        break;
-      }
+      const size = json.length + l.pad * json.split('\n').length + 2;
+      if (size > room) break fill;
       room -= size;
-      list.push(item);
-      shown[at.join('.')]!++;
-      added.push([...at]);
+      l.list.push(item);
+      added.push(l.list);
     }
   }
   let out = render();
   while (out.length > cap && added.length > 0) {
-    const at = added.pop()!;
-    (ownerOf(doc, at)![at[at.length - 1]!] as unknown[]).pop();
-    shown[at.join('.')]!--;
+    added.pop()!.pop();
     out = render();
   }
   return out;
