@@ -116,10 +116,13 @@ describe('refcat mcp', () => {
     expect(r.text).toMatch(/^refcat: 1 ref, \d+ tokens \(o200k_base\)$/m);
   });
 
-  it('extract as JSON is the CLI --json --tokens report', async () => {
+  it('extract as JSON is the CLI --json report, then the tokens of that JSON', async () => {
     const r = await call('extract', { refs: ['@src/app.py#L1-L2'], format: 'json' });
     expect(r.isError).toBe(false);
-    expect(JSON.parse(r.text)).toEqual(JSON.parse(refcat(['@src/app.py#L1-L2', '--json', '--tokens'], { cwd: root }).stdout));
+    const cli = refcat(['@src/app.py#L1-L2', '--json'], { cwd: root }).stdout;
+    const n = new Tiktoken(o200k).encode(cli, [], []).length;
+    expect(r.text).toBe(cli.slice(0, -3) + `,\n  "tokens": {\n    "encoding": "o200k_base",\n    "json": ${n}\n  }\n}\n`);
+    expect(JSON.parse(r.text)).toEqual({ ...JSON.parse(cli), tokens: { encoding: 'o200k_base', json: n } });
   });
 
   it('extract keeps max_tokens', async () => {

@@ -142,3 +142,43 @@ describe.runIf(process.platform === 'linux')('refcat mcp extract of a 60 MB file
     }
   });
 });
+
+describe.runIf(process.platform === 'linux')('refcat mcp extract as JSON of four refs to an 8 MB file', () => {
+  it('streams as the markdown does: under 200 MiB, the answer cut at the cap and the whole stored', async () => {
+    const top = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'refcat-mcp-json-')));
+    try {
+      const root = path.join(top, 'root');
+      fs.mkdirSync(root);
+      fs.mkdirSync(path.join(top, 'home'));
+      const line = 'const value = compute(alpha, beta, gamma); // a line of some sixty characters\n';
+      const fd = fs.openSync(path.join(root, 'big.ts'), 'w');
+      const block = line.repeat(10_000);
+      for (let i = 0; i < 10; i++) fs.writeSync(fd, block);
+      fs.closeSync(fd);
+      const env = { PATH: process.env.PATH ?? '', HOME: path.join(top, 'home'), SDQCTL_HOME: path.join(top, 'home', '.sdqctl'), REFCAT_STORE: path.join(top, 'store'), NO_COLOR: '1' };
+      const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: root, env, stderr: 'pipe' });
+      const client = new Client({ name: 'refcat-test', version: '1.0.0' });
+      await client.connect(transport);
+      try {
+        const refs = ['@big.ts', '@big.ts#L2-', '@big.ts#L3-', '@big.ts#L4-'];
+        const answer = (await client.callTool({ name: 'extract', arguments: { refs, format: 'json' } }, undefined, { timeout: 600_000 })) as { content: { text: string }[]; isError?: boolean };
+        const peak = peakRssMiB(transport.pid!);
+        if (process.env.REFCAT_SHOW_PEAK) console.log(`refcat mcp extract --json peak RSS: ${peak.toFixed(1)} MiB`);
+        expect(peak).toBeLessThan(200);
+        const text = answer.content[0]!.text;
+        expect(answer.isError).toBe(false);
+        expect(text.length).toBeLessThan(420_000);
+        expect(text.startsWith('{\n  "version": 1,\n  "refs": [\n    {\n      "ref": "@big.ts",')).toBe(true);
+        const note = /… cut: this answer stops at the cap of 400,000 characters, after line [\d,]+ of [\d,]+\. The whole answer \(([\d,]+) characters\) is stored as (fd:\d+)/.exec(text);
+        expect(note, text.slice(-600)).not.toBeNull();
+        // Four contents of about 8 MB each, as JSON strings.
+        expect(Number(note![1]!.replaceAll(',', ''))).toBeGreaterThan(4 * line.length * 100_000);
+        expect(text).toMatch(/\nrefcat: 4 refs, [\d,]+ tokens \(o200k_base\)\n$/);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      fs.rmSync(top, { recursive: true, force: true });
+    }
+  }, 600_000);
+});

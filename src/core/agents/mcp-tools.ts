@@ -1,9 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { Context } from '../../shared/context.js';
-import { type Diagnostic, FdError, isRefcatError, RefcatError, toDiagnostic, UsageError } from '../../shared/errors.js';
-import { AliasResolver } from '../alias/resolve-aliases.js';
+import { FdError, isRefcatError, RefcatError, toDiagnostic, UsageError } from '../../shared/errors.js';
 import { PatternBudget } from '../extract/pattern-search.js';
 import { DEFAULT_RENDER_OPTIONS, renderDiagnostic } from '../output/render-extraction.js';
 import { escapeAttr, fdErrorRenderers, fdRenderers, renderClose, renderList, renderWrite } from '../output/render-fd.js';
@@ -12,27 +9,40 @@ import { validateRenderers } from '../output/render-validate.js';
 import { verifyRenderers } from '../output/render-verify.js';
 import { readFd } from '../paging/fd-read.js';
 import { Store } from '../paging/fd-store.js';
-import { parseRef } from '../ref-spec/parse-ref-spec.js';
-import { exportRef, findRef, readTranscript, type RefSet, refsFromText } from '../response-refs/response-refs.js';
+import { exportRef, findRef } from '../response-refs/response-refs.js';
 import { WRITE_MODES } from '../safe-write/write-mode.js';
-import { readTextFile } from '../safe-read/read-text-file.js';
 import { VERIFY_EXTENSIONS, verifyRefs } from '../verify-refs/verify-refs.js';
-import type { ConvReader } from '../workflow/load-conv.js';
 import { collectFiles } from '../walk/collect-files.js';
-import { hasGlobChars } from '../walk/glob.js';
 import { validateWorkflows } from '../workflow/validate-conv.js';
 import { Confinement, confinementOf, outside } from '../safe-read/confinement.js';
-import { runExtraction, type StoredOutput, TextSink } from '../pipeline/run-extraction.js';
+import { runExtraction, TextSink } from '../pipeline/run-extraction.js';
 import { CounterPool } from '../tokens/counter-pool.js';
 import { ENCODINGS } from '../tokens/tokenizer.js';
+import { ANSWER_CAP_CHARS, capLines, capReport, jsonAnswer, pageSizeNote, storedNote } from './answer-caps.js';
 import { HeavyCalls } from './heavy-calls.js';
+import {
+  type AgentContext,
+  aliasesOf,
+  argumentWords,
+  inArgumentWords,
+  checkHandle,
+  checkPathText,
+  checkRefText,
+  chunksText,
+  confinedReader,
+  escapeRule,
+  type ExportArgs,
+  exportPlacement,
+  lineRange,
+  loadRefs,
+  nextCall,
+  oneSource,
+  regularOrFolder,
+  suggestionInside,
+  toAsync,
+} from './tool-inputs.js';
 
-/** What the server knows: the root (also the working directory of every tool) and the store. */
-export interface AgentContext {
-  ctx: Context;
-  /** `--store DIR`; else REFCAT_STORE, else the default, as for the CLI. */
-  store?: string;
-}
+export type { AgentContext } from './tool-inputs.js';
 
 export interface ToolAnswer {
   text: string;
@@ -93,7 +103,8 @@ export const TOOLS: readonly ToolSpec[] = [
           extract: { base: ctx.cwd, aliases, context: args.context ?? 0, patternBudget: new PatternBudget(), confine: confinement },
           format,
           render: DEFAULT_RENDER_OPTIONS,
-          tokens: { encoding: ENCODINGS[0], count: true, maxTokens: args.max_tokens, budgetName: 'max_tokens', counters },
+          // JSON streams as markdown does, counted as it is written: per-ref counts would hold every selection in memory.
+          tokens: { encoding: ENCODINGS[0], count: true, maxTokens: args.max_tokens, budgetName: 'max_tokens', counters, json: 'printed' },
           admit: (r) => {
             if (!confinement.allows(r.path)) throw outside(r.ref, ctx.cwd);
           },
@@ -109,7 +120,7 @@ export const TOOLS: readonly ToolSpec[] = [
       const log = outcome.log.map((l) => renderDiagnostic(l.level === 'error' ? 'Error' : 'Warning', l.diagnostic)).join('');
       // The JSON report carries its diagnostics and token counts, as the CLI prints it; markdown
       // ends with the CLI's stderr: diagnostics, then the --tokens line.
-      const text = format === 'json' ? shown : shown + (shown ? '\n' : '') + log + (outcome.summary ?? '');
+      const text = format === 'json' ? jsonAnswer(answer.text, outcome, shown, ENCODINGS[0]) : shown + (shown ? '\n' : '') + log + (outcome.summary ?? '');
       return { text, isError: outcome.code !== 0 };
     },
   },
@@ -139,6 +150,7 @@ export const TOOLS: readonly ToolSpec[] = [
       const readFile = confinedReader(confinement);
       const options = { allowMissing: args.allow_missing ?? false, strict: args.strict ?? false, aliases, patternBudget, readFile, confine: confinement };
       const results = await validateWorkflows(files.map((f) => f.path), ctx, options);
+      for (const r of results) inArgumentWords([...r.errors, ...r.warnings], Object.keys(tool('validate').input));
       const invalid = results.filter((r) => !r.valid).length;
       return {
         text: chunksText(validateRenderers.json(results, { cwd: ctx.cwd }, skipped)),
@@ -161,9 +173,13 @@ export const TOOLS: readonly ToolSpec[] = [
         .boolean()
         .optional()
         .describe('Also compare each line ref with the version of its file it was written against (needs git history); default false.'),
+      suggest_fixes: z
+        .boolean()
+        .optional()
+        .describe('For a ref to a missing file, propose files of the same name ("suggestions", closest path first, at most 5); default false.'),
     },
     annotations: READ_ONLY,
-    run: async (args: { paths?: string[]; exclude?: string[]; drift?: boolean }, agent) => {
+    run: async (args: { paths?: string[]; exclude?: string[]; drift?: boolean; suggest_fixes?: boolean }, agent) => {
       const { ctx } = agent;
       const aliases = aliasesOf(ctx);
       const confinement = confinementOf(ctx, aliases);
@@ -176,7 +192,17 @@ export const TOOLS: readonly ToolSpec[] = [
       const leading = collected.files.filter((f) => !confinement.allows(f.path));
       // Left out as an anchored, escaped exclude rule, so the scan is otherwise the same.
       const exclude = [...(args.exclude ?? []), ...leading.map((f) => '/' + escapeRule(path.relative(ctx.cwd, f.path)))];
-      const report = await verifyRefs(paths, ctx, { aliases, exclude, drift: args.drift ? { fix: false } : undefined, readFile: confinedReader(confinement), confine: confinement });
+      const report = await verifyRefs(paths, ctx, {
+        aliases,
+        exclude,
+        drift: args.drift ? { fix: false } : undefined,
+        suggestFixes: args.suggest_fixes ?? false,
+        readFile: confinedReader(confinement),
+        confine: confinement,
+      });
+      // A suggestion is a file's name: one outside the root (the repository above it) is not told.
+      for (const e of report.errors) if (e.suggestions) e.suggestions = e.suggestions.filter((s) => suggestionInside(s, ctx.cwd, aliases, confinement));
+      inArgumentWords([...report.errors, ...report.warnings], Object.keys(tool('verify_refs').input));
       const left = new Set(leading.map((f) => f.path));
       report.skipped = report.skipped.filter((f) => !left.has(f.path));
       for (const f of leading) {
@@ -189,8 +215,9 @@ export const TOOLS: readonly ToolSpec[] = [
           line: null,
         });
       }
+      const json = chunksText(verifyRenderers.json(report, { cwd: ctx.cwd, strict: false }));
       return {
-        text: chunksText(verifyRenderers.json(report, { cwd: ctx.cwd, strict: false })),
+        text: await capReport(json, ANSWER_CAP_CHARS, () => Store.at(ctx, agent.store)),
         isError: !report.passed,
         log: `${report.broken} broken ${report.broken === 1 ? 'ref' : 'refs'}`,
       };
@@ -199,28 +226,42 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     name: 'fd_read',
     description:
-      'Page through large content. Give exactly one of `path` (a file under the root), `text` (content to store) or `fd` (a handle from an ' +
+      'Page through large content. Give exactly one of `path` (a file under the root, or a ref such as "@src/app.py#L1-L3"), `text` (content to store) or `fd` (a handle from an ' +
       'earlier call). Content that fits one page comes back as it is. Larger `text` is stored as "fd:N"; a larger file is read in place. ' +
       'Either way the answer is <fd_result pages="P"> with the first page and a message naming the call for page 2: call again with the same ' +
-      '`fd` (or `path`) and `page` 2, 3, ... up to P (the pages joined give back the content exactly), or ask for whole `lines` "A-B".',
+      '`fd` (or `path`) and `page` 2, 3, ... up to P (the pages joined give back the content exactly), or ask for whole `lines` "A-B". ' +
+      `One answer holds at most ${ANSWER_CAP_CHARS.toLocaleString('en-US')} characters.`,
     input: {
       ...source,
       page: z.number().int().positive().optional().describe('The page to read, from 1.'),
-      page_size: z.number().int().positive().optional().describe('Page size in characters (default 4000).'),
-      lines: z.string().regex(/^\d+(-\d*)?$/).optional().describe('Whole lines to read, "A-B", "A-" (to the end) or "A".'),
+      page_size: z
+        .number()
+        .int()
+        .positive()
+        .optional()
+        .describe(`Page size in characters (default 4000; at most ${ANSWER_CAP_CHARS.toLocaleString('en-US')}, larger is taken as that, with a note).`),
+      lines: z
+        .string()
+        .regex(/^\d+(-\d*)?$/)
+        .optional()
+        .describe(`Whole lines to read, "A-B", "A-" (to the end) or "A"; an answer stops after the last whole line within ${ANSWER_CAP_CHARS.toLocaleString('en-US')} characters, naming the call that reads on.`),
     },
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     run: async (args: { text?: string; path?: string; fd?: string; page?: number; page_size?: number; lines?: string }, agent) => {
       const { ctx } = agent;
       const given = oneSource(args);
+      if (args.page !== undefined && args.lines !== undefined) throw new UsageError('Give only one of page and lines');
       let sourceArg: string | undefined;
       let stdin: Iterable<string> = [];
       const confinement = confinementOf(ctx, aliasesOf(ctx));
       if (given === 'path') sourceArg = regularOrFolder(confinement.checkRead(args.path!), args.path!);
       else if (given === 'fd') sourceArg = checkHandle(args.fd!);
       else stdin = [args.text!];
+      // One page is one answer: a page larger than the cap is read as pages of the cap.
+      const pageSize = args.page_size === undefined ? undefined : Math.min(args.page_size, ANSWER_CAP_CHARS);
+      const notes = pageSize !== args.page_size ? [pageSizeNote(args.page_size!)] : [];
       const view = await readFd(
-        { source: sourceArg, page: args.page, pageSize: args.page_size, lines: args.lines ? lineRange(args.lines) : undefined, store: agent.store, confine: confinement },
+        { source: sourceArg, page: args.page, pageSize, lines: args.lines ? lineRange(args.lines) : undefined, store: agent.store, confine: confinement },
         ctx,
         toAsync(stdin),
       ).catch((err: unknown) => {
@@ -228,20 +269,21 @@ export const TOOLS: readonly ToolSpec[] = [
         if (given === 'path' && isRefcatError(err) && err.code === 'outside_root') throw outside(args.path!, ctx.cwd);
         throw err;
       });
+      const again = given === 'path' ? { path: args.path! } : { fd: view.fd };
       // The way on is this tool, not the CLI command that `fd read` names.
-      if (view.next !== null) view.next = nextCall(given === 'path' ? { path: args.path! } : { fd: view.fd }, args.page_size);
+      if (view.next !== null) view.next = nextCall(again, pageSize);
       let text = '';
       try {
+        if (view.kind === 'lines') notes.push(...capLines(view, ANSWER_CAP_CHARS, again));
         for (const block of fdRenderers.xml(view)) text += block;
       } finally {
         view.close();
       }
       // A file read in place is named by the `path` it was given: its absolute path is no fd.
       if (given === 'path') text = text.replace(/^<(fd_result|fd_content) fd="[^"]*"/, (_m, tag: string) => `<${tag} path="${escapeAttr(args.path!)}"`);
-      // The way to ask for lines here is the `lines` argument, not the CLI's --lines.
-      const shown = (d: Diagnostic) => ({ ...d, message: d.message.replace(/ --lines (\d+-\d+)$/, ' lines "$1"') });
-      const warnings = view.warnings.map((d) => renderDiagnostic('Warning', shown(d))).join('');
-      return { text: text + warnings, isError: false };
+      const named = (m: string) => (given === 'path' && sourceArg !== args.path ? m.split(sourceArg!).join(args.path!) : m);
+      const warnings = view.warnings.map((d) => renderDiagnostic('Warning', { ...d, message: argumentWords(named(d.message), ['lines']) })).join('');
+      return { text: text + warnings + notes.join(''), isError: false };
     },
   },
   {
@@ -288,18 +330,16 @@ export const TOOLS: readonly ToolSpec[] = [
       ...source,
       id: z.string().describe('The id of the <ref> section to write.'),
       to: z.string().describe('The file to write, relative to the root (must stay inside it).'),
-      mode: z.enum(WRITE_MODES as unknown as ['write', 'append', 'insert']).optional().describe('write (default), append, or insert (needs `line`).'),
+      mode: z.enum(WRITE_MODES as unknown as ['write', 'append', 'insert']).optional().describe('write (default), append, or insert (needs `line` or `after`).'),
       line: z.number().int().positive().optional().describe('insert: before this line (lines + 1 appends).'),
+      after: z.string().optional().describe('insert: after the first line matching this regex, "/def main/i" or "def main".'),
       force: z.boolean().optional().describe('write: replace an existing file.'),
+      strip_fence: z.boolean().optional().describe('A ref that is exactly one fenced code block writes the code inside, without the fence lines.'),
     },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    run: async (
-      args: { text?: string; path?: string; fd?: string; id: string; to: string; mode?: 'write' | 'append' | 'insert'; line?: number; force?: boolean },
-      agent,
-    ) => {
+    run: async (args: ExportArgs, agent) => {
       const { ctx } = agent;
-      const mode = args.mode ?? (args.line !== undefined ? 'insert' : 'write');
-      if (mode === 'insert' && args.line === undefined) throw new UsageError('mode insert needs line N');
+      const { mode, after } = exportPlacement(args);
       if (args.force && mode !== 'write') throw new UsageError(`force only applies to mode write (${mode} never overwrites)`);
       const confinement = new Confinement(ctx.cwd);
       if (confinement.inGitDir(args.to)) {
@@ -311,7 +351,7 @@ export const TOOLS: readonly ToolSpec[] = [
       const set = await loadRefs(args, agent);
       const { result, lines, warnings } = await exportRef(
         findRef(set, args.id),
-        { to: args.to, mode, line: args.line, force: args.force ?? false, root: ctx.cwd, allowOutside: false },
+        { to: args.to, mode, line: args.line, after, force: args.force ?? false, root: ctx.cwd, allowOutside: false, stripFence: args.strip_fence ?? false },
         ctx,
       ).catch((err: unknown) => {
         // The CLI's way round (--allow-outside) is not offered here: say so plainly.
@@ -349,18 +389,8 @@ export const TOOLS: readonly ToolSpec[] = [
   },
 ];
 
-/** The most characters of one extract answer; past it the whole answer is stored, to page with fd_read. */
-export const ANSWER_CAP_CHARS = 400_000;
-
-/** The end of an answer past the cap: where the rest is and the fd_read call that reads on. */
-function storedNote(s: StoredOutput): string {
-  const n = (x: number) => x.toLocaleString('en-US');
-  const call = `fd_read ${JSON.stringify({ fd: s.fd, page: s.nextPage })}`;
-  return (
-    `\n… cut: this answer stops at the cap of ${n(s.cap)} characters, after line ${n(s.shownLines)} of ${n(s.totalLines)}. ` +
-    `The whole answer (${n(s.chars)} characters) is stored as ${s.fd}: ${call} reads on from line ${n(s.shownLines + 1)} ` +
-    `(page ${n(s.nextPage)} of ${n(s.pages)}, ${n(s.pageSize)} characters a page).\n`
-  );
+function tool(name: string): ToolSpec {
+  return TOOLS.find((t) => t.name === name)!;
 }
 
 /** Heavy calls of this server: two at a time, eight more waiting, then refused. */
@@ -375,115 +405,14 @@ export async function runTool(tool: ToolSpec, args: unknown, agent: AgentContext
     if (tool.heavy) return await heavyCalls.run(tool.name, () => tool.run(args ?? {}, agent));
     return await tool.run(args ?? {}, agent);
   } catch (err) {
-    if (err instanceof FdError) return { text: fdErrorRenderers.xml(err), isError: true };
-    if (isRefcatError(err)) return { text: renderDiagnostic('Error', toDiagnostic(err)), isError: true };
+    // Messages name this tool's arguments, not the CLI's flags.
+    const names = Object.keys(tool.input);
+    if (err instanceof FdError) return { text: fdErrorRenderers.xml(new FdError(err.type, err.fd, argumentWords(err.message, names))), isError: true };
+    if (isRefcatError(err)) {
+      const d = toDiagnostic(err);
+      return { text: renderDiagnostic('Error', { ...d, message: argumentWords(d.message, names), details: d.details.map((x) => argumentWords(x, names)) }), isError: true };
+    }
     return { text: `Error: internal error: ${(err as Error)?.message ?? String(err)}\n`, isError: true };
   }
-}
-
-/** The aliases of a call: an alias file under the root that leads outside is refused, not read. */
-function aliasesOf(ctx: Context): AliasResolver {
-  return new AliasResolver(ctx, { confine: new Confinement(ctx.cwd) });
-}
-
-/** A ref's path must not name a place outside before anything is read (globs are checked per file after). */
-function checkRefText(ref: string, confinement: Confinement): void {
-  const spec = parseRef(ref);
-  if (spec.alias !== null) {
-    if (spec.path.split(/[\\/]/).includes('..') || path.isAbsolute(spec.path)) throw outside(ref, confinement.root);
-    return;
-  }
-  if (hasGlobChars(spec.path)) {
-    if (spec.path.split(/[\\/]/).includes('..') || path.isAbsolute(spec.path)) throw outside(ref, confinement.root);
-    return;
-  }
-  if (!confinement.allows(spec.path)) throw outside(ref, confinement.root);
-}
-
-/**
- * A workflow reader that refuses files outside the root and the alias targets: an INCLUDE leading
- * out becomes the including file's `include_unreadable` error, and the file is never read.
- */
-function confinedReader(confinement: Confinement): ConvReader {
-  return (abs) => {
-    if (!confinement.allows(abs)) throw new Error(`refused: outside the root ${confinement.root} (and every alias target)`);
-    return readTextFile(abs);
-  };
-}
-
-function checkPathText(p: string, confinement: Confinement): void {
-  if (p.split(/[\\/]/).includes('..') || (path.isAbsolute(p) && !confinement.allows(p))) throw outside(p, confinement.root);
-  if (!hasGlobChars(p) && !confinement.allows(p)) throw outside(p, confinement.root);
-}
-
-/**
- * fd_read reads files, not pipes: a FIFO or socket could hold the call (and the agent) for ever,
- * and a device may never end. A folder is left to readFd, which says so.
- */
-function regularOrFolder(abs: string, given: string): string {
-  let st: fs.Stats;
-  try {
-    st = fs.statSync(abs);
-  } catch {
-    return abs; // readFd reports the missing file
-  }
-  if (st.isFile() || st.isDirectory()) return abs;
-  const what = st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : 'a device';
-  throw new FdError('not_regular', given, `Not a regular file: ${given} (${what}; fd_read pages files, and takes other content as text)`);
-}
-
-/** A path as a literal gitignore-style rule: every character that would be a pattern is escaped. */
-function escapeRule(rel: string): string {
-  return rel.split(path.sep).join('/').replace(/[\\*?[\]!# ]/g, (c) => `\\${c}`);
-}
-
-function checkHandle(id: string): string {
-  if (!/^(fd:\d+|ref:[A-Za-z0-9_.:-]+)$/.test(id)) throw new UsageError(`Not an fd: ${id} (expected fd:N or ref:ID; a file is read with path)`);
-  return id;
-}
-
-/** `fd_read {"fd":"fd:1","page":2}`: the call that reads page 2 (a file is read in place, by its path). */
-function nextCall(source: { path: string } | { fd: string }, pageSize: number | undefined): string {
-  return `fd_read ${JSON.stringify({ ...source, page: 2, ...(pageSize !== undefined ? { page_size: pageSize } : {}) })}`;
-}
-
-function oneSource(args: { text?: string; path?: string; fd?: string }): 'text' | 'path' | 'fd' {
-  const given = (['text', 'path', 'fd'] as const).filter((k) => args[k] !== undefined);
-  if (given.length !== 1) throw new UsageError(`Give exactly one of text, path and fd (got ${given.length === 0 ? 'none' : given.join(' and ')})`);
-  return given[0]!;
-}
-
-async function loadRefs(args: { text?: string; path?: string; fd?: string }, agent: AgentContext): Promise<RefSet> {
-  const { ctx } = agent;
-  const given = oneSource(args);
-  if (given === 'text') return refsFromText(args.text!, 'text');
-  if (given === 'path') {
-    const abs = confinementOf(ctx, aliasesOf(ctx)).checkRead(args.path!);
-    return refsFromText(readTranscript(abs, ctx), args.path!);
-  }
-  const view = await readFd({ source: checkHandle(args.fd!), all: true, store: agent.store }, ctx, toAsync([]));
-  let text = '';
-  try {
-    for (const block of view.text) text += block;
-  } finally {
-    view.close();
-  }
-  return refsFromText(text, args.fd!);
-}
-
-function lineRange(s: string): { start: number; end: number | null } {
-  const m = /^(\d+)(?:-(\d*))?$/.exec(s)!;
-  const start = Number(m[1]);
-  const end = m[2] === undefined ? start : m[2] === '' ? null : Number(m[2]);
-  if (start < 1 || (end !== null && end < start)) throw new UsageError(`Invalid line range: ${s}`);
-  return { start, end };
-}
-
-async function* toAsync(items: Iterable<string>): AsyncIterable<string> {
-  yield* items;
-}
-
-function chunksText(chunks: readonly { stream: string; text: string }[]): string {
-  return chunks.map((c) => c.text).join('');
 }
 

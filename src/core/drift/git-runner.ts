@@ -7,9 +7,47 @@ import { lazyRequire } from '../../shared/lazy.js';
 const childProcess = lazyRequire<typeof import('node:child_process')>('node:child_process');
 
 export interface GitRunnerOptions {
-  /** Git processes running at once (default: the number of cores, at least 2). */
+  /** Git processes this runner runs at once (default: the number of cores, at least 2). */
   concurrency?: number;
+  /**
+   * The slots every runner of this process shares (default: GIT_SLOTS), so that calls of a server
+   * running side by side start no more git processes together than one call would.
+   */
+  slots?: GitSlots;
+  /** How a process is started (default: node:child_process's spawn); tests inject failures. */
+  spawn?: typeof import('node:child_process').spawn;
 }
+
+/**
+ * A limit on git processes running at once, across runners: each `verify_refs` call of
+ * `refcat mcp` and each check of `refcat lsp` has its own runner, and two hundred calls at once
+ * would otherwise start two hundred git processes (and run out of file descriptors). Slots are
+ * handed out in the order they were asked for.
+ */
+export class GitSlots {
+  /** The most processes that held a slot at once. */
+  peak = 0;
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(readonly size: number) {}
+
+  async take(): Promise<void> {
+    if (this.running >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running++;
+    this.peak = Math.max(this.peak, this.running);
+  }
+
+  release(): void {
+    // The slot passes straight to the next one waiting, or is freed.
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.running--;
+  }
+}
+
+/** The slots of this process: as many git processes at once as there are cores (at least 2). */
+export const GIT_SLOTS = new GitSlots(Math.max(2, os.availableParallelism()));
 
 interface RepoConfig {
   safe: string[];
@@ -44,6 +82,8 @@ export class GitRunner {
   private readonly configs = new Map<string, Promise<RepoConfig>>();
   private running = 0;
   private readonly waiting: (() => void)[] = [];
+  private readonly slots: GitSlots;
+  private readonly spawnProcess: typeof import('node:child_process').spawn | undefined;
 
   constructor(ctx: Context, options: GitRunnerOptions = {}) {
     // A pager or a locale would change what we parse; GIT_DIR/GIT_WORK_TREE would point every
@@ -51,6 +91,8 @@ export class GitRunner {
     const { GIT_DIR: _d, GIT_WORK_TREE: _w, GIT_INDEX_FILE: _i, ...rest } = ctx.env;
     this.env = { ...rest, GIT_PAGER: 'cat', LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0', GIT_NO_LAZY_FETCH: '1', GIT_TERMINAL_PROMPT: '0' };
     this.concurrency = Math.max(1, options.concurrency ?? Math.max(2, os.availableParallelism()));
+    this.slots = options.slots ?? GIT_SLOTS;
+    this.spawnProcess = options.spawn;
   }
 
   /** Run git in `repo`; the output as a Buffer. A failure throws GitError naming the repository. */
@@ -134,12 +176,18 @@ export class GitRunner {
   private async exec(repo: string, args: readonly string[], input: string | undefined, settings: readonly string[]): Promise<Outcome> {
     if (this.running >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.running++;
-    this.peak = Math.max(this.peak, this.running);
-    this.spawned++;
     try {
-      const result = await runGit(repo, ['-c', 'core.quotepath=off', '-c', 'color.ui=false', ...settings, ...args], this.env, input);
-      this.bytesRead += result.stdout.length;
-      return result;
+      await this.slots.take();
+      try {
+        this.peak = Math.max(this.peak, this.running);
+        this.spawned++;
+        const spawn = this.spawnProcess ?? childProcess().spawn;
+        const result = await runGit(spawn, repo, ['-c', 'core.quotepath=off', '-c', 'color.ui=false', ...settings, ...args], this.env, input);
+        this.bytesRead += result.stdout.length;
+        return result;
+      } finally {
+        this.slots.release();
+      }
     } finally {
       this.running--;
       this.waiting.shift()?.();
@@ -147,19 +195,44 @@ export class GitRunner {
   }
 }
 
-function runGit(repo: string, argv: string[], env: Record<string, string | undefined>, input: string | undefined): Promise<Outcome> {
+/**
+ * One git process. Its failure to start (EMFILE when file descriptors run out, EACCES, EAGAIN)
+ * is this call's GitError, never an error event without a listener, which would end the process
+ * (a server with every other call in flight): the listener is attached before anything else.
+ */
+function runGit(
+  spawn: typeof import('node:child_process').spawn,
+  repo: string,
+  argv: string[],
+  env: Record<string, string | undefined>,
+  input: string | undefined,
+): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = childProcess().spawn('git', argv, { cwd: repo, env, windowsHide: true, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    let settled = false;
+    const fail = (e: NodeJS.ErrnoException) => {
+      if (settled) return;
+      settled = true;
+      if (e.code === 'ENOENT') reject(new UsageError('git is not installed (or not on PATH): --drift and --fix need the git command', { code: 'git_missing' }));
+      else reject(new GitError(`git could not be started in ${repo}: ${firstLine(e.message)}${e.code === 'EMFILE' || e.code === 'ENFILE' ? ' (too many open files; try again with fewer calls at once)' : ''}`));
+    };
+    let child: import('node:child_process').ChildProcess;
+    try {
+      child = spawn('git', argv, { cwd: repo, env, windowsHide: true, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    } catch (e) {
+      fail(e as NodeJS.ErrnoException);
+      return;
+    }
+    child.on('error', fail);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout!.on('data', (b: Buffer) => out.push(b));
-    child.stderr!.on('data', (b: Buffer) => err.push(b));
+    child.stdout?.on('data', (b: Buffer) => out.push(b));
+    child.stderr?.on('data', (b: Buffer) => err.push(b));
     child.stdin?.on('error', () => {}); // git may exit before reading all of it; its status says why
-    child.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'ENOENT') reject(new UsageError('git is not installed (or not on PATH): --drift and --fix need the git command', { code: 'git_missing' }));
-      else reject(new GitError(`git failed in ${repo}: ${e.message}`));
+    child.on('close', (code, signal) => {
+      if (settled) return;
+      settled = true;
+      resolve({ status: code ?? (signal ? 128 : 1), stdout: Buffer.concat(out), stderr: Buffer.concat(err) });
     });
-    child.on('close', (code, signal) => resolve({ status: code ?? (signal ? 128 : 1), stdout: Buffer.concat(out), stderr: Buffer.concat(err) }));
     child.stdin?.end(input);
   });
 }

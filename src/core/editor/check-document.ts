@@ -24,10 +24,25 @@ export interface CheckedDocument extends EditorDocument {
 }
 
 /**
- * A check beyond refs and workflows, run on every change with the same inputs: stale cited
- * snippets (docs/snippets.md), with their "Refresh snippet from <ref>" fix.
+ * One check of one document version: the pattern budget every ref and citation of it shares (as
+ * a CLI run shares one), and the pause a long check takes between slices of work, which lets the
+ * server answer other requests (a hover on another document) and says whether to go on.
  */
-export type DocumentCheck = (doc: CheckedDocument, session: EditorSession) => EditorFinding[];
+export interface CheckPass {
+  budget: PatternBudget;
+  /**
+   * Called before each piece of work (a ref, a citation): every SLICE pieces it yields to the
+   * event loop; resolves to false when a newer version arrived (stop: the result would be stale).
+   */
+  step(): Promise<boolean>;
+}
+
+/**
+ * A check beyond refs and workflows, run on every change with the same inputs: stale cited
+ * snippets (docs/snippets.md), with their "Refresh snippet from <ref>" fix. Null: stopped by a
+ * step that said a newer version arrived.
+ */
+export type DocumentCheck = (doc: CheckedDocument, session: EditorSession, pass: CheckPass) => Promise<EditorFinding[] | null>;
 export const EXTRA_CHECKS: DocumentCheck[] = [snippetCheck];
 
 /**
@@ -35,7 +50,7 @@ export const EXTRA_CHECKS: DocumentCheck[] = [snippetCheck];
  * one information finding says so and points at `refcat verify refs` (docs/editor.md#limits).
  */
 export const MAX_LIVE_DOCUMENT_BYTES = 1024 * 1024;
-/** Refs resolved between two looks at whether the document changed meanwhile. */
+/** Refs resolved (or citations judged) between two looks at whether the document changed meanwhile. */
 const SLICE = 25;
 
 /**
@@ -56,22 +71,31 @@ export async function checkDocument(doc: EditorDocument, session: EditorSession,
   const refs = documentRefs(doc.text, doc.kind, session.isKnownAlias, doc.path);
   const checked: CheckedDocument = { ...doc, lines, refs };
   const findings: EditorFinding[] = [];
+  let steps = 0;
+  const pass: CheckPass = {
+    budget: new PatternBudget(),
+    step: async () => {
+      if (++steps % SLICE !== 0) return true;
+      await new Promise((resolve) => setImmediate(resolve));
+      return isCurrent();
+    },
+  };
   if (doc.kind === 'conv') {
     findings.push(...workflowFindings(checked, session));
   } else {
-    const budget = new PatternBudget();
     const dirs = docSearchDirs(doc.path, session.root);
-    for (const [i, r] of refs.entries()) {
-      if (i > 0 && i % SLICE === 0) {
-        await new Promise((resolve) => setImmediate(resolve));
-        if (!isCurrent()) return null;
-      }
-      const { errors, warnings } = session.checkRef(r.ref, dirs, budget);
+    for (const r of refs) {
+      if (!(await pass.step())) return null;
+      const { errors, warnings } = session.checkRef(r.ref, dirs, pass.budget);
       for (const d of errors) findings.push(refFinding(r, 'error', { ...d, ...notCloned(d, r.ref, session) }));
       for (const d of warnings) findings.push(refFinding(r, 'warning', d));
     }
   }
-  for (const check of EXTRA_CHECKS) findings.push(...check(checked, session));
+  for (const check of EXTRA_CHECKS) {
+    const more = await check(checked, session, pass);
+    if (more === null) return null;
+    findings.push(...more);
+  }
   return isCurrent() ? findings : null;
 }
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isRefcatError } from '../../shared/errors.js';
 import { extract } from '../extract/extract.js';
+import type { Confinement } from '../safe-read/confinement.js';
 import { DEFAULT_SKIP_DIRS } from '../walk/collect-files.js';
 import { GitIgnore } from '../walk/gitignore.js';
 import type { DocumentKind } from './document-refs.js';
@@ -66,11 +67,13 @@ export function completeRef(lineText: string, column: number, docPath: string, k
   const slash = typed.lastIndexOf('/');
   const dirPart = typed.slice(0, slash + 1);
   const prefix = typed.slice(slash + 1);
-  return pathEntries(base, dirPart, prefix, column);
+  return pathEntries(base, dirPart, prefix, column, session.confinement);
 }
 
-function pathEntries(base: string, dirPart: string, prefix: string, column: number): Completions {
+function pathEntries(base: string, dirPart: string, prefix: string, column: number, confinement: Confinement): Completions {
   const dir = path.resolve(base, dirPart);
+  // A folder outside the root and the alias targets (`@../`, `@/etc/`, a symlink leading out) is not listed.
+  if (!confinement.allows(dir)) return { entries: [], incomplete: false };
   let dirents: fs.Dirent[];
   try {
     dirents = fs.readdirSync(dir, { withFileTypes: true });
@@ -86,6 +89,7 @@ function pathEntries(base: string, dirPart: string, prefix: string, column: numb
     const abs = path.join(dir, d.name);
     const folder = d.isDirectory() || (d.isSymbolicLink() && statOrNull(abs)?.isDirectory() === true);
     if (folder ? DEFAULT_SKIP_DIRS.includes(d.name) || ignore.ignoresFolder(abs) : ignore.ignores(abs)) continue;
+    if (d.isSymbolicLink() && !confinement.allows(abs)) continue;
     matched++;
     if (entries.length >= MAX_COMPLETIONS) continue;
     const name = folder ? d.name + '/' : d.name;
@@ -96,7 +100,7 @@ function pathEntries(base: string, dirPart: string, prefix: string, column: numb
 
 /** After `#L`: the whole file, and from the typed line to the end; the detail gives the line count. */
 function lineEntries(ref: string, typed: string, column: number, docPath: string, session: EditorSession): CompletionEntry[] {
-  const report = extract([ref], session.ctx, { searchDirs: docSearchDirs(docPath, session.root), aliases: session.aliases, checkOnly: true });
+  const report = extract([ref], session.ctx, { searchDirs: docSearchDirs(docPath, session.root), aliases: session.aliases, checkOnly: true, confine: session.confinement });
   const file = report.results[0];
   if (report.results.length !== 1 || !file || file.totalLines === null || !statOrNull(file.path)?.isFile()) return [];
   const n = file.totalLines;

@@ -4,6 +4,7 @@ import type { Context } from '../../shared/context.js';
 import { type Diagnostic, isRefcatError } from '../../shared/errors.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
 import { extract } from '../extract/extract.js';
+import { type Confinement, confinementOf } from '../safe-read/confinement.js';
 import type { PatternBudget } from '../extract/pattern-search.js';
 import { hasGlobChars } from '../walk/glob.js';
 
@@ -35,6 +36,7 @@ export class EditorSession {
   /** Refs resolved on disk (cache misses), for tests and the bench. */
   resolutions = 0;
   private aliasResolver: AliasResolver | null = null;
+  private confined: Confinement | null = null;
   private readonly checks = new Map<string, CachedCheck>();
   /** Files stat'ed in the current pass: a target cited many times is looked at once per check. */
   private seen = new Map<string, Stamp>();
@@ -47,6 +49,15 @@ export class EditorSession {
 
   get aliases(): AliasResolver {
     return (this.aliasResolver ??= new AliasResolver(this.ctx));
+  }
+
+  /**
+   * Where completion and hover may look (docs/editor.md#what-you-get): the root and the targets of
+   * aliases defined outside it, judged by real paths, as `refcat mcp` is confined. A doc is
+   * anyone's to write: its `@../`, `@/etc/` or a symlink leading out lists and shows nothing.
+   */
+  get confinement(): Confinement {
+    return (this.confined ??= confinementOf(this.ctx, this.aliases));
   }
 
   /** Whether `name` is an alias; a malformed config file counts as no alias (it is reported on its own). */
@@ -62,6 +73,7 @@ export class EditorSession {
   /** Forget aliases and cached checks (a file was saved: a config file, or a target, may have changed). */
   refresh(): void {
     this.aliasResolver = null;
+    this.confined = null;
     this.checks.clear();
   }
 

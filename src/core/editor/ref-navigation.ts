@@ -23,6 +23,7 @@ export function hoverMarkdown(r: LocatedRef, docPath: string, session: EditorSes
     searchDirs: docSearchDirs(docPath, session.root),
     aliases: session.aliases,
     maxSelectionChars: HOVER_MAX_CHARS,
+    confine: session.confinement,
   });
   const parts: string[] = [];
   let room = HOVER_MAX_LINES;

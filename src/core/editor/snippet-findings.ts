@@ -2,7 +2,7 @@ import path from 'node:path';
 import { extract } from '../extract/extract.js';
 import { docCitations, judgeSnippet, staleText } from '../snippets/judge-snippets.js';
 import { applyLineEdits, type LineEdit, refreshEdits } from '../snippets/refresh-snippet.js';
-import type { CheckedDocument, DocumentCheck } from './check-document.js';
+import type { CheckedDocument, CheckPass, DocumentCheck } from './check-document.js';
 import { docSearchDirs, type EditorSession } from './editor-session.js';
 import type { EditorFinding } from './editor-findings.js';
 
@@ -15,17 +15,20 @@ import type { EditorFinding } from './editor-findings.js';
  * editor the user sees and undoes the edit, so it is offered without drift's proof that the
  * snippet was a verbatim copy; `verify refs --fix-snippets` in CI demands that proof.
  */
-export const snippetCheck: DocumentCheck = (doc: CheckedDocument, session: EditorSession): EditorFinding[] => {
+export const snippetCheck: DocumentCheck = async (doc: CheckedDocument, session: EditorSession, pass: CheckPass): Promise<EditorFinding[] | null> => {
   if (doc.kind !== 'markdown') return [];
   const dir = path.dirname(doc.path);
   const { citations } = docCitations(doc.text, [session.root, dir], session.isKnownAlias);
   const findings: EditorFinding[] = [];
   for (const c of citations) {
+    // Slices, as for refs: a hover on another document is answered meanwhile.
+    if (!(await pass.step())) return null;
     const line = c.line - 1;
     const column = Math.max(0, (doc.lines[line] ?? '').indexOf(c.text));
     const span = { startLine: line, startColumn: column, endLine: line, endColumn: column + c.text.length };
     const dirs = c.bare ? [session.root, dir] : docSearchDirs(doc.path, session.root);
-    const report = extract([c.ref], session.ctx, { searchDirs: dirs, aliases: session.aliases });
+    // The check's one pattern budget, as a CLI run has one: ten catastrophic patterns cost one budget, not ten.
+    const report = extract([c.ref], session.ctx, { searchDirs: dirs, aliases: session.aliases, patternBudget: pass.budget });
     if (report.errors.length > 0) {
       // A caption's ref is outside the fence: the ref check already reported it.
       if (c.form === 'in-fence') {

@@ -37,7 +37,19 @@ export interface ExtractionRequest {
    * `--tokens` (`count`), `--max-tokens`; `budgetName` is how messages name the budget; a server
    * passes `counters` to keep its counting workers between calls.
    */
-  tokens?: { encoding: Encoding; count: boolean; maxTokens?: number; budgetName?: string; counters?: CounterPool };
+  tokens?: {
+    encoding: Encoding;
+    count: boolean;
+    maxTokens?: number;
+    budgetName?: string;
+    counters?: CounterPool;
+    /**
+     * JSON counts: `per-ref` (the default, `--json --tokens`: each ref's `tokens` and the markdown's
+     * total, which needs every selection in memory) or `printed` (only the tokens of the JSON
+     * written, counted as it streams, in bounded memory: `refcat mcp`).
+     */
+    json?: 'per-ref' | 'printed';
+  };
   /** Called with each result before any of its text is written; throws to refuse the call. */
   admit?: (r: Extraction) => void;
   /**
@@ -56,6 +68,8 @@ export interface ExtractionOutcome {
   log: Logged[];
   /** `refcat: N refs, T tokens (o200k_base)\n` when tokens were counted. */
   summary: string | null;
+  /** T of the summary (null: not counted). */
+  tokens: number | null;
   /** Past the cap: where the whole output is, and how much of it the sink got. */
   stored: StoredOutput | null;
 }
@@ -70,7 +84,7 @@ export async function runExtraction(req: ExtractionRequest, sink: ExtractionSink
   const { batches, problems } = await allBatches(req, ctx);
   if (req.mode === 'check' || req.mode === 'files') return report(req, batches, problems, sink, ctx);
   const tokens = req.tokens;
-  const inMemory = tokens !== undefined && (tokens.maxTokens !== undefined || (tokens.count && req.format === 'json'));
+  const inMemory = tokens !== undefined && (tokens.maxTokens !== undefined || (tokens.count && req.format === 'json' && tokens.json !== 'printed'));
   // A worker loads its tokenizer while the refs are extracted (a budget counts in this thread).
   const counting = tokens?.count && tokens.maxTokens === undefined;
   const counter = !counting ? undefined : tokens.counters ? tokens.counters.take(tokens.encoding) : (await import('../tokens/counter.js')).startCounter(tokens.encoding);
@@ -86,7 +100,7 @@ export async function runExtraction(req: ExtractionRequest, sink: ExtractionSink
     const stored = await out.end();
     const total = done.tokens ?? (counter ? await (out.shownTotal ?? counter.total()) : null);
     const summary = tokens?.count && total !== null ? `refcat: ${done.refs} ${done.refs === 1 ? 'ref' : 'refs'}, ${total.toLocaleString('en-US')} tokens (${tokens.encoding})\n` : null;
-    return { code: done.code, log: done.log, summary, stored };
+    return { code: done.code, log: done.log, summary, stored, tokens: tokens?.count ? total : null };
   } finally {
     counter?.close();
   }
@@ -200,5 +214,5 @@ async function report(req: ExtractionRequest, batches: RefBatch[], problems: Dia
   const { log, code } = outcome;
   if (text) await sink.write(text);
   await sink.end();
-  return { code, log, summary: null, stored: null };
+  return { code, log, summary: null, stored: null, tokens: null };
 }
