@@ -85,6 +85,8 @@ function parseSelector(sel: string, fail: Fail): Selector {
   if (sel.length === 0) fail("empty selector after '#'");
   if (isRangeSelector(sel)) return parseRangeSelector(sel, fail);
   if (sel[0] === '/') return parsePatternSelector(sel, fail);
+  // A lone `L` is a line range being typed, as it always was, not a name (docs/symbols.md#grammar).
+  if (sel === 'L' || sel.startsWith('L:')) fail("a line range needs a number after 'L' (L10); a declaration named L is L~1");
   return parseSymbolSelector(sel, fail);
 }
 
@@ -97,7 +99,7 @@ const SYMBOL_RE = /^([\p{L}\p{N}_$]+[!?]?(?:(?:\.|::)[\p{L}\p{N}_$]+[!?]?)*)(?:~
 
 /** Whether a selector is written as a symbol path (`Store.save`, `parse~2:-1..`). */
 export function isSymbolSelector(sel: string): boolean {
-  return !isRangeSelector(sel) && sel[0] !== '/' && SYMBOL_RE.test(sel);
+  return !isRangeSelector(sel) && sel[0] !== '/' && sel !== 'L' && !sel.startsWith('L:') && SYMBOL_RE.test(sel);
 }
 
 function parseSymbolSelector(sel: string, fail: Fail): Selector {
