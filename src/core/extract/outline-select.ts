@@ -18,7 +18,7 @@ interface Checked {
 
 /** What `--outline` made of a file (docs/symbols.md#outline). */
 export interface OutlineInfo {
-  /** Why the file was not outlined (`no grammar for .md files`, `over 1 MiB`), or null. */
+  /** Why the file was not outlined (`no grammar for .md files`, `larger than 1 MiB (1.05 MiB)`), or null. */
   skipped: string | null;
   /** The kept lines and markers, in file order (empty when skipped). */
   entries: OutlineEntry[];
@@ -37,7 +37,7 @@ export function outlineExtraction<T extends Checked>(checked: T, selected: boole
   }
   const size = fs.statSync(checked.path).size;
   if (size > MAX_SYMBOL_FILE_BYTES) {
-    return { ...checked, lines: [], outline: { skipped: `over 1 MiB (${(size / (1024 * 1024)).toFixed(1)} MiB)`, entries: [] } };
+    return { ...checked, lines: [], outline: { skipped: `larger than 1 MiB (${(size / (1024 * 1024)).toFixed(2)} MiB)`, entries: [] } };
   }
   const table = fileDeclarations(checked.path, checked.ref);
   const lines = fileLines(fs.readFileSync(checked.path, 'utf8'));
