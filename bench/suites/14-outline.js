@@ -1,4 +1,4 @@
-// Outlines (docs/symbols.md#outline): `refcat --outline` on a real tree, this repository's own
+// Outlines (docs/refs.md#outlines---outline): `refcat --outline` on a real tree, this repository's own
 // TypeScript (src/ and test/), against `repomix --compress` on the same files (its markdown to
 // stdout, no file summary, no security check: refcat does neither), timed interleaved in the same
 // run. Target: refcat at most a third of repomix's time. Also the sizes of both outputs against

@@ -5,7 +5,7 @@ import { refcatInProcess } from '../helpers/in-process.js';
 import { tmpDir } from '../helpers/tmp.js';
 
 /**
- * Grammars load only when asked for (docs/symbols.md#cost), and several load at once: the tests
+ * Grammars load only when asked for (docs/refs.md#outlines---outline), and several load at once: the tests
  * run in order in one module, so the first sees no grammar loaded yet.
  */
 

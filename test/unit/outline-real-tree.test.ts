@@ -10,7 +10,7 @@ import { refcatInProcess } from '../helpers/in-process.js';
 import { testCtx } from '../helpers/tmp.js';
 
 /**
- * `--outline` on a real TypeScript tree, this repository's own src/ (docs/symbols.md#outline):
+ * `--outline` on a real TypeScript tree, this repository's own src/ (docs/refs.md#outlines---outline):
  * every declaration outside a function body keeps its first line at its number, every marker's
  * ref reads exactly the lines left out or the declaration around them, and the outline is at
  * most half the size of the text.

@@ -1,10 +1,13 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { REPO } from '../helpers/cli.js';
 import { outlineLanguages } from '../../src/core/symbols/prepare-outline.js';
 import { refcatInProcess } from '../helpers/in-process.js';
 import { tmpDir } from '../helpers/tmp.js';
 
 /**
- * `--outline` (docs/symbols.md#outline), one table row per language: nesting, a type without
+ * `--outline` (docs/refs.md#outlines---outline), one table row per language: nesting, a type without
  * members, overloads (`~N`), a function assigned to a constant, a Python docstring and
  * decorators, a Go struct and a Swift extension. Each row: a file, and the outline printed.
  */
@@ -314,5 +317,40 @@ describe('the grammars an outline loads', () => {
     const got = outlineLanguages(ref).map((l) => l.id);
     if (ids === 'all') expect(got.length).toBe(13);
     else expect(got).toEqual(ids);
+  });
+});
+
+describe('the docs show what --outline prints', () => {
+  it('docs/refs.md#outlines---outline', async () => {
+    const store = [
+      "import { save } from './disk.js';",
+      '',
+      '/** Items kept in memory, saved on demand. */',
+      'export class Store {',
+      '  private items: string[] = [];',
+      '',
+      '  /** Adds an item; returns how many there are. */',
+      '  add(item: string): number {',
+      '    this.items.push(item);',
+      '    return this.items.length;',
+      '  }',
+      '',
+      '  save(path: string): Promise<void> {',
+      "    return save(path, this.items.join('\\n'));",
+      '  }',
+      '}',
+      '',
+      'export function load(path: string): Store {',
+      '  const store = new Store();',
+      '  // ...',
+      '  return store;',
+      '}',
+      '',
+    ].join('\n');
+    const dir = tmpDir({ 'src/store.ts': store });
+    const r = await run(dir, '@src/**/*.ts', '--outline');
+    const doc = fs.readFileSync(path.join(REPO, 'docs/refs.md'), 'utf8');
+    const block = /````sh\n\$ refcat '@src\/\*\*\/\*\.ts' --outline --no-cwd\n([\s\S]*?)````\n/.exec(doc);
+    expect(block?.[1]).toBe(r.stdout);
   });
 });

@@ -67,7 +67,7 @@ export interface ExtractOptions {
    * into the same files against one snapshot of them, such as `verify refs`. Not for streaming.
    */
   readCache?: ReadCache;
-  /** `--outline`: each file's outline instead of its lines (docs/symbols.md#outline; prepareOutline() first). */
+  /** `--outline`: each file's outline instead of its lines (docs/refs.md#outlines---outline; prepareOutline() first). */
   outline?: boolean;
 }
 

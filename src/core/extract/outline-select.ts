@@ -16,7 +16,7 @@ interface Checked {
   lines: string[];
 }
 
-/** What `--outline` made of a file (docs/symbols.md#outline). */
+/** What `--outline` made of a file (docs/refs.md#outlines---outline). */
 export interface OutlineInfo {
   /** Why the file was not outlined (`no grammar for .md files`, `larger than 1 MiB (1.05 MiB)`), or null. */
   skipped: string | null;

@@ -11,7 +11,7 @@ interface RenderOptions {
 }
 
 /**
- * `--outline` results (docs/symbols.md#outline) in markdown and JSON. An outline's `lines` are its
+ * `--outline` results (docs/refs.md#outlines---outline) in markdown and JSON. An outline's `lines` are its
  * kept lines and marker lines, one entry each (`outline.entries`), so a token budget cuts it as it
  * cuts any block: by lines.
  */

@@ -12,7 +12,7 @@ export interface SymbolLanguage {
   wasm: string;
   extensions: readonly string[];
   /**
-   * How an outline reads its declarations (docs/symbols.md#outline): `statementBodies` where a
+   * How an outline reads its declarations (docs/refs.md#outlines---outline): `statementBodies` where a
    * body is its statements (an indented block, or closed by `end`) rather than a bracket that
    * opens on the signature's line; `docstrings` where a body's first string is its doc comment.
    */

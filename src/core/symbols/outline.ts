@@ -4,7 +4,7 @@ import { type Declaration, FUNCTION_KINDS } from './declaration.js';
 import type { SymbolLanguage } from './languages.js';
 
 /**
- * An outline (docs/symbols.md#outline): each declaration's signature and doc comment, a type's
+ * An outline (docs/refs.md#outlines---outline): each declaration's signature and doc comment, a type's
  * members nested as in the file, and one marker for each body left out, naming the ref that
  * reads it. Lines are the file's own, numbered as the file numbers them.
  */

@@ -4,7 +4,7 @@ import { SYMBOL_LANGUAGES, type SymbolLanguage, symbolLanguageOf } from './langu
 
 /**
  * Load the grammars an outline of `refs` needs, before a synchronous extraction reads them
- * (docs/symbols.md#cost): the grammar of each named file's extension, of a glob's extension
+ * (docs/refs.md#outlines---outline): the grammar of each named file's extension, of a glob's extension
  * (`*.ts`, `*.{ts,py}`), or every grammar for a glob that names none (`src/**`). A ref that does
  * not parse loads nothing (the extraction reports it).
  */
