@@ -22,8 +22,8 @@ describe('refcat --outline (the bin)', () => {
     const r = refcat(['@src/**/*.ts', '--outline', '--max-tokens', String(budget)], { cwd: REPO });
     expect(r.code).toBe(0);
     expect(count(r.stdout)).toBeLessThanOrEqual(budget);
-    expect(count(r.stdout)).toBeGreaterThan(budget * 0.8);
-    expect(r.stdout).toContain('… cut: ');
+    expect(r.stdout.startsWith('## Outline: src/')).toBe(true);
+    // The outline of src/ is far larger than the budget: later files are left out, each named.
     expect(r.stderr).toMatch(/^Warning: left out \(token budget\): @src\//);
   });
 });
