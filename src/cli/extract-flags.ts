@@ -35,6 +35,7 @@ export const EXTRACT_FLAGS: readonly FlagSpec[] = [
   { flags: '--list-files', description: 'print the files the refs expand to' },
   { flags: '--from-workflow <file>', description: 'also take the REFCAT and CONTEXT refs of a .conv workflow' },
   { flags: '--no-ignore', description: 'globs: do not skip .gitignore, node_modules/ and .git/' },
+  { flags: '--outline', description: 'each file as an outline: signatures and doc comments, bodies as refs that read them' },
   { flags: '--tokens', description: 'count tokens: a summary on stderr, "tokens" fields with --json' },
   { flags: '--encoding <encoding>', description: 'tokenizer for --tokens and --max-tokens (default o200k_base)', choices: ENCODINGS },
   { flags: '--max-tokens <n>', description: 'keep the markdown output within N tokens (refs that do not fit are cut or left out)', parse: positiveInt },

@@ -29,6 +29,7 @@ export interface ExtractCliOptions {
   tokens?: boolean;
   encoding?: Encoding;
   maxTokens?: number;
+  outline?: boolean;
 }
 
 /** `refcat [REFS...]`: map flags onto an extraction request, run it to stdout, return the exit code. */
@@ -45,7 +46,7 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
       batches: [{ inputs: refs }],
       workflow: opts.fromWorkflow && path.resolve(ctx.cwd, opts.fromWorkflow),
       // One CPU-time budget for every pattern of the call: all refs, files and workflow batches.
-      extract: { base, aliases, context: opts.context ?? 0, noIgnore: !opts.ignore, patternBudget: new PatternBudget() },
+      extract: { base, aliases, context: opts.context ?? 0, noIgnore: !opts.ignore, patternBudget: new PatternBudget(), outline: opts.outline },
       format,
       render: renderOptions(opts),
       mode: opts.validateOnly ? 'check' : opts.listFiles ? 'files' : 'content',
@@ -85,6 +86,9 @@ function checkModes(opts: ExtractCliOptions, format: OutputFormat): void {
   if (opts.encoding && !opts.tokens && opts.maxTokens === undefined) {
     throw new UsageError('--encoding chooses the tokenizer of --tokens and --max-tokens: give one of them');
   }
+  if (opts.outline && modes.length === 1) throw new UsageError(`${modes[0]} prints its own report: it does not combine with --outline`);
+  // A spec names lines and a citation quotes them verbatim: an outline is neither.
+  if (opts.outline && (format === 'spec' || format === 'cite')) throw new UsageError(`--outline prints an outline: it does not combine with --format ${format}`);
   if (opts.maxTokens !== undefined && format !== 'markdown') {
     throw new UsageError(`--max-tokens budgets the markdown output: it does not combine with --format ${format}`);
   }

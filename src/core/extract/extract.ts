@@ -13,6 +13,7 @@ import { PatternBudget } from './pattern-search.js';
 import { type Confinement, confinementOf, outside } from '../safe-read/confinement.js';
 import type { ContentSpan } from './content-span.js';
 import { selectSymbolRef, type SymbolInfo } from './symbol-select.js';
+import { type OutlineInfo, outlineExtraction } from './outline-select.js';
 import { BinaryContentError, DEFAULT_MAX_LINE_BYTES, LineReader, LineTooLongError } from './line-reader.js';
 import { MAX_CACHED_FILE_BYTES, type ReadCache } from './read-cache.js';
 import {
@@ -69,6 +70,8 @@ export interface ExtractOptions {
    * into the same files against one snapshot of them, such as `verify refs`. Not for streaming.
    */
   readCache?: ReadCache;
+  /** `--outline`: each file's outline instead of its lines (docs/refs.md#outlines---outline; prepareOutline() first). */
+  outline?: boolean;
 }
 
 /** One file's extracted lines with everything a renderer needs. */
@@ -104,6 +107,8 @@ export interface Extraction {
   onDisk?: ContentSpan;
   /** Set for a symbol ref: the declaration it named. */
   symbol?: SymbolInfo;
+  /** Set with `outline`: `lines` are the outline's. */
+  outline?: OutlineInfo;
 }
 
 export interface ExtractReport {
@@ -382,6 +387,11 @@ function readExtraction(
   options: ExtractOptions & StreamOptions & { quotable?: (abs: string) => boolean },
 ): { extraction: Extraction; warnings: SelectWarning[] } {
   const { ref, refText } = file;
+  if (options.outline && !options.checkOnly) {
+    // The ref's lines are counted as for --validate-only (the same errors and warnings), then outlined.
+    const checked = readExtraction(file, { ...options, outline: false, checkOnly: true, onDisk: false });
+    return { extraction: outlineExtraction(checked.extraction, ref.selector !== null), warnings: checked.warnings };
+  }
   const language = languageOf(file.path);
   if (ref.selector?.kind === 'symbol') {
     let named: ReturnType<typeof selectSymbolRef>;

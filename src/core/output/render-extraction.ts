@@ -5,6 +5,7 @@ import { specOf } from '../ref-spec/format-ref-spec.js';
 import { citeComment } from '../snippets/cite-comment.js';
 import { fenceFor, fenceOfLength } from '../snippets/fence-length.js';
 import { longestBacktickRun, spanJsonBytes, spanLinesBytes, spanPrefixedBytes } from '../extract/content-span.js';
+import { outlineJson, outlineMarkdown, outlineShown } from './render-outline.js';
 
 export type OutputFormat = 'markdown' | 'json' | 'spec' | 'raw' | 'cite';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['markdown', 'json', 'spec', 'raw', 'cite'];
@@ -95,7 +96,7 @@ export class ExtractionWriter {
         yield* markdownBlock(r, this.opts, first ? '' : '\n');
         return;
       case 'raw':
-        if (!isEmpty(r)) yield* bodyText(r);
+        if (!isEmpty(r)) yield* bodyText(r.outline ? { ...r, lines: outlineShown(r, this.opts) } : r);
         return;
       case 'spec':
         if (!isEmpty(r)) yield specFor(r, this.opts) + '\n';
@@ -141,6 +142,13 @@ function* jsonRef(r: Extraction, opts: RenderOptions, first: boolean): Generator
   };
   if (opts.content === false) {
     yield lead + indent(JSON.stringify(fields, null, 2), '    ');
+    return;
+  }
+  if (r.outline) {
+    // The outline before its content, which stays last: the shell is cut open at its `""`.
+    const lines = outlineShown(r, opts);
+    const shell = indent(JSON.stringify({ ...fields, outline: outlineJson(r, opts), content: lines.join('\n') }, null, 2), '    ');
+    yield lead + shell;
     return;
   }
   // The object with an empty content, cut open where the content goes.
@@ -205,6 +213,10 @@ export function renderMarkdownBlock(r: Extraction, opts: RenderOptions): string 
 function* markdownBlock(r: Extraction, opts: RenderOptions, lead: string): Generator<OutputChunk> {
   if (isEmpty(r)) {
     yield lead + renderNothingSelected(r, opts);
+    return;
+  }
+  if (r.outline) {
+    yield lead + outlineMarkdown(r, opts, fenceFor);
     return;
   }
   const fence = r.onDisk ? fenceOfLength(longestBacktickRun(r.onDisk)) : fenceFor(r.lines);

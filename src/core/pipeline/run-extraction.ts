@@ -1,4 +1,5 @@
 import { prepareSymbolRefs } from '../symbols/prepare-symbol-refs.js';
+import { prepareOutline } from '../symbols/prepare-outline.js';
 import type { Context } from '../../shared/context.js';
 import { visible } from '../../shared/visible.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
@@ -117,15 +118,23 @@ interface Done {
 async function allBatches(req: ExtractionRequest, ctx: Context): Promise<{ batches: RefBatch[]; problems: Diagnostic[] }> {
   const problems = [...(req.problems ?? [])];
   if (req.workflow === undefined) {
-    await prepareSymbolRefs(req.batches.flatMap((b) => b.inputs));
+    await prepareGrammars(req, req.batches);
     return { batches: req.batches, problems };
   }
   const { workflowRefs } = await import('../workflow/workflow-refs.js');
   const workflow = workflowRefs(req.workflow, ctx, req.extract.aliases ?? new AliasResolver(ctx));
   const batches = [...req.batches, ...workflow.batches];
-  // Symbol refs are read synchronously: their grammars load first.
-  await prepareSymbolRefs(batches.flatMap((b) => b.inputs));
+  await prepareGrammars(req, batches);
   return { batches, problems: [...problems, ...workflow.errors] };
+}
+
+/** Symbol refs and outlines are read synchronously: their grammars load first, and only theirs. */
+async function prepareGrammars(req: ExtractionRequest, batches: RefBatch[]): Promise<void> {
+  const inputs = batches.flatMap((b) => b.inputs);
+  await prepareSymbolRefs(inputs);
+  if (req.extract.outline && req.mode !== 'check' && req.mode !== 'files') {
+    await prepareOutline(inputs);
+  }
 }
 
 /** Result by result: each is written before the next is read. */

@@ -33,6 +33,8 @@ let engine: Promise<typeof import('web-tree-sitter')> | null = null;
 let tierUp = false;
 const grammars = new Map<string, Promise<Grammar>>();
 const ready = new Map<string, Grammar>();
+/** The grammar being linked: web-tree-sitter links one at a time (see loadGrammar()). */
+let linking: Promise<unknown> = Promise.resolve();
 
 /** Set before the first grammar loads; later calls have no effect on compiled grammars. */
 export function configureSymbolEngine(options: EngineOptions): void {
@@ -60,7 +62,11 @@ export function loadGrammar(language: SymbolLanguage): Promise<Grammar> {
   if (!pending) {
     pending = (async () => {
       const ts = await loadEngine();
-      const lang: Language = await ts.Language.load(fs.readFileSync(wasmPath(language.wasm)));
+      // One link at a time: two grammars with external scanners in flight at once fail with "bad
+      // export type for 'tree_sitter_<x>_external_scanner_create'".
+      const load = linking.then(() => ts.Language.load(fs.readFileSync(wasmPath(language.wasm))));
+      linking = load.catch(() => undefined);
+      const lang: Language = await load;
       const parser = new ts.Parser();
       parser.setLanguage(lang);
       const definitions = new ts.Query(lang, readQuery(language.id));

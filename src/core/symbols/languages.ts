@@ -11,13 +11,19 @@ export interface SymbolLanguage {
   /** The grammar's file in tree-sitter-wasms/out/. */
   wasm: string;
   extensions: readonly string[];
+  /**
+   * How an outline reads its declarations (docs/refs.md#outlines---outline): `statementBodies` where a
+   * body is its statements (an indented block, or closed by `end`) rather than a bracket that
+   * opens on the signature's line; `docstrings` where a body's first string is its doc comment.
+   */
+  outline?: { statementBodies?: boolean; docstrings?: boolean };
 }
 
 export const SYMBOL_LANGUAGES: readonly SymbolLanguage[] = [
   { id: 'typescript', wasm: 'tree-sitter-typescript.wasm', extensions: ['ts', 'mts', 'cts'] },
   { id: 'tsx', wasm: 'tree-sitter-tsx.wasm', extensions: ['tsx'] },
   { id: 'javascript', wasm: 'tree-sitter-javascript.wasm', extensions: ['js', 'jsx', 'mjs', 'cjs'] },
-  { id: 'python', wasm: 'tree-sitter-python.wasm', extensions: ['py', 'pyi'] },
+  { id: 'python', wasm: 'tree-sitter-python.wasm', extensions: ['py', 'pyi'], outline: { statementBodies: true, docstrings: true } },
   { id: 'swift', wasm: 'tree-sitter-swift.wasm', extensions: ['swift'] },
   { id: 'kotlin', wasm: 'tree-sitter-kotlin.wasm', extensions: ['kt', 'kts'] },
   { id: 'java', wasm: 'tree-sitter-java.wasm', extensions: ['java'] },
@@ -26,7 +32,7 @@ export const SYMBOL_LANGUAGES: readonly SymbolLanguage[] = [
   { id: 'c', wasm: 'tree-sitter-c.wasm', extensions: ['c', 'h'] },
   { id: 'cpp', wasm: 'tree-sitter-cpp.wasm', extensions: ['cpp', 'cc', 'cxx', 'hpp', 'hh', 'hxx'] },
   { id: 'c_sharp', wasm: 'tree-sitter-c_sharp.wasm', extensions: ['cs'] },
-  { id: 'ruby', wasm: 'tree-sitter-ruby.wasm', extensions: ['rb'] },
+  { id: 'ruby', wasm: 'tree-sitter-ruby.wasm', extensions: ['rb'], outline: { statementBodies: true } },
 ];
 
 const BY_EXTENSION = new Map(SYMBOL_LANGUAGES.flatMap((l) => l.extensions.map((e) => [e, l] as const)));

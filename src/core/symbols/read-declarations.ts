@@ -156,5 +156,7 @@ function bodyStartOf(node: Node): number | null {
       if (child && BODY.test(child.type)) body = child;
     }
   }
+  // `const f = () => {…}`: the body of the function its declarator holds.
+  body ??= node.namedChild(0)?.childForFieldName('value')?.childForFieldName('body') ?? null;
   return body ? body.startPosition.row + 1 : null;
 }

@@ -1,0 +1,58 @@
+// Outlines (docs/refs.md#outlines---outline): `refcat --outline` on a real tree, this repository's own
+// TypeScript (src/ and test/), against `repomix --compress` on the same files (its markdown to
+// stdout, no file summary, no security check: refcat does neither), timed interleaved in the same
+// run. Target: refcat at most a third of repomix's time. Also the sizes of both outputs against
+// the files' own, and the peak memory of the outline.
+//
+// repomix 1.13.1 (the last for Node 20) is installed on first use into a cache folder outside the
+// repository (REFCAT_BENCH_TOOLS, default <tmp>/refcat-bench-tools), never as a dependency;
+// without the registry the comparison is skipped with a note.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { compareStats, fmt, peakMiB, refcatCmd, ROOT } from '../lib.js';
+
+const REPOMIX = '1.13.1';
+const tools = process.env.REFCAT_BENCH_TOOLS ?? path.join(os.tmpdir(), 'refcat-bench-tools');
+const stats = (s) => `min ${fmt(s.min)}, median ${fmt(s.median)}`;
+const KiB = (n) => `${(n / 1024).toFixed(0)} KiB`;
+
+function repomixBin() {
+  const dir = path.join(tools, `repomix-${REPOMIX}`);
+  const bin = path.join(dir, 'node_modules', 'repomix', 'bin', 'repomix.cjs');
+  if (!fs.existsSync(bin)) {
+    process.stdout.write(`installing repomix@${REPOMIX} into ${dir} (once) ... `);
+    fs.mkdirSync(dir, { recursive: true });
+    const r = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', dir, `repomix@${REPOMIX}`], { encoding: 'utf8' });
+    console.log(r.status === 0 ? 'done' : 'failed');
+  }
+  return fs.existsSync(bin) ? bin : null;
+}
+
+const opts = { cwd: ROOT };
+const refs = ['@src/**/*.ts', '@test/**/*.ts'];
+const files = spawnSync(process.execPath, [...refcatCmd(...refs, '--list-files').slice(1)], { ...opts, encoding: 'utf8' }).stdout.trim().split('\n');
+const bytes = files.reduce((n, f) => n + fs.statSync(path.join(ROOT, f)).size, 0);
+const ours = refcatCmd(...refs, '--outline');
+const outlined = spawnSync(ours[0], ours.slice(1), { ...opts, encoding: 'utf8', maxBuffer: 1 << 30 });
+if (outlined.status !== 0) throw new Error(`refcat --outline failed: ${outlined.stderr}`);
+
+console.log(`load average ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+console.log(`tree: this repository's src/ and test/, ${files.length} TypeScript files, ${KiB(bytes)}`);
+console.log(`refcat --outline: ${KiB(outlined.stdout.length)} of markdown (${((100 * outlined.stdout.length) / bytes).toFixed(0)}% of the files)`);
+
+const bin = repomixBin();
+if (!bin) {
+  console.log('repomix --compress vs refcat --outline: skipped (repomix could not be installed: no registry?)');
+} else {
+  const theirs = [process.execPath, bin, '--stdout', '--style', 'markdown', '--compress', '--include', 'src/**/*.ts,test/**/*.ts', '--no-file-summary', '--no-security-check'];
+  const packed = spawnSync(theirs[0], theirs.slice(1), { ...opts, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const packedFiles = (packed.stdout.match(/^## File: /gm) ?? []).length;
+  console.log(`repomix --compress: ${KiB(packed.stdout.length)} of markdown (${((100 * packed.stdout.length) / bytes).toFixed(0)}% of the files), ${packedFiles} files`);
+  const [a, b] = compareStats([ours, theirs], 5, opts);
+  console.log(`refcat --outline:   ${stats(a)}`);
+  console.log(`repomix --compress: ${stats(b)}`);
+  console.log(`ratio: ${(a.median / b.median).toFixed(2)}x median, ${(a.min / b.min).toFixed(2)}x min (target <= 0.33x)`);
+}
+console.log(`peak memory of refcat --outline: ${peakMiB([...refs, '--outline'], opts).toFixed(1)} MiB`);

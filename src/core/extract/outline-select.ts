@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { formatRef } from '../ref-spec/format-ref-spec.js';
+import { fileDeclarations } from '../symbols/declaration-table.js';
+import { MAX_SYMBOL_FILE_BYTES, symbolLanguageOf } from '../symbols/languages.js';
+import { markerText, type OutlineEntry, outlineOf } from '../symbols/outline.js';
+
+/** What an outline needs of an extraction (extract.ts's Extraction has it). */
+interface Checked {
+  ref: string;
+  alias: string | null;
+  path: string;
+  relPath: string;
+  lineStart: number;
+  lineEnd: number;
+  lines: string[];
+}
+
+/** What `--outline` made of a file (docs/refs.md#outlines---outline). */
+export interface OutlineInfo {
+  /** Why the file was not outlined (`no grammar for .md files`, `larger than 1 MiB (1.05 MiB)`), or null. */
+  skipped: string | null;
+  /** The kept lines and markers, in file order (empty when skipped). */
+  entries: OutlineEntry[];
+}
+
+/**
+ * The outline of the file `checked` read (a ref's lines counted, not kept): its `lines` become
+ * the outline's (kept lines and marker lines), `outline` says how. A ref with a selector outlines
+ * the declarations that start in its lines. The file's grammar must be loaded (prepareOutline()).
+ */
+export function outlineExtraction<T extends Checked>(checked: T, selected: boolean): T & { outline: OutlineInfo } {
+  const language = symbolLanguageOf(checked.path);
+  if (!language) {
+    const ext = path.extname(checked.path) || path.basename(checked.path);
+    return { ...checked, lines: [], outline: { skipped: `no grammar for ${ext} files`, entries: [] } };
+  }
+  const size = fs.statSync(checked.path).size;
+  if (size > MAX_SYMBOL_FILE_BYTES) {
+    return { ...checked, lines: [], outline: { skipped: `larger than 1 MiB (${(size / (1024 * 1024)).toFixed(2)} MiB)`, entries: [] } };
+  }
+  const table = fileDeclarations(checked.path, checked.ref);
+  const lines = fileLines(fs.readFileSync(checked.path, 'utf8'));
+  const within = selected ? { start: checked.lineStart, end: checked.lineEnd } : undefined;
+  const entries = outlineOf(lines, table, language, within);
+  return { ...checked, lines: outlineLines(entries, markerHead(checked, false)), outline: { skipped: null, entries } };
+}
+
+/** The outline's lines as text: a kept line as it is, a marker as `⋯ N lines: <ref>`. */
+export function outlineLines(entries: readonly OutlineEntry[], head: string): string[] {
+  return entries.map((e) => (e.kind === 'line' ? e.text : markerText(e, head)));
+}
+
+/** The ref a marker's selector follows: `@src/app.ts`, `alias:path`, or the absolute path (`--absolute`). */
+export function markerHead(r: Pick<Checked, 'alias' | 'path' | 'relPath'>, absolute: boolean): string {
+  if (absolute && !r.alias) return formatRef({ alias: null, path: r.path, selector: null });
+  return formatRef({ alias: r.alias, path: r.relPath, selector: null });
+}
+
+function fileLines(text: string): string[] {
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  if (lines[0]?.startsWith('\ufeff')) lines[0] = lines[0].slice(1);
+  return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+}

@@ -1,0 +1,69 @@
+import { visible } from '../../shared/visible.js';
+import type { Extraction } from '../extract/extract.js';
+import { markerHead, outlineLines } from '../extract/outline-select.js';
+
+/** The render options an outline reads (render-extraction.ts's RenderOptions). */
+interface RenderOptions {
+  lineNumbers: boolean;
+  showCwd: boolean;
+  absolute: boolean;
+  attribution: boolean;
+}
+
+/**
+ * `--outline` results (docs/refs.md#outlines---outline) in markdown and JSON. An outline's `lines` are its
+ * kept lines and marker lines, one entry each (`outline.entries`), so a token budget cuts it as it
+ * cuts any block: by lines.
+ */
+
+/** The outline's lines as shown: marker refs follow `--absolute` as specs do. */
+export function outlineShown(r: Extraction, opts: RenderOptions): string[] {
+  if (!opts.absolute || r.alias || !r.outline) return r.lines;
+  return outlineLines(r.outline.entries.slice(0, r.lines.length), markerHead(r, true));
+}
+
+/**
+ * `## Outline: src/app.ts, 120 lines (relative to …)`, then the fenced outline with the file's
+ * line numbers (a marker's number column is blank); a file not outlined, or without
+ * declarations, gets a `>` note instead of the fence. Without the header, the note names the file.
+ */
+export function outlineMarkdown(r: Extraction, opts: RenderOptions, fenceFor: (lines: string[]) => string): string {
+  const info = r.outline!;
+  const shown = visible(opts.absolute ? r.path : r.displayPath);
+  const total = r.totalLines ?? 0;
+  const size = `${total.toLocaleString('en-US')} ${total === 1 ? 'line' : 'lines'}`;
+  const head = opts.attribution ? header(r, opts, shown, size) + '\n' : '';
+  const named = opts.attribution ? '' : `${shown}, ${size}: `;
+  if (info.skipped !== null) return `${head}> Not outlined: ${named}${info.skipped}\n`;
+  if (r.lines.length === 0) return `${head}> No declarations${opts.attribution ? '' : `: ${shown}, ${size}`}\n`;
+  const lines = outlineShown(r, opts);
+  const fence = fenceFor(lines);
+  let width = 0;
+  for (const e of info.entries) if (e.kind === 'line') width = Math.max(width, String(e.line).length);
+  const blank = ' '.repeat(width);
+  let body = '';
+  for (let i = 0; i < lines.length; i++) {
+    const e = info.entries[i]!;
+    if (!opts.lineNumbers) body += lines[i] + '\n';
+    else body += `${e.kind === 'line' ? String(e.line).padStart(width) : blank} | ${lines[i]}\n`;
+  }
+  return `${head}${fence}${r.language}\n${body}${fence}\n`;
+}
+
+function header(r: Extraction, opts: RenderOptions, shown: string, size: string): string {
+  const range = r.wholeFile ? '' : r.lineStart >= r.lineEnd ? `:${r.lineStart}` : `:${r.lineStart}-${r.lineEnd}`;
+  const cwd = opts.showCwd && !opts.absolute && !shown.startsWith('/') ? ` (relative to ${visible(r.displayBase)})` : '';
+  return `## Outline: ${shown}${range}, ${size}${cwd}`;
+}
+
+/** The `outline` field of a JSON ref. */
+export function outlineJson(r: Extraction, opts: RenderOptions): Record<string, unknown> {
+  const info = r.outline!;
+  const head = markerHead(r, opts.absolute);
+  return {
+    not_outlined: info.skipped,
+    entries: info.entries.map((e) =>
+      e.kind === 'line' ? { line: e.line, text: e.text } : { ref: `${head}#${e.selector}`, start: e.start, end: e.end, omitted: e.omitted },
+    ),
+  };
+}

@@ -1,0 +1,97 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { extract } from '../../src/core/extract/extract.js';
+import { prepareSymbolRefs } from '../../src/core/symbols/prepare-symbol-refs.js';
+import { loadFileDeclarations } from '../../src/core/symbols/declaration-table.js';
+import { FUNCTION_KINDS, type Declaration } from '../../src/core/symbols/declaration.js';
+import { refcatInProcess } from '../helpers/in-process.js';
+import { testCtx } from '../helpers/tmp.js';
+
+/**
+ * `--outline` on a real TypeScript tree, this repository's own src/ (docs/refs.md#outlines---outline):
+ * every declaration outside a function body keeps its first line at its number, every marker's
+ * ref reads exactly the lines left out or the declaration around them, and the outline is at
+ * most half the size of the text.
+ */
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+interface Entry {
+  line?: number;
+  text?: string;
+  ref?: string;
+  start?: number;
+  end?: number;
+  omitted?: number;
+}
+interface JsonRef {
+  path: string;
+  display_path: string;
+  content: string;
+  outline: { not_outlined: string | null; entries: Entry[] };
+}
+
+describe('--outline of src/**/*.ts', async () => {
+  const run = await refcatInProcess(['@src/**/*.ts', '--outline', '--json'], { cwd: ROOT });
+  const refs = (JSON.parse(run.stdout) as { refs: JsonRef[] }).refs;
+
+  it('outlines every file of the tree', () => {
+    expect(run.code).toBe(0);
+    expect(refs.length).toBeGreaterThan(100);
+    expect(refs.filter((r) => r.outline.not_outlined !== null)).toEqual([]);
+  });
+
+  it("keeps every declaration's first line at its line number, outside function bodies", async () => {
+    let checked = 0;
+    for (const r of refs) {
+      const lines = fs.readFileSync(r.path, 'utf8').split('\n');
+      const kept = new Map(r.outline.entries.filter((e) => e.line !== undefined).map((e) => [e.line!, e.text!]));
+      // Every kept line is the file's line of that number.
+      for (const [n, text] of kept) expect(text, `${r.display_path}:${n}`).toBe(lines[n - 1]!.replace(/\r$/, ''));
+      const table = await loadFileDeclarations(r.path, r.display_path);
+      for (const d of table) {
+        if (insideFunction(d, table)) continue;
+        expect(kept.has(d.startLine), `${r.display_path}#${d.path} (line ${d.startLine})`).toBe(true);
+        expect(kept.has(d.declLine), `${r.display_path}#${d.path} (line ${d.declLine})`).toBe(true);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(1000);
+  });
+
+  it('gives each marker a ref that reads exactly the lines left out, or the declaration around them', async () => {
+    const markers = refs.flatMap((r) => r.outline.entries.filter((e) => e.ref !== undefined).map((e) => ({ r, e })));
+    expect(markers.length).toBeGreaterThan(500);
+    const ctx = testCtx(ROOT);
+    await prepareSymbolRefs(markers.map((m) => m.e.ref!));
+    const report = extract(markers.map((m) => m.e.ref!), ctx, { checkOnly: true });
+    expect(report.errors).toEqual([]);
+    expect(report.results.length).toBe(markers.length);
+    report.results.forEach((x, i) => {
+      const { r, e } = markers[i]!;
+      const exact = x.lineStart === e.start && x.lineEnd === e.end;
+      // A declaration's ref reads its doc comment and signature too: it must end where the body
+      // does and begin at or before it.
+      const around = x.symbol !== undefined && x.lineEnd === e.end && x.lineStart < e.start;
+      expect(exact || around, `${e.ref} read L${x.lineStart}-L${x.lineEnd} for L${e.start}-L${e.end} of ${r.display_path}`).toBe(true);
+      expect(e.omitted).toBeLessThanOrEqual(e.end! - e.start! + 1);
+    });
+  });
+
+  it('is at most half the size of the full text', () => {
+    let full = 0;
+    let outline = 0;
+    for (const r of refs) {
+      full += fs.statSync(r.path).size;
+      outline += Buffer.byteLength(r.content) + 1;
+    }
+    expect(outline).toBeLessThanOrEqual(full / 2);
+  });
+});
+
+function insideFunction(d: Declaration, table: readonly Declaration[]): boolean {
+  for (let p = d.parent; p !== null; p = table[p]!.parent) if (FUNCTION_KINDS.has(table[p]!.kind)) return true;
+  return false;
+}

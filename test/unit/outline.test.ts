@@ -1,0 +1,356 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO } from '../helpers/cli.js';
+import { outlineLanguages } from '../../src/core/symbols/prepare-outline.js';
+import { refcatInProcess } from '../helpers/in-process.js';
+import { tmpDir } from '../helpers/tmp.js';
+
+/**
+ * `--outline` (docs/refs.md#outlines---outline), one table row per language: nesting, a type without
+ * members, overloads (`~N`), a function assigned to a constant, a Python docstring and
+ * decorators, a Go struct and a Swift extension. Each row: a file, and the outline printed.
+ */
+
+const FILES: Record<string, string> = {
+  'store.ts': `import fs from 'node:fs';
+
+/** A store. */
+export class Store {
+  /** Items. */
+  items: string[] = [];
+
+  save(x: string): boolean {
+    const y = x;
+    return true;
+  }
+}
+
+export class Empty {
+  // nothing declared yet
+}
+
+namespace NS {
+  export class Inner {
+    run(): void {
+      console.log(1);
+    }
+  }
+}
+
+export function parse(a: string): void;
+export function parse(a: number): void;
+export function parse(a: any) {
+  return a;
+}
+
+export const arrow = async (
+  a: number,
+) => {
+  return a;
+};
+`,
+  'point.py': `import math
+
+
+@dataclass
+class Point:
+    """A point.
+
+    With two coordinates.
+    """
+    x: int = 0
+
+    @staticmethod
+    def origin():
+        """The origin."""
+        return Point()
+
+    def norm(self,
+             p=2):
+        return math.hypot(self.x, 0)
+
+
+class Empty:
+    pass
+`,
+  'Store.swift': `/// A store.
+struct Store {
+    var items: [Int] = []
+    func save(_ x: Int) -> Bool {
+        return true
+    }
+    enum Kind {
+        case a
+        case b
+    }
+}
+
+extension Store {
+    func extra() {
+        print(1)
+    }
+}
+
+class Empty {
+    // later
+}
+`,
+  'store.go': `package main
+
+// Store holds items.
+type Store struct {
+\tItems []int
+}
+
+type Empty struct {
+}
+
+// Save saves.
+func (s *Store) Save(x int) bool {
+\treturn true
+}
+`,
+};
+const OUTLINES: [string, string][] = [
+  ['store.ts', `## Outline: store.ts, 36 lines
+\`\`\`typescript
+ 3 | /** A store. */
+ 4 | export class Store {
+ 5 |   /** Items. */
+ 6 |   items: string[] = [];
+ 8 |   save(x: string): boolean {
+   |     ⋯ 3 lines: @store.ts#Store.save
+12 | }
+14 | export class Empty {
+   |   ⋯ 2 lines: @store.ts#Empty
+18 | namespace NS {
+19 |   export class Inner {
+20 |     run(): void {
+   |       ⋯ 2 lines: @store.ts#NS.Inner.run
+23 |   }
+24 | }
+26 | export function parse(a: string): void;
+27 | export function parse(a: number): void;
+28 | export function parse(a: any) {
+   |   ⋯ 2 lines: @store.ts#parse~3
+32 | export const arrow = async (
+33 |   a: number,
+34 | ) => {
+   |   ⋯ 2 lines: @store.ts#arrow
+\`\`\`
+`],
+  ['point.py', `## Outline: point.py, 23 lines
+\`\`\`python
+ 4 | @dataclass
+ 5 | class Point:
+ 6 |     """A point.
+ 7 | 
+ 8 |     With two coordinates.
+ 9 |     """
+10 |     x: int = 0
+12 |     @staticmethod
+13 |     def origin():
+14 |         """The origin."""
+   |         ⋯ 1 line: @point.py#Point.origin
+17 |     def norm(self,
+18 |              p=2):
+   |         ⋯ 1 line: @point.py#Point.norm
+22 | class Empty:
+   |     ⋯ 1 line: @point.py#Empty
+\`\`\`
+`],
+  ['Store.swift', `## Outline: Store.swift, 21 lines
+\`\`\`swift
+ 1 | /// A store.
+ 2 | struct Store {
+ 3 |     var items: [Int] = []
+ 4 |     func save(_ x: Int) -> Bool {
+   |         ⋯ 2 lines: @Store.swift#Store.save
+ 7 |     enum Kind {
+ 8 |         case a
+ 9 |         case b
+10 |     }
+11 | }
+13 | extension Store {
+14 |     func extra() {
+   |         ⋯ 2 lines: @Store.swift#Store.extra
+17 | }
+19 | class Empty {
+   |     ⋯ 2 lines: @Store.swift#Empty
+\`\`\`
+`],
+  ['store.go', `## Outline: store.go, 14 lines
+\`\`\`go
+ 3 | // Store holds items.
+ 4 | type Store struct {
+ 5 | \tItems []int
+ 6 | }
+ 8 | type Empty struct {
+   | ⋯ 1 line: @store.go#Empty
+11 | // Save saves.
+12 | func (s *Store) Save(x int) bool {
+   | \t⋯ 2 lines: @store.go#Store.Save
+\`\`\`
+`],
+];
+
+const BIG = 'export const x = 1;\n'.repeat(Math.ceil((1.1 * 1024 * 1024) / 20));
+const run = (dir: string, ...args: string[]) => refcatInProcess([...args, '--no-cwd'], { cwd: dir });
+
+describe('--outline', () => {
+  it.each(OUTLINES)('%s', async (file, expected) => {
+    const dir = tmpDir(FILES);
+    const r = await run(dir, `@${file}`, '--outline');
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(expected);
+    expect(r.code).toBe(0);
+  });
+
+  it('lists a file without a grammar, and one over 1 MiB, by name and line count', async () => {
+    const dir = tmpDir({ 'notes.md': '# Notes\n\nSome text.\n', 'big.ts': BIG });
+    const r = await run(dir, '@notes.md', '@big.ts', '--outline');
+    expect(r.stdout).toBe(
+      '## Outline: notes.md, 3 lines\n> Not outlined: no grammar for .md files\n\n' +
+        '## Outline: big.ts, 57,672 lines\n> Not outlined: larger than 1 MiB (1.10 MiB)\n',
+    );
+    expect(r.code).toBe(0);
+    const bare = await run(dir, '@notes.md', '--outline', '--no-attribution');
+    expect(bare.stdout).toBe('> Not outlined: notes.md, 3 lines: no grammar for .md files\n');
+    const json = JSON.parse((await run(dir, '@notes.md', '@big.ts', '--outline', '--json')).stdout);
+    expect(json.refs.map((x: { outline: unknown; total_lines: number }) => [x.outline, x.total_lines])).toEqual([
+      [{ not_outlined: 'no grammar for .md files', entries: [] }, 3],
+      [{ not_outlined: 'larger than 1 MiB (1.10 MiB)', entries: [] }, 57672],
+    ]);
+  });
+
+  it('outlines the declarations that start in a selector', async () => {
+    const dir = tmpDir(FILES);
+    const r = await run(dir, '@store.ts#Store', '@store.ts#L14-L24', '--outline');
+    expect(r.stdout).toBe(
+      [
+        '## Outline: store.ts:3-12, 36 lines',
+        '```typescript',
+        ' 3 | /** A store. */',
+        ' 4 | export class Store {',
+        ' 5 |   /** Items. */',
+        ' 6 |   items: string[] = [];',
+        ' 8 |   save(x: string): boolean {',
+        '   |     ⋯ 3 lines: @store.ts#Store.save',
+        '12 | }',
+        '```',
+        '',
+        '## Outline: store.ts:14-24, 36 lines',
+        '```typescript',
+        '14 | export class Empty {',
+        '   |   ⋯ 2 lines: @store.ts#Empty',
+        '18 | namespace NS {',
+        '19 |   export class Inner {',
+        '20 |     run(): void {',
+        '   |       ⋯ 2 lines: @store.ts#NS.Inner.run',
+        '23 |   }',
+        '24 | }',
+        '```',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('prints the outline alone with -q, and marker refs with absolute paths under --absolute', async () => {
+    const dir = tmpDir(FILES);
+    const raw = await run(dir, '@store.go', '--outline', '-q');
+    expect(raw.stdout).toBe(
+      '// Store holds items.\ntype Store struct {\n\tItems []int\n}\ntype Empty struct {\n⋯ 1 line: @store.go#Empty\n// Save saves.\nfunc (s *Store) Save(x int) bool {\n\t⋯ 2 lines: @store.go#Store.Save\n',
+    );
+    const abs = await run(dir, '@store.go', '--outline', '--absolute');
+    expect(abs.stdout).toContain(`   | \t⋯ 2 lines: @${dir}/store.go#Store.Save\n`);
+    const json = JSON.parse((await run(dir, '@store.go', '--outline', '--json', '--absolute')).stdout);
+    expect(json.refs[0].outline.entries.at(-1)).toEqual({ ref: `@${dir}/store.go#Store.Save`, start: 13, end: 14, omitted: 2 });
+    expect(json.refs[0].content).toBe(abs.stdout.split('\n').slice(2, -2).map((l) => l.replace(/^.. \| /, '')).join('\n'));
+  });
+
+  it('gives JSON an outline field: kept lines and markers, and the outline as content', async () => {
+    const dir = tmpDir(FILES);
+    const r = await run(dir, '@store.go', '--outline', '--json', '--tokens');
+    const ref = JSON.parse(r.stdout).refs[0];
+    expect(ref.outline).toEqual({
+      not_outlined: null,
+      entries: [
+        { line: 3, text: '// Store holds items.' },
+        { line: 4, text: 'type Store struct {' },
+        { line: 5, text: '\tItems []int' },
+        { line: 6, text: '}' },
+        { line: 8, text: 'type Empty struct {' },
+        { ref: '@store.go#Empty', start: 9, end: 9, omitted: 1 },
+        { line: 11, text: '// Save saves.' },
+        { line: 12, text: 'func (s *Store) Save(x int) bool {' },
+        { ref: '@store.go#Store.Save', start: 13, end: 14, omitted: 2 },
+      ],
+    });
+    expect(ref.content).toBe((await run(dir, '@store.go', '--outline', '-q')).stdout.slice(0, -1));
+    expect(ref.tokens).toBeGreaterThan(0);
+    expect(r.code).toBe(0);
+  });
+
+  it.each([
+    [['--spec'], '--outline prints an outline: it does not combine with --format spec'],
+    [['--cite'], '--outline prints an outline: it does not combine with --format cite'],
+    [['--validate-only'], '--validate-only prints its own report: it does not combine with --outline'],
+    [['--list-files'], '--list-files prints its own report: it does not combine with --outline'],
+  ])('%j is a usage error', async (flags, message) => {
+    const dir = tmpDir(FILES);
+    const r = await run(dir, '@store.go', '--outline', ...flags);
+    expect(r).toEqual({ code: 2, stdout: '', stderr: `Error: ${message}\n` });
+  });
+});
+
+describe('the grammars an outline loads', () => {
+  it.each([
+    ['@src/app.ts', ['typescript']],
+    ['@src/**/*.ts', ['typescript']],
+    ['alias:src/**/*.{py,go,md}#L1-L9', ['python', 'go']],
+    ['@docs/*.md', []],
+    ['@src/**', 'all'],
+    ['@src/*.t?', 'all'],
+    ['@bad ref', []],
+  ])('%s', (ref, ids) => {
+    const got = outlineLanguages(ref).map((l) => l.id);
+    if (ids === 'all') expect(got.length).toBe(13);
+    else expect(got).toEqual(ids);
+  });
+});
+
+describe('the docs show what --outline prints', () => {
+  it('docs/refs.md#outlines---outline', async () => {
+    const store = [
+      "import { save } from './disk.js';",
+      '',
+      '/** Items kept in memory, saved on demand. */',
+      'export class Store {',
+      '  private items: string[] = [];',
+      '',
+      '  /** Adds an item; returns how many there are. */',
+      '  add(item: string): number {',
+      '    this.items.push(item);',
+      '    return this.items.length;',
+      '  }',
+      '',
+      '  save(path: string): Promise<void> {',
+      "    return save(path, this.items.join('\\n'));",
+      '  }',
+      '}',
+      '',
+      'export function load(path: string): Store {',
+      '  const store = new Store();',
+      '  // ...',
+      '  return store;',
+      '}',
+      '',
+    ].join('\n');
+    const dir = tmpDir({ 'src/store.ts': store });
+    const r = await run(dir, '@src/**/*.ts', '--outline');
+    const doc = fs.readFileSync(path.join(REPO, 'docs/refs.md'), 'utf8');
+    const block = /````sh\n\$ refcat '@src\/\*\*\/\*\.ts' --outline --no-cwd\n([\s\S]*?)````\n/.exec(doc);
+    expect(block?.[1]).toBe(r.stdout);
+  });
+});
