@@ -7,7 +7,7 @@ import type { AliasEntry } from '../alias/resolve-aliases.js';
 import { escapePath, formatSelector, formatSpan, safePath } from '../ref-spec/format-ref-spec.js';
 import type { LineSpan, RangeSelector, RefSpec } from '../ref-spec/ref-spec.js';
 import type { Confinement } from '../safe-read/confinement.js';
-import { type FileChange, type Hunk, mapLine, parseDiff, parseFileDiffs, type RepoChanges } from './diff-hunks.js';
+import { editsInside, type FileChange, type Hunk, mapLine, parseDiff, parseFileDiffs, type RepoChanges } from './diff-hunks.js';
 import { type AcceptKey, applyAccepted, linesHash } from './accept-drift.js';
 import type { DriftNotFixed } from './fix-drift.js';
 import { GitError, GitRunner } from './git-runner.js';
@@ -52,6 +52,10 @@ export interface DriftEntry {
   newRef: string | null;
   /** changed: how many of the old lines git's diff marks as edited. */
   editedLines: number;
+  /** changed: lines git's diff inserted between two of the old lines (diff-hunks.ts editsInside). */
+  insertedLines: number;
+  /** changed: old lines it removed with nothing in their place (also counted in editedLines). */
+  deletedLines: number;
   /** changed: how many lines the ref selected at its base. */
   oldLines: number;
   /** unknown: why. */
@@ -138,7 +142,7 @@ export async function detectDrift(refs: readonly DriftRefInput[], ctx: Context, 
   const repoOf = repoFinder();
 
   for (const input of refs) {
-    const entry: DriftEntry = { file: input.file, line: input.line, ref: input.ref, status: 'anchored', base: null, newRef: null, editedLines: 0, oldLines: 0, reason: null };
+    const entry: DriftEntry = { file: input.file, line: input.line, ref: input.ref, status: 'anchored', base: null, newRef: null, editedLines: 0, insertedLines: 0, deletedLines: 0, oldLines: 0, reason: null };
     if (input.stamp !== undefined) entry.stamp = input.stamp;
     if (input.includedBy !== undefined) entry.includedBy = input.includedBy;
     entries.push(entry);
@@ -863,6 +867,9 @@ function judgeOne(p: Pending, oldLines: string[], change: FileChange | null, cur
   for (let n = span.start; n <= span.end; n++) if (mapLine(hunks, n).edited) edited++;
   // A rename git paired with enough edits can leave no hunk on these lines and still differ.
   entry.editedLines = edited > 0 ? edited : block.filter((l, i) => lines[mapLine(hunks, span.start + i).line - 1] !== l).length;
+  const inside = editsInside(hunks, span.start, span.end);
+  entry.insertedLines = inside.inserted;
+  entry.deletedLines = inside.deleted;
   const from = mapLine(hunks, span.start).line;
   const to = Math.max(mapLine(hunks, span.end).line, from);
   entry.newRef = newRefFor(p, { start: Math.min(from, Math.max(lines.length, 1)), end: Math.min(to, Math.max(lines.length, 1)) }, span, lines.length, renamed ? newFile : null);
@@ -906,7 +913,9 @@ function newRefFor(p: Pending, span: LineSpan, oldSpan: LineSpan, count: number,
   const sel = p.selector;
   const shifted: RangeSelector = { kind: 'range', start: sel.start + delta, end: sel.end === null ? null : sel.end + delta, window: sel.window };
   const fits = shifted.start >= 1 && (shifted.end === null || shifted.end >= shifted.start);
-  if (fits) {
+  // A form that reaches past either end of the file selects fewer lines than it says (verify refs
+  // warns that it clamps): a ref written anew says the lines it selects.
+  if (fits && withinFile(shifted, count)) {
     const got = resolveSpan(shifted, count);
     if (got.start === span.start && got.end === span.end) {
       if (delta === 0) return head + raw.slice(hash);
@@ -917,6 +926,13 @@ function newRefFor(p: Pending, span: LineSpan, oldSpan: LineSpan, count: number,
     }
   }
   return head + formatSpan(span);
+}
+
+/** Whether a range selector names only lines the file has (before any clamping). */
+function withinFile(sel: RangeSelector, count: number): boolean {
+  const first = sel.start - (sel.window?.before ?? 0);
+  const last = sel.end === null || (sel.window && sel.window.after === null) ? null : sel.end + (sel.window?.after ?? 0);
+  return first >= 1 && (last === null || last <= count);
 }
 
 /** Push `item` onto the group of `key` (appending, not copying: a doc may hold thousands of refs). */
