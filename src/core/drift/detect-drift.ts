@@ -10,6 +10,7 @@ import type { Confinement } from '../safe-read/confinement.js';
 import { editsInside, type FileChange, type Hunk, mapLine, parseDiff, parseFileDiffs, type RepoChanges } from './diff-hunks.js';
 import { type AcceptKey, applyAccepted, linesHash } from './accept-drift.js';
 import type { DriftNotFixed } from './fix-drift.js';
+import { argBatches, lineRanges, MAX_REVISION_CHARS } from './arg-batches.js';
 import { GitError, GitRunner } from './git-runner.js';
 
 /**
@@ -207,6 +208,9 @@ async function findBases(pending: Pending[], ctx: Context, git: GitRunner, since
   if (since !== undefined) {
     // git would read `-x` as an option (`--output=FILE` writes a file): a revision never starts so.
     if (since.startsWith('-')) throw new UsageError(`Unknown revision for --since: ${since} (a revision, not an option)`, { code: 'bad_revision' });
+    if (since.length > MAX_REVISION_CHARS) {
+      throw new UsageError(`Unknown revision for --since: a name of ${since.length} characters is no revision (at most ${MAX_REVISION_CHARS})`, { code: 'bad_revision' });
+    }
     const byRepo = new Map<string, { sha: string; time: number }>();
     for (const repo of new Set(pending.map((p) => p.scanRepo))) {
       const out = await git.tryRun(repo, ['log', '-1', '--no-walk', '--format=%H %ct', `${since}^{commit}`, '--']);
@@ -246,8 +250,11 @@ async function findBases(pending: Pending[], ctx: Context, git: GitRunner, since
 /** The base of each ref of one scanned file: the commit of its line, from one `git blame`. */
 async function blameInto(file: string, group: Pending[], ctx: Context, git: GitRunner): Promise<void> {
   const repo = group[0]!.scanRepo;
-  const lines = [...new Set(group.map((p) => p.input.line))].sort((a, b) => a - b);
-  const args = ['blame', '--porcelain', '--no-textconv', ...lines.flatMap((n) => ['-L', `${n},${n}`]), '--', path.relative(repo, file)];
+  const ranges = lineRanges([...new Set(group.map((p) => p.input.line))].sort((a, b) => a - b));
+  // Lines far apart, each its own `-L`, would make a command line as long as the doc: past
+  // MAX_BLAME_RANGES the whole file is blamed, in the same one run.
+  const only = ranges.length > MAX_BLAME_RANGES ? [] : ranges.flatMap(([a, b]) => ['-L', `${a},${b}`]);
+  const args = ['blame', '--porcelain', '--no-textconv', ...only, '--', path.relative(repo, file)];
   // A file git does not track yet (or a repository without a commit) was written against the
   // working tree; any other failure (a corrupt repository, a missing blame.ignoreRevsFile) is
   // an error naming the repository, never a silent `unchanged`.
@@ -295,6 +302,9 @@ interface Base {
   time: number;
 }
 
+/** More `-L` ranges than this in one scanned file: its blame covers the whole file. */
+const MAX_BLAME_RANGES = 500;
+
 /** From this many scanned files on, bases are found without a blame each where logs prove them. */
 const ADDED_ONCE_MIN_FILES = 4;
 /** Paths per git command line (well under any system's argument limit). */
@@ -320,8 +330,9 @@ async function basesWithoutBlame(byFile: ReadonlyMap<string, Pending[]>, git: Gi
   const batches: Promise<void>[] = [];
   for (const [repo, files] of byRepo) {
     if (isShallow(repo)) continue;
-    for (let i = 0; i < files.length; i += PATHS_PER_CALL) {
-      const batch = files.slice(i, i + PATHS_PER_CALL);
+    const byRel = new Map(files.map((f) => [toPosix(path.relative(repo, f)), f]));
+    for (const rels of argBatches([...byRel.keys()], PATHS_PER_CALL)) {
+      const batch = rels.map((r) => byRel.get(r)!);
       const rel = new Map(batch.map((f) => [toPosix(path.relative(repo, f)), f]));
       const lines = new Map(batch.map((f) => [toPosix(path.relative(repo, f)), [...new Set(byFile.get(f)!.map((p) => p.input.line))]]));
       batches.push(basesIn(git, repo, lines).then((found) => {
@@ -634,6 +645,10 @@ const COMMIT_NAME = /^[0-9a-f]{4,64}$/i;
  */
 async function resolvePins(git: GitRunner, ctx: Context, repo: string, group: PinLookup[]): Promise<void> {
   const where = (x: PinLookup) => `(pinned in ${shown(ctx, x.p.input.alias!.origin)} at ${x.p.scanBase!.slice(0, 7)})`;
+  // A lockfile is anyone's text: a pin longer than any name is no revision, and is never put on a command line.
+  const tooLong = group.filter((x) => x.pin.length > MAX_REVISION_CHARS);
+  for (const x of tooLong) unknown(x.p.entry, `the pin of ${shown(ctx, repo)}, a name of ${x.pin.length} characters, is no revision (at most ${MAX_REVISION_CHARS}) ${where(x)}`);
+  if (tooLong.length > 0) group = group.filter((x) => x.pin.length <= MAX_REVISION_CHARS);
   const objects = await catFiles(git, repo, group.filter((x) => COMMIT_NAME.test(x.pin)).map((x) => `${x.pin}^{commit}`));
   const byName: PinLookup[] = [];
   for (const x of group) {
@@ -644,7 +659,10 @@ async function resolvePins(git: GitRunner, ctx: Context, repo: string, group: Pi
   if (byName.length === 0) return;
   const names = [...new Set(byName.map((x) => x.pin))];
   const patterns = names.flatMap((n) => [`refs/heads/${n}`, `refs/remotes/*/${n}`, `refs/tags/${n}`]);
-  const listed = (await git.run(repo, ['for-each-ref', '--format=%(refname)', '--', ...patterns])).toString('utf8').split('\n').filter(Boolean);
+  const listed: string[] = [];
+  for (const batch of argBatches(patterns, PATHS_PER_CALL)) {
+    listed.push(...(await git.run(repo, ['for-each-ref', '--format=%(refname)', '--', ...batch])).toString('utf8').split('\n').filter(Boolean));
+  }
   const refFor = new Map<string, string>();
   for (const name of names) {
     const rank = (r: string) =>
@@ -811,8 +829,8 @@ async function changesSince(git: GitRunner, repo: string, base: string, rels: re
 
 async function contentDiff(git: GitRunner, repo: string, base: string, paths: readonly string[]): Promise<RepoChanges> {
   const changes: RepoChanges = new Map();
-  for (let i = 0; i < paths.length; i += PATHS_PER_CALL) {
-    const args = ['--literal-pathspecs', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', '--src-prefix=a/', '--dst-prefix=b/', '-M', '-U0', base, '--', ...paths.slice(i, i + PATHS_PER_CALL)];
+  for (const batch of argBatches(paths, PATHS_PER_CALL)) {
+    const args = ['--literal-pathspecs', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', '--src-prefix=a/', '--dst-prefix=b/', '-M', '-U0', base, '--', ...batch];
     for (const [k, v] of parseDiff((await git.run(repo, args)).toString('utf8'))) changes.set(k, v);
   }
   return changes;
@@ -820,8 +838,12 @@ async function contentDiff(git: GitRunner, repo: string, base: string, paths: re
 
 /** Which of `rels` the tree of `base` holds (whether or not their objects can be read). */
 async function pathsAt(git: GitRunner, repo: string, base: string, rels: readonly string[]): Promise<Set<string>> {
-  const out = await git.run(repo, ['--literal-pathspecs', 'ls-tree', '-z', '--full-tree', '--name-only', base, '--', ...rels]);
-  return new Set(out.toString('utf8').split('\0').filter(Boolean));
+  const found = new Set<string>();
+  for (const batch of argBatches(rels, PATHS_PER_CALL)) {
+    const out = await git.run(repo, ['--literal-pathspecs', 'ls-tree', '-z', '--full-tree', '--name-only', base, '--', ...batch]);
+    for (const name of out.toString('utf8').split('\0')) if (name !== '') found.add(name);
+  }
+  return found;
 }
 
 function judgeOne(p: Pending, oldLines: string[], change: FileChange | null, current: (file: string) => string[] | null, repo: string): void {
