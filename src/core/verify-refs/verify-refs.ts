@@ -10,6 +10,7 @@ import { checkConvRefs, relaxedBy, relaxMissing, workflowAliases } from '../work
 import { extract } from '../extract/extract.js';
 import { PatternBudget } from '../extract/pattern-search.js';
 import { ReadCache } from '../extract/read-cache.js';
+import { SnippetFiles } from '../snippets/snippet-files.js';
 import { hasGlobChars } from '../walk/glob.js';
 import { MAX_TEXT_FILE_BYTES, readTextFile, TextFileError } from '../safe-read/read-text-file.js';
 import { collectFiles, type SkippedFile, walkFiles } from '../walk/collect-files.js';
@@ -123,6 +124,7 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
   const bareRefs = new Set<string>();
   // The files refs point at, read once for the scan (drift and --fix read them again, fresh).
   const readCache = new ReadCache();
+  const snippetFiles = new SnippetFiles();
   const workflows = planWorkflows(
     files.map((f) => f.path).filter(isWorkflow),
     (file) => loadConv(file, { readFile: options.readFile, display: (p) => shownPath(ctx.cwd, p) }),
@@ -134,7 +136,7 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
     const workflow = workflows.get(file.path);
     refsFound += workflow
       ? checkWorkflow(workflow, ctx, base, findings, budget, driftRefs, options.confine, scanned)
-      : checkDoc(file.path, file.root, ctx, base, { findings, budget, driftRefs, snippets, comparable, bareRefs, confine: options.confine, readCache });
+      : checkDoc(file.path, file.root, ctx, base, { findings, budget, driftRefs, snippets, comparable, bareRefs, confine: options.confine, readCache, snippetFiles });
     detach(findings, findingsBefore);
     if (snippets) detach(snippets.entries, entriesBefore);
     if (driftRefs) detach(driftRefs, driftBefore);
@@ -340,10 +342,12 @@ interface DocSinks {
   /** Files a snippet may be compared with (docs/snippets.md#comparing). */
   comparable?: Confinement;
   readCache: ReadCache;
+  /** Code files stale snippets are looked for in, read once per run. */
+  snippetFiles: SnippetFiles;
 }
 
 function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolver, sinks: DocSinks): number {
-  const { findings, budget, driftRefs, snippets, comparable, bareRefs, confine, readCache } = sinks;
+  const { findings, budget, driftRefs, snippets, comparable, bareRefs, confine, readCache, snippetFiles } = sinks;
   let text: string;
   try {
     // Byte text: each line is decoded when it is read (shared/byte-text.ts).
@@ -391,7 +395,7 @@ function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolv
       if (away) {
         const message = `Snippet not compared: ${shownPath(ctx.cwd, away.path)} is outside the root ${ctx.cwd} and every alias target`;
         findings.push({ severity: 'warning', code: 'snippet_outside', message, details: [], ref: text, file, line });
-      } else addSnippetEntry(snippets!, judgeSnippet(file, citation!, report.results, dirs));
+      } else addSnippetEntry(snippets!, judgeSnippet(file, citation!, report.results, dirs, snippetFiles));
     }
     if (citation?.bare) bareRefs.add(`${file}\0${line}\0${text}`);
     const input = driftRefs && !report.errors.some((e) => e.code === 'outside_root') && driftInput(file, line, text, ref, aliases, dirs);
