@@ -11,6 +11,7 @@ import { extract } from '../extract/extract.js';
 import { PatternBudget } from '../extract/pattern-search.js';
 import { ReadCache } from '../extract/read-cache.js';
 import { SnippetFiles } from '../snippets/snippet-files.js';
+import { WalkCache } from '../walk/walk-cache.js';
 import { hasGlobChars } from '../walk/glob.js';
 import { MAX_TEXT_FILE_BYTES, readTextFile, TextFileError } from '../safe-read/read-text-file.js';
 import { collectFiles, type SkippedFile, walkFiles } from '../walk/collect-files.js';
@@ -125,6 +126,7 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
   // The files refs point at, read once for the scan (drift and --fix read them again, fresh).
   const readCache = new ReadCache();
   const snippetFiles = new SnippetFiles();
+  const walkCache = new WalkCache();
   const workflows = planWorkflows(
     files.map((f) => f.path).filter(isWorkflow),
     (file) => loadConv(file, { readFile: options.readFile, display: (p) => shownPath(ctx.cwd, p) }),
@@ -136,7 +138,7 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
     const workflow = workflows.get(file.path);
     refsFound += workflow
       ? checkWorkflow(workflow, ctx, base, findings, budget, driftRefs, options.confine, scanned)
-      : checkDoc(file.path, file.root, ctx, base, { findings, budget, driftRefs, snippets, comparable, bareRefs, confine: options.confine, readCache, snippetFiles });
+      : checkDoc(file.path, file.root, ctx, base, { findings, budget, driftRefs, snippets, comparable, bareRefs, confine: options.confine, readCache, snippetFiles, walkCache });
     detach(findings, findingsBefore);
     if (snippets) detach(snippets.entries, entriesBefore);
     if (driftRefs) detach(driftRefs, driftBefore);
@@ -344,10 +346,12 @@ interface DocSinks {
   readCache: ReadCache;
   /** Code files stale snippets are looked for in, read once per run. */
   snippetFiles: SnippetFiles;
+  /** What glob refs' walks read of the tree, once per run. */
+  walkCache: WalkCache;
 }
 
 function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolver, sinks: DocSinks): number {
-  const { findings, budget, driftRefs, snippets, comparable, bareRefs, confine, readCache, snippetFiles } = sinks;
+  const { findings, budget, driftRefs, snippets, comparable, bareRefs, confine, readCache, snippetFiles, walkCache } = sinks;
   let text: string;
   try {
     // Byte text: each line is decoded when it is read (shared/byte-text.ts).
@@ -384,7 +388,7 @@ function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolv
   }
   const check = (line: number, text: string, ref: string, dirs: string[], citation?: Citation) => {
     const judging = citation !== undefined && snippets !== undefined;
-    const report = extract([ref], ctx, { searchDirs: dirs, aliases, checkOnly: !judging, patternBudget: budget, confine, readCache });
+    const report = extract([ref], ctx, { searchDirs: dirs, aliases, checkOnly: !judging, patternBudget: budget, confine, readCache, walkCache });
     const at = (severity: Finding['severity']) => (d: (typeof report.errors)[number]) =>
       findings.push({ severity, code: d.code, message: d.message, details: d.details, ref: text, file, line });
     report.errors.forEach(at('error'));
