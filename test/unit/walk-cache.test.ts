@@ -6,6 +6,8 @@ import { Confinement } from '../../src/core/safe-read/confinement.js';
 import { expandGlob, type WalkWarning } from '../../src/core/walk/glob.js';
 import { WalkCache } from '../../src/core/walk/walk-cache.js';
 import { validateConv } from '../../src/core/workflow/validate-conv.js';
+import { extract } from '../../src/core/extract/extract.js';
+import { refcatInProcess } from '../helpers/in-process.js';
 import { testCtx, tmpDir } from '../helpers/tmp.js';
 
 // Many globs, one read of the tree (docs/reference.md#globs): the walks of a command share what
@@ -99,5 +101,22 @@ describe('a shared walk cache', () => {
     const sorted = (fs_: { severity: string }[]) => [...fs_].sort((a, b) => (a.severity < b.severity ? -1 : a.severity > b.severity ? 1 : 0));
     expect([...many.errors, ...many.warnings].map((f) => ({ ...f, file: 'x', line: null }))).toEqual(sorted(one));
     expect(many.errors.map((f) => f.message)).toEqual(['CONTEXT pattern matches nothing: @**/*.nothing']);
+  });
+
+  it('extraction: the glob refs of one call, and the CONTEXT globs of --from-workflow, read each folder once', async () => {
+    const root = tree();
+    const globs = Array.from({ length: 50 }, (_, i) => `@**/*.zz${i}`);
+    let readdir = vi.spyOn(fs, 'readdirSync');
+    const report = extract([...globs, '@src/**/*.ts'], testCtx(root), { checkOnly: true });
+    expect(report.errors).toHaveLength(50);
+    expect(report.results.map((r) => r.relPath)).toEqual(['src/b.ts', 'src/deep/er/f.ts', 'src/src-keep.tmp.ts']);
+    const most = (calls: unknown[][]) => Math.max(...[...calls.reduce((m, [d]) => m.set(String(d), (m.get(String(d)) ?? 0) + 1), new Map<string, number>()).values()]);
+    expect(most(readdir.mock.calls)).toBe(1);
+    readdir.mockRestore();
+    fs.writeFileSync(path.join(root, 'flow.conv'), `PROMPT hi\n${globs.map((g) => `CONTEXT-OPTIONAL ${g}`).join('\n')}\nCONTEXT @src/**/*.ts\n`);
+    readdir = vi.spyOn(fs, 'readdirSync');
+    const r = await refcatInProcess(['--from-workflow', 'flow.conv', '--list-files'], { cwd: root });
+    expect(r.stdout).toBe('src/b.ts\nsrc/deep/er/f.ts\nsrc/src-keep.tmp.ts\n');
+    expect(most(readdir.mock.calls.filter(([d]) => String(d).startsWith(root)))).toBe(1);
   });
 });

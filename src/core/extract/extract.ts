@@ -185,7 +185,9 @@ export function* extractSteps(
   ctx: Context,
   given: ExtractOptions & StreamOptions = {},
 ): Generator<ExtractStep> {
-  const options = given.patternBudget ? given : { ...given, patternBudget: new PatternBudget() };
+  const budgeted = given.patternBudget ? given : { ...given, patternBudget: new PatternBudget() };
+  // The globs of all the refs of one call read each folder once (walk-cache.ts).
+  const options = budgeted.walkCache ? budgeted : { ...budgeted, walkCache: new WalkCache() };
   const aliases = options.aliases ?? new AliasResolver(ctx);
   // Built when a message would quote a line: the alias files are read only then.
   let quoting: Confinement | undefined;
