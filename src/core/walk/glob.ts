@@ -48,10 +48,49 @@ export function expandGlob(pattern: string, base: string, noIgnore: boolean, war
   const maxDepth = glob.includes('**') ? Number.POSITIVE_INFINITY : glob.split('/').length;
   // As with `dot: false`, `**` and `*` do not enter dot folders; a glob that names one (`**/.github/*`) does.
   const dotFolders = /(^|\/)\./.test(glob);
+  const walk: Walk = { root, realRoot, base, glob, noIgnore, maxDepth, dotFolders, cache };
+  let files: string[];
+  if (confine) {
+    // Which links leading out are returned depends on the glob: this walk is its own.
+    files = walkTree(walk, isMatch, warnings, confine).files;
+  } else {
+    // Which folders a walk enters depends on the glob's depth and dot folders only, never on what
+    // it matches: every glob of the same shape is matched against one listing of the tree.
+    const listing = cache.listing(`${root}\0${base}\0${noIgnore}\0${maxDepth}\0${dotFolders}`, () => {
+      const found: WalkWarning[] = [];
+      return { ...walkTree(walk, () => true, found), warnings: found };
+    });
+    warnings.push(...listing.warnings);
+    files = [];
+    for (let i = 0; i < listing.rels.length; i++) if (isMatch(listing.rels[i]!)) files.push(listing.files[i]!);
+  }
+  return files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** What a walk of the tree depends on besides what it matches. */
+interface Walk {
+  root: string;
+  realRoot: string;
+  base: string;
+  glob: string;
+  noIgnore: boolean;
+  maxDepth: number;
+  dotFolders: boolean;
+  cache: WalkCache;
+}
+
+/** The files of a walk that `isMatch` takes (absolute, and relative to the root), in walk order. */
+function walkTree(w: Walk, isMatch: (relPath: string) => boolean, warnings: WalkWarning[], confine?: Confinement): { files: string[]; rels: string[] } {
+  const { root, realRoot, base, glob, noIgnore, maxDepth, dotFolders, cache } = w;
   const entered = new Set<string>([realRoot]);
   const files: string[] = [];
+  const rels: string[] = [];
   // Paths are built by joining names to normalized folders: no path operation per entry.
   const under = (dir: string, name: string) => (dir.endsWith(path.sep) ? dir + name : dir + path.sep + name);
+  const take = (dir: string, name: string, relPath: string) => {
+    files.push(under(dir, name));
+    rels.push(relPath);
+  };
   // Symlinked folders, entered once the walk has reached every folder it can without one.
   const linked: (() => void)[] = [];
   let mayHold: ((relPath: string) => boolean) | undefined;
@@ -78,7 +117,7 @@ export function expandGlob(pattern: string, base: string, noIgnore: boolean, war
         // Whether the glob could reach it decides, never what it leads to: it is not stat'ed.
         const asFile = isMatch(relPath) && !ignores(name, false);
         const asFolder = enterable(name, depth) && (mayHold ??= folderMayHold(glob))(relPath) && !ignores(name, true);
-        if (asFile || asFolder) files.push(under(dir, name));
+        if (asFile || asFolder) take(dir, name, relPath);
         continue;
       }
       if (link) {
@@ -87,7 +126,7 @@ export function expandGlob(pattern: string, base: string, noIgnore: boolean, war
         isFile = st?.isFile() ?? false;
       }
       if (isFile) {
-        if (isMatch(relPath) && !ignores(name, false)) files.push(under(dir, name));
+        if (isMatch(relPath) && !ignores(name, false)) take(dir, name, relPath);
         continue;
       }
       if (!isDir || !enterable(name, depth) || ignores(name, true)) continue;
@@ -112,7 +151,7 @@ export function expandGlob(pattern: string, base: string, noIgnore: boolean, war
   };
   walk(root, '', 0, [realRoot], noIgnore ? null : cache.scope(root, base));
   for (let i = 0; i < linked.length; i++) linked[i]!();
-  return files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { files, rels };
 }
 
 /**

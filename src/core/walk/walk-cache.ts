@@ -5,8 +5,8 @@ import { GitIgnore, type IgnoreScope, readRules } from './gitignore.js';
  * What walks learn about a tree, kept for one command: each folder's entries, each symlink's
  * target, each ignore file's rules and each ignore verdict. A `.conv` with 200 `CONTEXT` globs
  * walked the tree 200 times (and again for the "ignored files match" hint); with one cache the
- * file system is read once per folder, and each glob is matched against what that read found
- * (docs/reference.md#globs). expandGlob() asks the cache exactly what it would ask the file
+ * file system is read once per folder, and each glob is matched against one listing of the files
+ * a walk of its shape (root, depth, dot folders) reaches (docs/reference.md#globs). expandGlob() asks the cache exactly what it would ask the file
  * system, so a glob's matches are the same with a fresh cache or a shared one. For one command
  * over a snapshot of the tree: a folder changed during the run is seen as it was first read.
  */
@@ -20,6 +20,13 @@ export class WalkCache {
   private readonly children = new WeakMap<IgnoreScope, Map<string, IgnoreScope>>();
   private readonly ownRules = new WeakMap<IgnoreScope, IgnoreScope>();
   private readonly verdicts = new WeakMap<IgnoreScope, Map<string, boolean>>();
+  private readonly listings = new Map<string, unknown>();
+
+  /** What `make` lists of the tree for a walk of this shape (glob.ts), made once. */
+  listing<T>(shape: string, make: () => T): T {
+    if (!this.listings.has(shape)) this.listings.set(shape, make());
+    return this.listings.get(shape) as T;
+  }
 
   /** A folder's entries, or the error code that stopped its read. */
   entries(dir: string): fs.Dirent[] | string {
