@@ -73,6 +73,14 @@ describe('a shared walk cache', () => {
     );
   });
 
+  it('past its budget of folder entries, a cache reads folders again, with the same matches', () => {
+    const root = tree();
+    const small = new WalkCache(6);
+    const big = new WalkCache();
+    for (const glob of GLOBS) expect(expandGlob(glob, root, true, [], undefined, small), glob).toEqual(expandGlob(glob, root, true, [], undefined, big));
+    expect(small.folderReads).toBeGreaterThan(big.folderReads);
+  });
+
   it('with a confinement and a link leading out, too', () => {
     const top = tmpDir({ 'root/in.txt': 'i\n', 'root/src/a.ts': 'a\n', 'outside/deep/x.ts': 'x\n' });
     const root = path.join(top, 'root');

@@ -49,20 +49,24 @@ export function expandGlob(pattern: string, base: string, noIgnore: boolean, war
   // As with `dot: false`, `**` and `*` do not enter dot folders; a glob that names one (`**/.github/*`) does.
   const dotFolders = /(^|\/)\./.test(glob);
   const walk: Walk = { root, realRoot, base, glob, noIgnore, maxDepth, dotFolders, cache };
+  // Which folders a walk enters depends on the glob's depth and dot folders only, never on what it
+  // matches: every glob of the same shape is matched against one listing of the tree. Not with
+  // `confine` (which links leading out are returned depends on the glob), and not for a tree of
+  // more than MAX_LISTED files (a listing would hold them all; such a glob walks on its own).
+  const listing = confine
+    ? null
+    : cache.listing(`${root}\0${base}\0${noIgnore}\0${maxDepth}\0${dotFolders}`, () => {
+        const found: WalkWarning[] = [];
+        const all = walkTree(walk, () => true, found, undefined, MAX_LISTED);
+        return all && { ...all, warnings: found };
+      });
   let files: string[];
-  if (confine) {
-    // Which links leading out are returned depends on the glob: this walk is its own.
-    files = walkTree(walk, isMatch, warnings, confine).files;
-  } else {
-    // Which folders a walk enters depends on the glob's depth and dot folders only, never on what
-    // it matches: every glob of the same shape is matched against one listing of the tree.
-    const listing = cache.listing(`${root}\0${base}\0${noIgnore}\0${maxDepth}\0${dotFolders}`, () => {
-      const found: WalkWarning[] = [];
-      return { ...walkTree(walk, () => true, found), warnings: found };
-    });
+  if (listing) {
     warnings.push(...listing.warnings);
     files = [];
     for (let i = 0; i < listing.rels.length; i++) if (isMatch(listing.rels[i]!)) files.push(listing.files[i]!);
+  } else {
+    files = walkTree(walk, isMatch, warnings, confine)!.files;
   }
   return files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
@@ -79,8 +83,14 @@ interface Walk {
   cache: WalkCache;
 }
 
-/** The files of a walk that `isMatch` takes (absolute, and relative to the root), in walk order. */
-function walkTree(w: Walk, isMatch: (relPath: string) => boolean, warnings: WalkWarning[], confine?: Confinement): { files: string[]; rels: string[] } {
+/** Files a listing of one walk shape may hold. */
+const MAX_LISTED = 100_000;
+
+/**
+ * The files of a walk that `isMatch` takes (absolute, and relative to the root), in walk order;
+ * null as soon as they would be more than `limit`.
+ */
+function walkTree(w: Walk, isMatch: (relPath: string) => boolean, warnings: WalkWarning[], confine?: Confinement, limit = Number.POSITIVE_INFINITY): { files: string[]; rels: string[] } | null {
   const { root, realRoot, base, glob, noIgnore, maxDepth, dotFolders, cache } = w;
   const entered = new Set<string>([realRoot]);
   const files: string[] = [];
@@ -88,6 +98,7 @@ function walkTree(w: Walk, isMatch: (relPath: string) => boolean, warnings: Walk
   // Paths are built by joining names to normalized folders: no path operation per entry.
   const under = (dir: string, name: string) => (dir.endsWith(path.sep) ? dir + name : dir + path.sep + name);
   const take = (dir: string, name: string, relPath: string) => {
+    if (files.length >= limit) throw TOO_MANY;
     files.push(under(dir, name));
     rels.push(relPath);
   };
@@ -149,10 +160,17 @@ function walkTree(w: Walk, isMatch: (relPath: string) => boolean, warnings: Walk
       else enter();
     }
   };
-  walk(root, '', 0, [realRoot], noIgnore ? null : cache.scope(root, base));
-  for (let i = 0; i < linked.length; i++) linked[i]!();
+  try {
+    walk(root, '', 0, [realRoot], noIgnore ? null : cache.scope(root, base));
+    for (let i = 0; i < linked.length; i++) linked[i]!();
+  } catch (err) {
+    if (err === TOO_MANY) return null;
+    throw err;
+  }
   return { files, rels };
 }
+
+const TOO_MANY = Symbol('too many files');
 
 /**
  * Whether a folder at a path relative to the walk's root could hold a match: each of its names

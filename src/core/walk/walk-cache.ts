@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 import { GitIgnore, type IgnoreScope, readRules } from './gitignore.js';
 
+/** Folder entries a cache holds at most (about 30 MB). */
+const MAX_HELD_ENTRIES = 200_000;
+
 /**
  * What walks learn about a tree, kept for one command: each folder's entries, each symlink's
  * target, each ignore file's rules and each ignore verdict. A `.conv` with 200 `CONTEXT` globs
@@ -9,6 +12,8 @@ import { GitIgnore, type IgnoreScope, readRules } from './gitignore.js';
  * a walk of its shape (root, depth, dot folders) reaches (docs/reference.md#globs). expandGlob() asks the cache exactly what it would ask the file
  * system, so a glob's matches are the same with a fresh cache or a shared one. For one command
  * over a snapshot of the tree: a folder changed during the run is seen as it was first read.
+ * Memory is bounded: at most MAX_HELD_ENTRIES folder entries, and a listing of at most 100,000
+ * files per walk shape (glob.ts); past that, walks read the tree again, as without a cache.
  */
 export class WalkCache {
   /** Folders read so far, for tests to count. */
@@ -21,11 +26,14 @@ export class WalkCache {
   private readonly ownRules = new WeakMap<IgnoreScope, IgnoreScope>();
   private readonly verdicts = new WeakMap<IgnoreScope, Map<string, boolean>>();
   private readonly listings = new Map<string, unknown>();
+  private heldEntries = 0;
 
-  /** What `make` lists of the tree for a walk of this shape (glob.ts), made once. */
-  listing<T>(shape: string, make: () => T): T {
+  constructor(private readonly maxEntries = MAX_HELD_ENTRIES) {}
+
+  /** What `make` lists of the tree for a walk of this shape (glob.ts), made once; null: too large to list. */
+  listing<T>(shape: string, make: () => T | null): T | null {
     if (!this.listings.has(shape)) this.listings.set(shape, make());
-    return this.listings.get(shape) as T;
+    return this.listings.get(shape) as T | null;
   }
 
   /** A folder's entries, or the error code that stopped its read. */
@@ -38,7 +46,11 @@ export class WalkCache {
       } catch (err) {
         hit = (err as NodeJS.ErrnoException).code ?? 'error';
       }
-      this.folders.set(dir, hit);
+      // A giant tree is not held whole: past the budget, folders are read again when walked again.
+      if (typeof hit === 'string' || this.heldEntries + hit.length <= this.maxEntries) {
+        this.folders.set(dir, hit);
+        if (typeof hit !== 'string') this.heldEntries += hit.length;
+      }
     }
     return hit;
   }
