@@ -69,6 +69,17 @@ describe('CHANGED says what happened inside the range (docs/drift.md#how-it-deci
     expect(await driftRefs(repo.dir)).toEqual([expect.objectContaining({ status: 'changed', edited_lines: 0, inserted_lines: 2, deleted_lines: 0 })]);
   });
 
+  it('the editor says the same', async () => {
+    const repo = GitRepo.init({ 'lib/f.py': BODY, 'notes.md': 'See @lib/f.py#L1-L23.\n' });
+    const sha = repo.head().slice(0, 7);
+    repo.commit('two new lines', { 'lib/f.py': BODY.replace('body 10\n', 'body 10\nnew a\nnew b\n') });
+    const session = new EditorSession(testCtx(repo.dir));
+    const text = repo.read('notes.md');
+    const file = path.join(repo.dir, 'notes.md');
+    const notes = await driftNotes({ path: file, kind: 'markdown', text, version: 1, lines: text.split('\n'), refs: documentRefs(text, 'markdown', session.isKnownAlias, file) }, session);
+    expect(notes.map((n) => n.finding.message)).toEqual([`CHANGED @lib/f.py#L1-L23: 2 lines inserted inside the range since ${sha} (now about @lib/f.py#L1-L25)`]);
+  });
+
   it('lines deleted inside the range, and lines edited, each named', async () => {
     const repo = GitRepo.init({ 'lib/f.py': BODY, 'notes.md': 'See @lib/f.py#L1-L23.\nAnd @lib/f.py#L1-L9.\n' });
     const sha = repo.head().slice(0, 7);
