@@ -13,6 +13,8 @@ interface DriftRefJson {
   base: string | null;
   new_ref: string | null;
   edited_lines: number;
+  inserted_lines: number;
+  deleted_lines: number;
   reason: string | null;
 }
 
@@ -35,11 +37,11 @@ const blockToEnd = (text: string, from: number, to: number) => {
 };
 
 // One doc ref, `@lib/x.js#L10-L12` written against a 30-line file, then one change to the code.
-const CASES: { name: string; change: (repo: GitRepo) => void; status: string; newRef: string | null; edited?: number }[] = [
+const CASES: { name: string; change: (repo: GitRepo) => void; status: string; newRef: string | null; edited?: number; deleted?: number }[] = [
   { name: 'nothing near the lines changed', change: (r) => r.write({ 'lib/x.js': X + 'x tail\n' }), status: 'unchanged', newRef: null },
   { name: 'lines inserted above the range', change: (r) => r.write({ 'lib/x.js': 'top 1\ntop 2\n' + X }), status: 'moved', newRef: '@lib/x.js#L12-L14' },
   { name: 'lines deleted above the range', change: (r) => r.write({ 'lib/x.js': withoutLines(X, 1, 4) }), status: 'moved', newRef: '@lib/x.js#L6-L8' },
-  { name: 'a line deleted inside the range', change: (r) => r.write({ 'lib/x.js': withoutLines(X, 11, 11) }), status: 'changed', newRef: '@lib/x.js#L10-L11', edited: 1 },
+  { name: 'a line deleted inside the range', change: (r) => r.write({ 'lib/x.js': withoutLines(X, 11, 11) }), status: 'changed', newRef: '@lib/x.js#L10-L11', edited: 1, deleted: 1 },
   { name: 'a line edited inside the range', change: (r) => r.write({ 'lib/x.js': X.replace('x 12\n', 'x twelve\n') }), status: 'changed', newRef: '@lib/x.js#L10-L12', edited: 1 },
   { name: 'the block moved within the file', change: (r) => r.write({ 'lib/x.js': blockToEnd(X, 10, 12) }), status: 'moved', newRef: '@lib/x.js#L28-L30' },
   { name: 'the file renamed', change: (r) => r.mv('lib/x.js', 'src/y.js'), status: 'moved', newRef: '@src/y.js#L10-L12' },
@@ -73,6 +75,8 @@ describe('verify refs --drift: verdicts against real git history (docs/reference
             base,
             new_ref: c.newRef,
             edited_lines: c.edited ?? 0,
+            inserted_lines: 0,
+            deleted_lines: c.deleted ?? 0,
             reason: null,
           },
         ]);

@@ -117,7 +117,7 @@ async function atBase(r: DriftRefInput, base: { text: Buffer; target: string }):
 
 function rewriteOf(r: DriftRefInput, found: LinesDeclaration, entry: DriftEntry | null): DriftEntry {
   const sel: SymbolSelector = { kind: 'symbol', path: found.declaration.path, index: null, window: null };
-  const e: DriftEntry = entry ?? { file: r.file, line: r.line, ref: r.ref, status: 'unchanged', base: null, newRef: null, editedLines: 0, oldLines: 0, reason: null };
+  const e: DriftEntry = entry ?? { file: r.file, line: r.line, ref: r.ref, status: 'unchanged', base: null, newRef: null, editedLines: 0, insertedLines: 0, deletedLines: 0, oldLines: 0, reason: null };
   if (entry === null) {
     if (r.stamp !== undefined) e.stamp = r.stamp;
     if (r.includedBy !== undefined) e.includedBy = r.includedBy;

@@ -7,9 +7,10 @@ import type { AliasEntry } from '../alias/resolve-aliases.js';
 import { escapePath, formatSelector, formatSpan, safePath } from '../ref-spec/format-ref-spec.js';
 import type { LineSpan, RangeSelector, RefSpec, SymbolSelector } from '../ref-spec/ref-spec.js';
 import type { Confinement } from '../safe-read/confinement.js';
-import { type FileChange, type Hunk, mapLine, parseDiff, parseFileDiffs, type RepoChanges } from './diff-hunks.js';
+import { editsInside, type FileChange, type Hunk, mapLine, parseDiff, parseFileDiffs, type RepoChanges } from './diff-hunks.js';
 import { type AcceptKey, applyAccepted, linesHash } from './accept-drift.js';
 import type { DriftNotFixed } from './fix-drift.js';
+import { argBatches, lineRanges, MAX_REVISION_CHARS } from './arg-batches.js';
 import { GitError, GitRunner } from './git-runner.js';
 import { judgeSymbol } from './symbol-drift.js';
 
@@ -66,6 +67,10 @@ export interface DriftEntry {
   newRef: string | null;
   /** changed: how many of the old lines git's diff marks as edited. */
   editedLines: number;
+  /** changed: lines git's diff inserted between two of the old lines (diff-hunks.ts editsInside). */
+  insertedLines: number;
+  /** changed: old lines it removed with nothing in their place (also counted in editedLines). */
+  deletedLines: number;
   /** changed: how many lines the ref selected at its base. */
   oldLines: number;
   /** unknown: why. */
@@ -162,7 +167,7 @@ export async function detectDrift(refs: readonly (DriftRefInput | UnresolvedDrif
   const repoOf = repoFinder();
 
   for (const input of refs) {
-    const entry: DriftEntry = { file: input.file, line: input.line, ref: input.ref, status: 'anchored', base: null, newRef: null, editedLines: 0, oldLines: 0, reason: null };
+    const entry: DriftEntry = { file: input.file, line: input.line, ref: input.ref, status: 'anchored', base: null, newRef: null, editedLines: 0, insertedLines: 0, deletedLines: 0, oldLines: 0, reason: null };
     if (input.includedBy !== undefined) entry.includedBy = input.includedBy;
     entries.push(entry);
     if ('reason' in input) {
@@ -231,6 +236,9 @@ async function findBases(pending: Pending[], ctx: Context, git: GitRunner, since
   if (since !== undefined) {
     // git would read `-x` as an option (`--output=FILE` writes a file): a revision never starts so.
     if (since.startsWith('-')) throw new UsageError(`Unknown revision for --since: ${since} (a revision, not an option)`, { code: 'bad_revision' });
+    if (since.length > MAX_REVISION_CHARS) {
+      throw new UsageError(`Unknown revision for --since: a name of ${since.length} characters is no revision (at most ${MAX_REVISION_CHARS})`, { code: 'bad_revision' });
+    }
     const byRepo = new Map<string, { sha: string; time: number }>();
     for (const repo of new Set(pending.map((p) => p.scanRepo))) {
       const out = await git.tryRun(repo, ['log', '-1', '--no-walk', '--format=%H %ct', `${since}^{commit}`, '--']);
@@ -270,8 +278,11 @@ async function findBases(pending: Pending[], ctx: Context, git: GitRunner, since
 /** The base of each ref of one scanned file: the commit of its line, from one `git blame`. */
 async function blameInto(file: string, group: Pending[], ctx: Context, git: GitRunner): Promise<void> {
   const repo = group[0]!.scanRepo;
-  const lines = [...new Set(group.map((p) => p.input.line))].sort((a, b) => a - b);
-  const args = ['blame', '--porcelain', '--no-textconv', ...lines.flatMap((n) => ['-L', `${n},${n}`]), '--', path.relative(repo, file)];
+  const ranges = lineRanges([...new Set(group.map((p) => p.input.line))].sort((a, b) => a - b));
+  // Lines far apart, each its own `-L`, would make a command line as long as the doc: past
+  // MAX_BLAME_RANGES the whole file is blamed, in the same one run.
+  const only = ranges.length > MAX_BLAME_RANGES ? [] : ranges.flatMap(([a, b]) => ['-L', `${a},${b}`]);
+  const args = ['blame', '--porcelain', '--no-textconv', ...only, '--', path.relative(repo, file)];
   // A file git does not track yet (or a repository without a commit) was written against the
   // working tree; any other failure (a corrupt repository, a missing blame.ignoreRevsFile) is
   // an error naming the repository, never a silent `unchanged`.
@@ -319,6 +330,9 @@ interface Base {
   time: number;
 }
 
+/** More `-L` ranges than this in one scanned file: its blame covers the whole file. */
+const MAX_BLAME_RANGES = 500;
+
 /** From this many scanned files on, bases are found without a blame each where logs prove them. */
 const ADDED_ONCE_MIN_FILES = 4;
 /** Paths per git command line (well under any system's argument limit). */
@@ -344,8 +358,9 @@ async function basesWithoutBlame(byFile: ReadonlyMap<string, Pending[]>, git: Gi
   const batches: Promise<void>[] = [];
   for (const [repo, files] of byRepo) {
     if (isShallow(repo)) continue;
-    for (let i = 0; i < files.length; i += PATHS_PER_CALL) {
-      const batch = files.slice(i, i + PATHS_PER_CALL);
+    const byRel = new Map(files.map((f) => [toPosix(path.relative(repo, f)), f]));
+    for (const rels of argBatches([...byRel.keys()], PATHS_PER_CALL)) {
+      const batch = rels.map((r) => byRel.get(r)!);
       const rel = new Map(batch.map((f) => [toPosix(path.relative(repo, f)), f]));
       const lines = new Map(batch.map((f) => [toPosix(path.relative(repo, f)), [...new Set(byFile.get(f)!.map((p) => p.input.line))]]));
       batches.push(basesIn(git, repo, lines).then((found) => {
@@ -658,6 +673,10 @@ const COMMIT_NAME = /^[0-9a-f]{4,64}$/i;
  */
 async function resolvePins(git: GitRunner, ctx: Context, repo: string, group: PinLookup[]): Promise<void> {
   const where = (x: PinLookup) => `(pinned in ${shown(ctx, x.p.input.alias!.origin)} at ${x.p.scanBase!.slice(0, 7)})`;
+  // A lockfile is anyone's text: a pin longer than any name is no revision, and is never put on a command line.
+  const tooLong = group.filter((x) => x.pin.length > MAX_REVISION_CHARS);
+  for (const x of tooLong) unknown(x.p.entry, `the pin of ${shown(ctx, repo)}, a name of ${x.pin.length} characters, is no revision (at most ${MAX_REVISION_CHARS}) ${where(x)}`);
+  if (tooLong.length > 0) group = group.filter((x) => x.pin.length <= MAX_REVISION_CHARS);
   const objects = await catFiles(git, repo, group.filter((x) => COMMIT_NAME.test(x.pin)).map((x) => `${x.pin}^{commit}`));
   const byName: PinLookup[] = [];
   for (const x of group) {
@@ -668,7 +687,10 @@ async function resolvePins(git: GitRunner, ctx: Context, repo: string, group: Pi
   if (byName.length === 0) return;
   const names = [...new Set(byName.map((x) => x.pin))];
   const patterns = names.flatMap((n) => [`refs/heads/${n}`, `refs/remotes/*/${n}`, `refs/tags/${n}`]);
-  const listed = (await git.run(repo, ['for-each-ref', '--format=%(refname)', '--', ...patterns])).toString('utf8').split('\n').filter(Boolean);
+  const listed: string[] = [];
+  for (const batch of argBatches(patterns, PATHS_PER_CALL)) {
+    listed.push(...(await git.run(repo, ['for-each-ref', '--format=%(refname)', '--', ...batch])).toString('utf8').split('\n').filter(Boolean));
+  }
   const refFor = new Map<string, string>();
   for (const name of names) {
     const rank = (r: string) =>
@@ -859,8 +881,8 @@ async function changesSince(git: GitRunner, repo: string, base: string, rels: re
 
 async function contentDiff(git: GitRunner, repo: string, base: string, paths: readonly string[]): Promise<RepoChanges> {
   const changes: RepoChanges = new Map();
-  for (let i = 0; i < paths.length; i += PATHS_PER_CALL) {
-    const args = ['--literal-pathspecs', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', '--src-prefix=a/', '--dst-prefix=b/', '-M', '-U0', base, '--', ...paths.slice(i, i + PATHS_PER_CALL)];
+  for (const batch of argBatches(paths, PATHS_PER_CALL)) {
+    const args = ['--literal-pathspecs', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', '--src-prefix=a/', '--dst-prefix=b/', '-M', '-U0', base, '--', ...batch];
     for (const [k, v] of parseDiff((await git.run(repo, args)).toString('utf8'))) changes.set(k, v);
   }
   return changes;
@@ -868,8 +890,12 @@ async function contentDiff(git: GitRunner, repo: string, base: string, paths: re
 
 /** Which of `rels` the tree of `base` holds (whether or not their objects can be read). */
 async function pathsAt(git: GitRunner, repo: string, base: string, rels: readonly string[]): Promise<Set<string>> {
-  const out = await git.run(repo, ['--literal-pathspecs', 'ls-tree', '-z', '--full-tree', '--name-only', base, '--', ...rels]);
-  return new Set(out.toString('utf8').split('\0').filter(Boolean));
+  const found = new Set<string>();
+  for (const batch of argBatches(rels, PATHS_PER_CALL)) {
+    const out = await git.run(repo, ['--literal-pathspecs', 'ls-tree', '-z', '--full-tree', '--name-only', base, '--', ...batch]);
+    for (const name of out.toString('utf8').split('\0')) if (name !== '') found.add(name);
+  }
+  return found;
 }
 
 function judgeOne(p: LinePending, oldLines: string[], change: FileChange | null, current: (file: string) => string[] | null, repo: string): void {
@@ -915,6 +941,9 @@ function judgeOne(p: LinePending, oldLines: string[], change: FileChange | null,
   for (let n = span.start; n <= span.end; n++) if (mapLine(hunks, n).edited) edited++;
   // A rename git paired with enough edits can leave no hunk on these lines and still differ.
   entry.editedLines = edited > 0 ? edited : block.filter((l, i) => lines[mapLine(hunks, span.start + i).line - 1] !== l).length;
+  const inside = editsInside(hunks, span.start, span.end);
+  entry.insertedLines = inside.inserted;
+  entry.deletedLines = inside.deleted;
   const from = mapLine(hunks, span.start).line;
   const to = Math.max(mapLine(hunks, span.end).line, from);
   entry.newRef = newRefFor(p, { start: Math.min(from, Math.max(lines.length, 1)), end: Math.min(to, Math.max(lines.length, 1)) }, span, lines.length, renamed ? newFile : null);
@@ -958,7 +987,9 @@ function newRefFor(p: LinePending, span: LineSpan, oldSpan: LineSpan, count: num
   const sel = p.selector;
   const shifted: RangeSelector = { kind: 'range', start: sel.start + delta, end: sel.end === null ? null : sel.end + delta, window: sel.window };
   const fits = shifted.start >= 1 && (shifted.end === null || shifted.end >= shifted.start);
-  if (fits) {
+  // A form that reaches past either end of the file selects fewer lines than it says (verify refs
+  // warns that it clamps): a ref written anew says the lines it selects.
+  if (fits && withinFile(shifted, count)) {
     const got = resolveSpan(shifted, count);
     if (got.start === span.start && got.end === span.end) {
       if (delta === 0) return head + raw.slice(hash);
@@ -969,6 +1000,13 @@ function newRefFor(p: LinePending, span: LineSpan, oldSpan: LineSpan, count: num
     }
   }
   return head + formatSpan(span);
+}
+
+/** Whether a range selector names only lines the file has (before any clamping). */
+function withinFile(sel: RangeSelector, count: number): boolean {
+  const first = sel.start - (sel.window?.before ?? 0);
+  const last = sel.end === null || (sel.window && sel.window.after === null) ? null : sel.end + (sel.window?.after ?? 0);
+  return first >= 1 && (last === null || last <= count);
 }
 
 /** Push `item` onto the group of `key` (appending, not copying: a doc may hold thousands of refs). */

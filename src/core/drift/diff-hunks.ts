@@ -137,3 +137,23 @@ export function mapLine(hunks: readonly Hunk[], n: number): { line: number; edit
   }
   return { line: n + offset, edited: false };
 }
+
+/**
+ * What git's diff did inside the old lines `start`..`end`: `deleted`, old lines removed with
+ * nothing in their place; `inserted`, new lines added between two of them without replacing any
+ * (lines added before the first or after the last are outside the range). A hunk that replaces
+ * lines counts in neither: its old lines are edited (mapLine()).
+ */
+export function editsInside(hunks: readonly Hunk[], start: number, end: number): { inserted: number; deleted: number } {
+  let inserted = 0;
+  let deleted = 0;
+  for (const h of hunks) {
+    if (h.oldCount === 0) {
+      // An insertion after old line oldStart.
+      if (h.oldStart >= start && h.oldStart < end) inserted += h.newCount;
+    } else if (h.newCount === 0) {
+      deleted += Math.max(0, Math.min(end, h.oldStart + h.oldCount - 1) - Math.max(start, h.oldStart) + 1);
+    }
+  }
+  return { inserted, deleted };
+}

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { isRefcatError } from '../../shared/errors.js';
 import { findUp } from '../../shared/paths.js';
+import { changedText } from '../drift/changed-text.js';
 import { detectDrift, type DriftEntry, type DriftRefInput } from '../drift/detect-drift.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import type { CheckedDocument } from './check-document.js';
@@ -93,7 +94,7 @@ function driftFinding(e: DriftEntry, span: EditorFinding['span']): EditorFinding
         fixes: [{ title: `Move ref to ${e.newRef}`, edits: [{ span, newText: e.newRef }], preferred: true }],
       };
     case 'changed':
-      return { ...base, severity: 'error', message: `CHANGED ${e.ref}: ${e.editedLines} of ${e.oldLines} lines edited ${since}${e.newRef ? ` (now about ${e.newRef})` : ''}` };
+      return { ...base, severity: 'error', message: `CHANGED ${e.ref}: ${changedText(e)} ${since}${e.newRef ? ` (now about ${e.newRef})` : ''}` };
     case 'deleted':
       return { ...base, severity: 'error', message: `DELETED ${e.ref} (${since})` };
     case 'unknown':

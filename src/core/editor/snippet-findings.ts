@@ -2,6 +2,7 @@ import path from 'node:path';
 import { extract } from '../extract/extract.js';
 import { docCitations, judgeSnippet, staleText } from '../snippets/judge-snippets.js';
 import { applyLineEdits, type LineEdit, refreshEdits } from '../snippets/refresh-snippet.js';
+import { SnippetFiles } from '../snippets/snippet-files.js';
 import type { CheckedDocument, CheckPass, DocumentCheck } from './check-document.js';
 import { docSearchDirs, type EditorSession } from './editor-session.js';
 import type { EditorFinding } from './editor-findings.js';
@@ -20,6 +21,8 @@ export const snippetCheck: DocumentCheck = async (doc: CheckedDocument, session:
   const dir = path.dirname(doc.path);
   const { citations } = docCitations(doc.text, [session.root, dir], session.isKnownAlias);
   const findings: EditorFinding[] = [];
+  // Many stale citations of one file: it is read once per check.
+  const files = new SnippetFiles();
   for (const c of citations) {
     // Slices, as for refs: a hover on another document is answered meanwhile.
     if (!(await pass.step())) return null;
@@ -36,7 +39,7 @@ export const snippetCheck: DocumentCheck = async (doc: CheckedDocument, session:
       }
       continue;
     }
-    const entry = judgeSnippet(doc.path, c, report.results, dirs);
+    const entry = judgeSnippet(doc.path, c, report.results, dirs, files);
     if (entry.status !== 'stale') continue;
     const code = report.results.flatMap((r) => r.lines);
     const refreshable = !/\.\.\.|\u2026/.test(c.snippet.join('\n')) && report.results.length === 1;

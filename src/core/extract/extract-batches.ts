@@ -2,6 +2,7 @@ import type { AliasResolver } from '../alias/resolve-aliases.js';
 import type { Context } from '../../shared/context.js';
 import type { Diagnostic, ExitCode } from '../../shared/errors.js';
 import { type Extraction, type ExtractOptions, type ExtractReport, extractSteps, type StreamOptions } from './extract.js';
+import { WalkCache } from '../walk/walk-cache.js';
 
 /** Refs extracted together, with where they are looked up. */
 export interface RefBatch {
@@ -53,7 +54,9 @@ export class BatchRun {
     this.log = problems.map((diagnostic) => ({ level: 'error', diagnostic }));
   }
 
-  *results(batches: RefBatch[], ctx: Context, options: ExtractOptions & StreamOptions): Generator<Extraction> {
+  *results(batches: RefBatch[], ctx: Context, given: ExtractOptions & StreamOptions): Generator<Extraction> {
+    // Every batch's globs (a workflow's CONTEXT lines) read each folder once.
+    const options = given.walkCache ? given : { ...given, walkCache: new WalkCache() };
     for (const batch of batches) {
       const batchOpts = batchOptions(batch, options);
       for (const input of batch.inputs) {

@@ -9,6 +9,7 @@ import { formatRef, specOf } from '../ref-spec/format-ref-spec.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import type { RefSpec } from '../ref-spec/ref-spec.js';
 import { expandGlob, hasGlobChars, type WalkWarning } from '../walk/glob.js';
+import { WalkCache } from '../walk/walk-cache.js';
 import { PatternBudget } from './pattern-search.js';
 import { type Confinement, confinementOf, outside } from '../safe-read/confinement.js';
 import type { ContentSpan } from './content-span.js';
@@ -72,6 +73,8 @@ export interface ExtractOptions {
   readCache?: ReadCache;
   /** `--outline`: each file's outline instead of its lines (docs/refs.md#outlines---outline; prepareOutline() first). */
   outline?: boolean;
+  /** What walks read of the tree, kept for a whole command (walk-cache.ts): many globs, one read of each folder. */
+  walkCache?: WalkCache;
 }
 
 /** One file's extracted lines with everything a renderer needs. */
@@ -193,7 +196,9 @@ export function* extractSteps(
   ctx: Context,
   given: ExtractOptions & StreamOptions = {},
 ): Generator<ExtractStep> {
-  const options = given.patternBudget ? given : { ...given, patternBudget: new PatternBudget() };
+  const budgeted = given.patternBudget ? given : { ...given, patternBudget: new PatternBudget() };
+  // The globs of all the refs of one call read each folder once (walk-cache.ts).
+  const options = budgeted.walkCache ? budgeted : { ...budgeted, walkCache: new WalkCache() };
   const aliases = options.aliases ?? new AliasResolver(ctx);
   // Built when a message would quote a line: the alias files are read only then.
   let quoting: Confinement | undefined;
@@ -309,19 +314,21 @@ function fileList(
   const refuse = () => outside(spec.raw, confine!.root);
 
   if (hasGlobChars(refPath)) {
-    for (const dir of dirs) {
+    const walks = options.walkCache ?? new WalkCache();
+    // A folder searched twice ([its folder, cwd] when they are one) would only count its ignored files twice.
+    for (const dir of new Set(dirs)) {
       // A file literally named like a glob (`app/[id]/page.tsx`) is taken as it is.
       const literal = path.resolve(dir, refPath);
       if (!allowed(path.resolve(dir, globBase(refPath))) || !allowed(literal)) continue;
       if (fs.existsSync(literal)) return one(fileOf(literal, false));
-      const matches = expandGlob(refPath, dir, options.noIgnore ?? false, walkWarnings, confine);
+      const matches = expandGlob(refPath, dir, options.noIgnore ?? false, walkWarnings, confine, walks);
       // A symlink leading out that the glob reaches refuses the whole ref, before any file is read;
       // the refusal names the ref as written, never a name from outside.
       if (confine && matches.some((abs) => !confine.allows(abs))) throw refuse();
       if (matches.length > 0) return { length: matches.length, at: (i) => fileOf(matches[i]!, true) };
     }
     if (refused) throw refuse();
-    const ignored = options.noIgnore ? 0 : dirs.reduce((n, dir) => n + expandGlob(refPath, dir, true, [], confine).length, 0);
+    const ignored = options.noIgnore ? 0 : [...new Set(dirs)].reduce((n, dir) => n + expandGlob(refPath, dir, true, [], confine, walks).length, 0);
     const hint = ignored > 0 ? [`${ignored} ignored file(s) match (.gitignore, node_modules/, .git/): use --no-ignore to include them`] : [];
     throw new RefError('glob_no_match', `Glob matched no files: ${spec.raw}`, spec.raw, hint);
   }

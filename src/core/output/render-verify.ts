@@ -2,6 +2,7 @@ import { visible } from '../../shared/visible.js';
 import type { RefFinding, VerifyRefsReport } from '../verify-refs/verify-refs.js';
 import { shownPath } from '../../shared/paths.js';
 import type { DriftEntry } from '../drift/detect-drift.js';
+import { changedText } from '../drift/changed-text.js';
 import { MISSING_CODES } from '../workflow/validate-conv.js';
 import { KNOWN_ALIASES } from '../alias/resolve-aliases.js';
 import { knownAliasesOnce } from './known-aliases-once.js';
@@ -169,7 +170,7 @@ function driftLines(r: VerifyRefsReport, cwd: string): DriftLine[] {
         {
           // --accept --dry-run: the ref stays changed, and says where it would be recorded.
           const file = r.drift.dryRun ? justAccepted.get(`${e.file}\0${e.line}\0${e.ref}`) : undefined;
-          const edited = `${e.ref}: ${e.editedLines} of ${e.oldLines} lines edited ${since(e)}${e.newRef ? ` (now about ${e.newRef})` : ''}`;
+          const edited = `${e.ref}: ${changedText(e)} ${since(e)}${e.newRef ? ` (now about ${e.newRef})` : ''}`;
           if (file) add('WOULD ACCEPT', `${edited}: would be recorded in ${shownPath(cwd, file)}`);
           else add('CHANGED', edited);
         }
@@ -216,6 +217,8 @@ function driftJson(r: VerifyRefsReport, cwd: string): Record<string, unknown> {
       base: e.base,
       new_ref: e.newRef,
       edited_lines: e.editedLines,
+      inserted_lines: e.insertedLines,
+      deleted_lines: e.deletedLines,
       reason: e.reason,
     })),
   };

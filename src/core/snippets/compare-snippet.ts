@@ -126,10 +126,21 @@ export function compareSnippet(snippet: readonly string[], selected: readonly st
  * the snippet is elided (it names no exact run).
  */
 export function findSnippetRun(snippet: readonly string[], fileLines: readonly string[]): { start: number; end: number } | null {
-  const { lines, elided } = prepare(snippet);
-  if (elided || lines.length === 0) return null;
-  const want = lines.map((l) => l.text);
-  // The file's non-blank lines, trimmed, with their 1-based numbers.
+  return findRunIn(snippet, runIndex(fileLines));
+}
+
+/**
+ * A file's lines as findRunIn() searches them: its non-blank lines, trimmed, with their 1-based
+ * numbers; and, made on the first search, where each text occurs. Made once per file, it answers
+ * every stale snippet of that file (snippet-files.ts).
+ */
+export interface RunIndex {
+  text: string[];
+  numbers: number[];
+  places?: Map<string, number[]>;
+}
+
+export function runIndex(fileLines: readonly string[]): RunIndex {
   const text: string[] = [];
   const numbers: number[] = [];
   fileLines.forEach((line, i) => {
@@ -138,6 +149,57 @@ export function findSnippetRun(snippet: readonly string[], fileLines: readonly s
     text.push(t);
     numbers.push(i + 1);
   });
+  return { text, numbers };
+}
+
+/**
+ * findSnippetRun() over an index: the snippet's rarest line is looked up, and each of its places
+ * tried, so a search costs what that line's places do, not the file's length. When even the
+ * rarest line is everywhere (a file of one repeated line), a single pass over the file instead.
+ */
+export function findRunIn(snippet: readonly string[], index: RunIndex): { start: number; end: number } | null {
+  const { lines, elided } = prepare(snippet);
+  if (elided || lines.length === 0) return null;
+  const want = lines.map((l) => l.text);
+  const places = (index.places ??= placesOf(index.text));
+  let anchor = 0;
+  let fewest = Number.POSITIVE_INFINITY;
+  for (let j = 0; j < want.length; j++) {
+    const n = places.get(want[j]!)?.length ?? 0;
+    if (n === 0) return null;
+    if (n < fewest) {
+      fewest = n;
+      anchor = j;
+    }
+  }
+  if (fewest * want.length > index.text.length + want.length) return scanRun(want, index);
+  const { text, numbers } = index;
+  let found: { start: number; end: number } | null = null;
+  for (const p of places.get(want[anchor]!)!) {
+    const start = p - anchor;
+    if (start < 0 || start + want.length > text.length) continue;
+    let same = true;
+    for (let j = 0; j < want.length && same; j++) same = text[start + j] === want[j];
+    if (!same) continue;
+    if (found) return null;
+    found = { start: numbers[start]!, end: numbers[start + want.length - 1]! };
+  }
+  return found;
+}
+
+function placesOf(text: readonly string[]): Map<string, number[]> {
+  const places = new Map<string, number[]>();
+  text.forEach((t, i) => {
+    const list = places.get(t);
+    if (list) list.push(i);
+    else places.set(t, [i]);
+  });
+  return places;
+}
+
+/** The only run of `want` in the index, in one pass however repetitive the file is. */
+export function scanRun(want: readonly string[], index: RunIndex): { start: number; end: number } | null {
+  const { text, numbers } = index;
   // Knuth-Morris-Pratt over whole lines: linear however repetitive the file is.
   const fail = new Int32Array(want.length);
   for (let i = 1, k = 0; i < want.length; i++) {

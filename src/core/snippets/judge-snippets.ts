@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Extraction } from '../extract/extract.js';
-import { MAX_TEXT_FILE_BYTES, readTextFile } from '../safe-read/read-text-file.js';
-import { compareSnippet, findSnippetRun, type SnippetStatus } from './compare-snippet.js';
+import { compareSnippet, findRunIn, type SnippetStatus } from './compare-snippet.js';
+import { SnippetFiles } from './snippet-files.js';
 import { fencedBlocks, mayHoldFence } from './fenced-blocks.js';
 import { type Citation, type CitationForm, findCitations } from './find-citations.js';
 import { MARKER_OFF, MARKER_ON } from '../verify-refs/find-doc-refs.js';
@@ -88,16 +88,16 @@ export function docCitations(text: string, bareDirs: readonly string[], isKnownA
 /**
  * Judge `citation`'s snippet against what its ref selected now (`selected`: one extraction per
  * file; a glob's files in order). A stale snippet that is not elided is looked for in the file as a
- * whole (`now_at`).
+ * whole (`now_at`), through `files`: pass one for a whole command, so each file is read once.
  */
-export function judgeSnippet(file: string, citation: Citation, selected: readonly Extraction[], searchDirs: readonly string[] = []): SnippetEntry {
+export function judgeSnippet(file: string, citation: Citation, selected: readonly Extraction[], searchDirs: readonly string[] = [], files = new SnippetFiles()): SnippetEntry {
   const verdict = compareSnippet(
     citation.snippet,
     selected.flatMap((s) => s.lines),
   );
   let nowAt: string | null = null;
   if (verdict.status === 'stale' && !verdict.elided && selected.length === 1) {
-    const run = findSnippetRun(citation.snippet, readLines(selected[0]!.path));
+    const run = findRunIn(citation.snippet, files.index(selected[0]!.path));
     if (run) nowAt = withLines(citation.text, run.start, run.end);
   }
   return {
@@ -127,13 +127,6 @@ export function withLines(ref: string, start: number, end: number): string {
   return `${hash === -1 ? ref : ref.slice(0, hash)}#L${start}${end > start ? `-L${end}` : ''}`;
 }
 
-function readLines(file: string): string[] {
-  try {
-    return readTextFile(file, MAX_TEXT_FILE_BYTES).split('\n');
-  } catch {
-    return [];
-  }
-}
 
 
 /** Line `i` (0-based) of `text`, as `text.split('\n')[i]` (its `\r` kept), found through an index of line starts. */

@@ -7,6 +7,7 @@ import { compareSnippet } from './compare-snippet.js';
 import { fencedBlocks } from './fenced-blocks.js';
 import { type Citation, findCitations } from './find-citations.js';
 import { judgeSnippet, type SnippetEntry, type SnippetReport } from './judge-snippets.js';
+import { SnippetFiles } from './snippet-files.js';
 import { applyLineEdits, refreshEdits } from './refresh-snippet.js';
 
 /**
@@ -57,12 +58,13 @@ export function keepBareRefs(drift: DriftReport, bare: ReadonlySet<string>): voi
  */
 export function judgeFixedAgain(snippets: SnippetReport, drift: DriftReport, select: (entry: SnippetEntry, ref: string) => Extraction[] | null): void {
   const entries = driftOf(drift);
+  const files = new SnippetFiles();
   for (const [i, s] of snippets.entries.entries()) {
     const e = entries.get(key(s.file, s.line, s.ref));
     if (!e || e.status !== 'fixed' || !e.newRef) continue;
     const selected = select(s, e.newRef);
     if (!selected) continue;
-    const again = judgeSnippet(s.file, { ...s.citation, text: e.newRef }, selected, s.searchDirs);
+    const again = judgeSnippet(s.file, { ...s.citation, text: e.newRef }, selected, s.searchDirs, files);
     snippets[s.status]--;
     snippets[again.status]++;
     snippets.entries[i] = { ...again, matchedAtBase: s.matchedAtBase, verbatimAtBase: s.verbatimAtBase, base: s.base };

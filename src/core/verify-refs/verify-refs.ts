@@ -9,6 +9,8 @@ import { checkConvRefs, relaxedBy, relaxMissing, workflowAliases } from '../work
 import { extract } from '../extract/extract.js';
 import { PatternBudget } from '../extract/pattern-search.js';
 import { ReadCache } from '../extract/read-cache.js';
+import { SnippetFiles } from '../snippets/snippet-files.js';
+import { WalkCache } from '../walk/walk-cache.js';
 import { hasGlobChars } from '../walk/glob.js';
 import { MAX_TEXT_FILE_BYTES, readTextFile, TextFileError } from '../safe-read/read-text-file.js';
 import { collectFiles, type SkippedFile, walkFiles } from '../walk/collect-files.js';
@@ -134,6 +136,8 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
   // The files refs point at, read once for the scan (drift and --fix read them again, fresh).
   const readCache = new ReadCache();
   const convs = files.map((f) => f.path).filter(isWorkflow);
+  const snippetFiles = new SnippetFiles();
+  const walkCache = new WalkCache();
   const workflows = planWorkflows(
     convs,
     (file) => loadConv(file, { readFile: options.readFile, display: (p) => shownPath(ctx.cwd, p) }),
@@ -148,7 +152,7 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
       if (!(w.conv instanceof RefError)) await prepareSymbolRefs(convRefs(w.conv).map((r) => r.ref));
     }
     for (const w of workflow?.through ?? []) refsFound += checkWorkflow(w, ctx, base, findings, budget, driftRefs, options.confine, scanned);
-    const sinks = { findings, budget, driftRefs, snippets, comparable, bareRefs, confine: options.confine, readCache };
+    const sinks = { findings, budget, driftRefs, snippets, comparable, bareRefs, confine: options.confine, readCache, snippetFiles, walkCache };
     let checked = workflow ? checkWorkflow(workflow, ctx, base, findings, budget, driftRefs, options.confine, scanned) : checkDoc(file.path, file.root, ctx, base, sinks);
     if (typeof checked !== 'number') {
       // Symbol refs whose grammars are not loaded yet: load them (once per run) and check the doc again.
@@ -325,11 +329,15 @@ interface DocSinks {
   /** Files a snippet may be compared with (docs/snippets.md#comparing). */
   comparable?: Confinement;
   readCache: ReadCache;
+  /** Code files stale snippets are looked for in, read once per run. */
+  snippetFiles: SnippetFiles;
+  /** What glob refs' walks read of the tree, once per run. */
+  walkCache: WalkCache;
 }
 
 /** The refs checked, or the grammars its symbol refs need first (nothing was checked then). */
 function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolver, sinks: DocSinks): number | SymbolLanguage[] {
-  const { findings, budget, driftRefs, snippets, comparable, bareRefs, confine, readCache } = sinks;
+  const { findings, budget, driftRefs, snippets, comparable, bareRefs, confine, readCache, snippetFiles, walkCache } = sinks;
   let text: string;
   try {
     // Byte text: each line is decoded when it is read (shared/byte-text.ts).
@@ -366,7 +374,7 @@ function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolv
   }
   const check = (line: number, text: string, ref: string, dirs: string[], citation?: Citation) => {
     const judging = citation !== undefined && snippets !== undefined;
-    const report = extract([ref], ctx, { searchDirs: dirs, aliases, checkOnly: !judging, unjudgedOutside: true, patternBudget: budget, confine, readCache });
+    const report = extract([ref], ctx, { searchDirs: dirs, aliases, checkOnly: !judging, unjudgedOutside: true, patternBudget: budget, confine, readCache, walkCache });
     const at = (severity: Finding['severity']) => (d: (typeof report.errors)[number]) =>
       findings.push({ severity, code: d.code, message: d.message, details: d.details, ref: text, file, line });
     report.errors.forEach(at('error'));
@@ -377,7 +385,7 @@ function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolv
       if (away) {
         const message = `Snippet not compared: ${shownPath(ctx.cwd, away.path)} is outside the root ${ctx.cwd} and every alias target`;
         findings.push({ severity: 'warning', code: 'snippet_outside', message, details: [], ref: text, file, line });
-      } else addSnippetEntry(snippets!, judgeSnippet(file, citation!, report.results, dirs));
+      } else addSnippetEntry(snippets!, judgeSnippet(file, citation!, report.results, dirs, snippetFiles));
     }
     if (citation?.bare) bareRefs.add(`${file}\0${line}\0${text}`);
     const input = driftRefs && !report.errors.some((e) => e.code === 'outside_root') && driftInput(file, line, text, ref, aliases, dirs);

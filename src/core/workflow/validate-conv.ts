@@ -12,6 +12,7 @@ import { ALLOWED_VALUES, STEP_DIRECTIVES } from './conv-directives.js';
 import { type ConvReader, loadConv } from './load-conv.js';
 import type { Confinement } from '../safe-read/confinement.js';
 import { compileGlob, type GlobMatcher, globTooLong, MAX_GLOB_CHARS } from '../walk/glob-match.js';
+import { WalkCache } from '../walk/walk-cache.js';
 import { convRefs } from './conv-refs.js';
 import { validationTargets } from './workflow-parts.js';
 import type { ConvDirective, ConversationFile } from './conv-types.js';
@@ -221,12 +222,13 @@ export function checkConvRefs(
   noIgnore: boolean,
   patternBudget: PatternBudget,
   confine?: Confinement,
+  walkCache = new WalkCache(),
 ): number {
   const excluded = contextExcluder(conv, findings);
   let count = 0;
   for (const r of convRefs(conv)) {
     const d = r.directive;
-    const opts = { searchDirs: searchDirsFor(d, ctx), aliases, noIgnore, checkOnly: true, unjudgedOutside: true, patternBudget, confine };
+    const opts = { searchDirs: searchDirsFor(d, ctx), aliases, noIgnore, checkOnly: true, unjudgedOutside: true, patternBudget, confine, walkCache };
     if (r.kind === 'REFCAT') {
       count++;
       const report = extract([r.ref], ctx, opts);
