@@ -80,7 +80,7 @@ describe('refcat mcp', () => {
   it('lists the nine tools with descriptions, schemas and annotations', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['aliases', 'extract', 'fd_close', 'fd_list', 'fd_read', 'ref_export', 'ref_list', 'validate', 'verify_refs'].sort(),
+      ['aliases', 'extract', 'fd_close', 'fd_list', 'fd_read', 'ref_export', 'ref_list', 'symbols', 'validate', 'verify_refs'].sort(),
     );
     for (const t of tools) {
       expect(t.description!.length).toBeGreaterThan(40);
@@ -99,6 +99,7 @@ describe('refcat mcp', () => {
       ref_list: [true, null],
       ref_export: [false, true],
       aliases: [true, null],
+      symbols: [true, null],
     });
     for (const t of tools) expect(t.annotations?.openWorldHint, t.name).toBe(false);
     expect(byName.extract!.inputSchema.required).toEqual(['refs']);
@@ -453,6 +454,6 @@ describe('refcat mcp', () => {
   });
 
   it('logs go to stderr only', async () => {
-    expect(stderr).toContain('refcat mcp: serving 9 tools');
+    expect(stderr).toContain('refcat mcp: serving 10 tools');
   });
 });

@@ -354,7 +354,7 @@ export const TOOLS: readonly ToolSpec[] = [
 export const ANSWER_CAP_CHARS = 400_000;
 
 /** The end of an answer past the cap: where the rest is and the fd_read call that reads on. */
-function storedNote(s: StoredOutput): string {
+export function storedNote(s: StoredOutput): string {
   const n = (x: number) => x.toLocaleString('en-US');
   const call = `fd_read ${JSON.stringify({ fd: s.fd, page: s.nextPage })}`;
   return (
@@ -383,12 +383,12 @@ export async function runTool(tool: ToolSpec, args: unknown, agent: AgentContext
 }
 
 /** The aliases of a call: an alias file under the root that leads outside is refused, not read. */
-function aliasesOf(ctx: Context): AliasResolver {
+export function aliasesOf(ctx: Context): AliasResolver {
   return new AliasResolver(ctx, { confine: new Confinement(ctx.cwd) });
 }
 
 /** A ref's path must not name a place outside before anything is read (globs are checked per file after). */
-function checkRefText(ref: string, confinement: Confinement): void {
+export function checkRefText(ref: string, confinement: Confinement): void {
   const spec = parseRef(ref);
   if (spec.alias !== null) {
     if (spec.path.split(/[\\/]/).includes('..') || path.isAbsolute(spec.path)) throw outside(ref, confinement.root);
