@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -53,6 +54,24 @@ describe('symbol refs in the editor', () => {
     const p = await s.diagnostics(s.open('docs/guide.md'));
     expect(p.diagnostics.map((d) => [d.range.start.character, d.range.end.character, d.code, d.message])).toEqual([
       [36, 57, 'symbol_not_found', "Symbol 'Store.sav' not found in @src/app.ts#Store.sav (did you mean Store.save?)"],
+    ]);
+  });
+
+  it('a name added to the target on disk clears its diagnostic at the next change', async () => {
+    const { s, root } = await open();
+    const uri = s.open('docs/guide.md');
+    expect((await s.diagnostics(uri, (p) => p.version === 1)).diagnostics.map((d) => d.code)).toEqual(['symbol_not_found']);
+    fs.writeFileSync(path.join(root, 'src/app.ts'), APP_TS.replace('  load(): void {}', '  load(): void {}\n  sav(): void {}'));
+    s.change(uri, 2, fs.readFileSync(path.join(root, 'docs/guide.md'), 'utf8') + 'More.\n');
+    expect((await s.diagnostics(uri, (p) => p.version === 2)).diagnostics).toEqual([]);
+  });
+
+  it('a workflow\'s REFCAT symbol ref is checked as validate checks it', async () => {
+    const { s } = await open();
+    const conv = s.open('flows/a.conv', 'MODEL gpt-4\nREFCAT @src/app.ts#Store.load @src/app.ts#Stor\nPROMPT go\n');
+    const p = await s.diagnostics(conv);
+    expect(p.diagnostics.map((d) => [d.range.start.line, d.range.start.character, d.message.split('\n')[0]])).toEqual([
+      [1, 30, "Symbol 'Stor' not found in @src/app.ts#Stor (did you mean Store?)"],
     ]);
   });
 
