@@ -52,6 +52,10 @@ const tool = (name: string) => (name === 'symbols' ? SYMBOLS_TOOL : TOOLS.find((
 describe('symbol refs in refcat mcp', () => {
   it('extract takes symbol refs: the same text as the CLI', async () => {
     const { dir, agent } = project();
+    // Tables are fetched ahead of the extraction: it does not wait on the worker (a glob's files, read as found, do).
+    const blocking = worker.blocking;
+    expect((await runTool(tool('extract'), { refs: ['@src/app.ts#parse', '@src/util.py#Helper'] }, agent)).isError).toBe(false);
+    expect(worker.blocking).toBe(blocking);
     for (const refs of [['@src/app.ts#Store.save'], ['@src/app.ts#parse', '@src/util.py#Helper.run:-1..+0'], ['@src/*.ts#Store.load']]) {
       const mcp = await runTool(tool('extract'), { refs }, agent);
       const cli = await refcatInProcess([...refs, '--tokens'], { cwd: dir });

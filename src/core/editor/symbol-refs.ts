@@ -1,13 +1,10 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { isRefcatError } from '../../shared/errors.js';
 import { extract } from '../extract/extract.js';
-import { parseRef } from '../ref-spec/parse-ref-spec.js';
-import type { RefSpec } from '../ref-spec/ref-spec.js';
 import type { Declaration } from '../symbols/declaration.js';
 import { loadFileDeclarations } from '../symbols/declaration-table.js';
+import { primeSymbolTables as primeTables } from '../symbols/prime-tables.js';
 import { symbolLanguageOf } from '../symbols/languages.js';
-import { hasGlobChars } from '../walk/glob.js';
 import type { CompletionEntry } from './complete-ref.js';
 import { docSearchDirs, type EditorSession } from './editor-session.js';
 
@@ -20,34 +17,11 @@ import { docSearchDirs, type EditorSession } from './editor-session.js';
 
 /** Load the declaration tables of the files the symbol refs among `refs` name (as written in the document at `docPath`). */
 export async function primeSymbolTables(refs: Iterable<string>, docPath: string, session: EditorSession): Promise<void> {
-  const files = new Set<string>();
-  for (const ref of refs) for (const f of targetFiles(ref, docPath, session)) files.add(f);
-  for (const file of files) {
-    // What fails here (too large, unreadable) is reported by the check that reads the ref.
-    await loadFileDeclarations(file, file).catch(() => {});
-  }
-}
-
-/** The existing files a symbol ref can name: its alias target, or the document's folder, then the root. Globs are left to the check. */
-function targetFiles(ref: string, docPath: string, session: EditorSession): string[] {
-  const hash = ref.indexOf('#');
-  if (hash === -1 || ref[hash + 1] === '/' || /^L[-\d]/.test(ref.slice(hash + 1))) return [];
-  let spec: RefSpec;
-  try {
-    spec = parseRef(ref);
-  } catch {
-    return [];
-  }
-  if (spec.selector?.kind !== 'symbol' || hasGlobChars(spec.path) || !symbolLanguageOf(spec.path)) return [];
-  let dirs: string[];
-  try {
-    const target = spec.alias ? session.aliases.lookup(spec.alias)?.target : undefined;
-    dirs = spec.alias ? (target ? [target] : []) : docSearchDirs(docPath, session.root);
-  } catch (err) {
-    if (isRefcatError(err)) return [];
-    throw err;
-  }
-  return dirs.map((d) => path.resolve(d, spec.path)).filter(isFile);
+  await primeTables(refs, (spec) => {
+    if (!spec.alias) return docSearchDirs(docPath, session.root);
+    const target = session.aliases.lookup(spec.alias)?.target;
+    return target ? [target] : [];
+  });
 }
 
 /** Characters a symbol path may hold as it is typed after `#` (docs/symbols.md#grammar). */

@@ -56,6 +56,8 @@ export class DeclarationWorker implements DeclarationParser {
   started = 0;
   /** Workers retired because their heap passed the threshold. */
   replaced = 0;
+  /** Parses the caller's thread waited for (parseSync); the servers fetch tables ahead to keep this at 0. */
+  blocking = 0;
   private live: Live | null = null;
   private nextId = 0;
   private readonly maxHeapBytes: number;
@@ -81,6 +83,7 @@ export class DeclarationWorker implements DeclarationParser {
   parseSync(text: string, language: SymbolLanguage): Declaration[] {
     const w = this.current();
     const id = ++this.nextId;
+    this.blocking++;
     Atomics.store(w.flag, 0, 0);
     w.syncPort.postMessage({ id, text, language: language.id } satisfies ParseRequest);
     const deadline = Date.now() + SYNC_WAIT_MS;
