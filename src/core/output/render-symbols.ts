@@ -1,5 +1,13 @@
-import type { SymbolListing } from '../pipeline/list-symbols.js';
+import type { Diagnostic } from '../../shared/errors.js';
+import type { Declaration } from '../symbols/declaration.js';
 import { diagnosticJson } from './render-extraction.js';
+
+/** What is rendered: a listing as listSymbols() makes it (src/core/pipeline/list-symbols.ts). */
+export interface SymbolListing {
+  files: { displayPath: string; declarations: (Declaration & { ref: string; depth: number })[] }[];
+  errors: Diagnostic[];
+  warnings: Diagnostic[];
+}
 
 /**
  * `refcat symbols` output (docs/symbols.md#listing-refcat-symbols), for the CLI and the MCP
