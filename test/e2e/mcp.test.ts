@@ -150,9 +150,13 @@ describe('refcat mcp', () => {
     const binary = await call('extract', { refs: ['@bin.dat'] });
     expect(binary.isError).toBe(true);
     expect(binary.text).toMatch(/^Error: /m);
-    const bad = await call('extract', { refs: ['@src/app.py#L'] });
+    const bad = await call('extract', { refs: ['@src/app.py#L0'] });
     expect(bad.isError).toBe(true);
     expect(bad.text).toMatch(/Cannot parse ref/);
+    // `#L` without a digit is a name (docs/symbols.md#the-grammar), looked up as one.
+    const name = await call('extract', { refs: ['@src/app.py#L'] });
+    expect(name.isError).toBe(true);
+    expect(name.text).toContain("Error: Symbol 'L' not found in @src/app.py#L\n");
     expect((await call('extract', { refs: ['@src/app.py#L1'] })).isError).toBe(false);
   });
 
