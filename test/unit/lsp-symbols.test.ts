@@ -98,6 +98,17 @@ describe('symbol refs in the editor', () => {
     expect((await s.client.sendRequest('textDocument/definition', pos(uri, 0, 40))) as Location[]).toEqual(at(0));
   });
 
+  it('completion after # in an alias ref lists the symbols of the file in the alias target', async () => {
+    const root = tmpDir({ ...PROJECT, 'externals/Kit/Sources/A.swift': 'struct Point {\n  var x: Int\n}\n', 'workspace.lock.json': JSON.stringify({ repos: [{ alias: 'kit', name: 'Kit' }] }) });
+    session = await startLsp(root);
+    const uri = session.open('docs/k.md', 'See kit:Sources/A.swift#\n');
+    const items = ((await session.client.sendRequest('textDocument/completion', pos(uri, 0, 24))) as CompletionList).items;
+    expect(items.map((i) => [i.label, i.detail])).toEqual([
+      ['Point', 'struct  L1-L3'],
+      ['Point.x', 'property  L2'],
+    ]);
+  });
+
   it('completion after # lists the file\'s symbol paths with kind and lines; #L still gives the line count', async () => {
     const { s } = await open();
     const complete = async (text: string) => {
@@ -123,6 +134,11 @@ describe('symbol refs in the editor', () => {
     expect(lines[0]!.detail).toBe('62 lines');
     expect((await complete('See @src/app.ts#L5')).map((i) => i.label)).toEqual(['L5-L62', 'L5']);
     expect(await complete('A file without a grammar: @docs/guide.md#')).toEqual([]);
+    // Not a ref without `@` in prose; on a workflow's REFCAT line it is.
+    expect(await complete('In prose src/app.ts#')).toEqual([]);
+    const conv = s.open('flows/c.conv', 'MODEL gpt-4\nREFCAT src/app.ts#Sto\n');
+    const inConv = ((await s.client.sendRequest('textDocument/completion', pos(conv, 1, 21))) as CompletionList).items;
+    expect(inConv.map((i) => i.label)).toEqual(['Store', 'Store.save', 'Store.load']);
   });
 
   it('parses in the worker: no grammar is loaded in the server\'s thread', async () => {

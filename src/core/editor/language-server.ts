@@ -225,7 +225,7 @@ export function serveLanguageServer(options: LanguageServerOptions): Promise<Exi
     if (!here) return null;
     const column = Math.min(here.character, here.lineText.length);
     const { entries: paths, incomplete } = completeRef(here.lineText, column, here.file.path, here.file.kind, session);
-    const entries = [...paths, ...(await symbolCompletions(here.lineText, column, here.file.path, session))];
+    const entries = [...paths, ...(await symbolCompletions(here.lineText, column, here.file.path, here.file.kind, session))];
     const items: CompletionItem[] = entries.map((e, i) => ({
       label: e.label,
       kind: completionKind(e),

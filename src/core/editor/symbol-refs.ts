@@ -6,6 +6,7 @@ import { loadFileDeclarations } from '../symbols/declaration-table.js';
 import { primeSymbolTables as primeTables } from '../symbols/prime-tables.js';
 import { symbolLanguageOf } from '../symbols/languages.js';
 import type { CompletionEntry } from './complete-ref.js';
+import type { DocumentKind } from './document-refs.js';
 import { docSearchDirs, type EditorSession } from './editor-session.js';
 
 /**
@@ -35,10 +36,13 @@ const MAX_SYMBOL_COMPLETIONS = 500;
  * with its kind and lines (`~N` where a path repeats, as `refcat symbols` lists them). `#L` and a
  * digit is a line range: nothing here (complete-ref.ts gives the line count).
  */
-export async function symbolCompletions(lineText: string, column: number, docPath: string, session: EditorSession): Promise<CompletionEntry[]> {
-  const m = SYMBOL_AFTER.exec(lineText.slice(0, column));
+export async function symbolCompletions(lineText: string, column: number, docPath: string, kind: DocumentKind, session: EditorSession): Promise<CompletionEntry[]> {
+  const before = lineText.slice(0, column);
+  const m = SYMBOL_AFTER.exec(before);
   if (!m) return [];
   const ref = m[1]!;
+  // As for paths (complete-ref.ts): a ref needs `@` or an alias, but on a workflow's REFCAT line.
+  if (!ref.startsWith('@') && !/^[A-Za-z][\w-]*:/.test(ref) && !(kind === 'conv' && /^\s*REFCAT\s/.test(before))) return [];
   const typed = m[2]!.replace(/::/g, '.');
   if (/^L[-\d]/.test(typed)) return [];
   let file: string | undefined;
