@@ -55,7 +55,7 @@ export async function checkDocument(doc: EditorDocument, session: EditorSession,
   const lines = textLines(doc.text);
   const refs = documentRefs(doc.text, doc.kind, session.isKnownAlias, doc.path);
   // Symbol refs resolve from tables parsed in the worker, fetched here without blocking.
-  await primeSymbolTables(refs.map((r) => r.ref), doc.path, session);
+  await primeSymbolTables(refs.map((r) => r.ref), doc.path, session, isCurrent);
   if (!isCurrent()) return null;
   const checked: CheckedDocument = { ...doc, lines, refs };
   const findings: EditorFinding[] = [];

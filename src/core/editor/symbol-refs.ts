@@ -5,6 +5,7 @@ import type { Declaration } from '../symbols/declaration.js';
 import { loadFileDeclarations } from '../symbols/declaration-table.js';
 import { primeSymbolTables as primeTables } from '../symbols/prime-tables.js';
 import { symbolLanguageOf } from '../symbols/languages.js';
+import type { RefSpec } from '../ref-spec/ref-spec.js';
 import type { CompletionEntry } from './complete-ref.js';
 import type { DocumentKind } from './document-refs.js';
 import { docSearchDirs, type EditorSession } from './editor-session.js';
@@ -17,12 +18,13 @@ import { docSearchDirs, type EditorSession } from './editor-session.js';
  */
 
 /** Load the declaration tables of the files the symbol refs among `refs` name (as written in the document at `docPath`). */
-export async function primeSymbolTables(refs: Iterable<string>, docPath: string, session: EditorSession): Promise<void> {
-  await primeTables(refs, (spec) => {
+export async function primeSymbolTables(refs: Iterable<string>, docPath: string, session: EditorSession, wanted?: () => boolean): Promise<void> {
+  const dirsOf = (spec: RefSpec) => {
     if (!spec.alias) return docSearchDirs(docPath, session.root);
     const target = session.aliases.lookup(spec.alias)?.target;
     return target ? [target] : [];
-  });
+  };
+  await primeTables(refs, dirsOf, undefined, wanted);
 }
 
 /** Characters a symbol path may hold as it is typed after `#` (docs/symbols.md#grammar). */

@@ -11,8 +11,14 @@ import { symbolLanguageOf } from './languages.js';
  * a server's parser worker. `dirsOf` gives the folders a ref's path is looked up in (its alias
  * target, or the document's folder then the root); a file `allows` refuses is not read. Globs are
  * left to the read itself. Nothing fails here: what fails is reported by the read that follows.
+ * `wanted` is asked between files: an editor stops when a newer version of the document came.
  */
-export async function primeSymbolTables(refs: Iterable<string>, dirsOf: (spec: RefSpec) => string[], allows: (abs: string) => boolean = () => true): Promise<void> {
+export async function primeSymbolTables(
+  refs: Iterable<string>,
+  dirsOf: (spec: RefSpec) => string[],
+  allows: (abs: string) => boolean = () => true,
+  wanted: () => boolean = () => true,
+): Promise<void> {
   const files = new Set<string>();
   for (const ref of refs) {
     const spec = symbolRefOf(ref);
@@ -28,7 +34,10 @@ export async function primeSymbolTables(refs: Iterable<string>, dirsOf: (spec: R
       if (allows(abs) && isFile(abs)) files.add(abs);
     }
   }
-  for (const file of files) await loadFileDeclarations(file, file).catch(() => {});
+  for (const file of files) {
+    if (!wanted()) return;
+    await loadFileDeclarations(file, file).catch(() => {});
+  }
 }
 
 function symbolRefOf(ref: string): RefSpec | null {
