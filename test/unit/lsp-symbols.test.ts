@@ -146,5 +146,9 @@ describe('symbol refs in the editor', () => {
     await s.diagnostics(s.open('docs/guide.md'));
     expect(parsesOffThread()).toBe(true);
     for (const l of SYMBOL_LANGUAGES) expect(loadedGrammar(l), l.id).toBeNull();
+    // Once it stops, its worker is ended and this thread would parse again.
+    expect(await s.stop()).toBe(0);
+    session = null;
+    expect(parsesOffThread()).toBe(false);
   });
 });

@@ -3,8 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANSWER_CAP_CHARS, runTool, TOOLS } from '../../src/core/agents/mcp-tools.js';
 import { SYMBOLS_TOOL } from '../../src/core/agents/symbols-tool.js';
-import { useDeclarationParser } from '../../src/core/symbols/declaration-table.js';
-import { type DeclarationWorker, parseOffThread } from '../../src/core/symbols/declaration-worker.js';
+import { type DeclarationWorker, parseOffThread, stopParsingOffThread } from '../../src/core/symbols/declaration-worker.js';
 import { loadedGrammar } from '../../src/core/symbols/grammar-loader.js';
 import { SYMBOL_LANGUAGES } from '../../src/core/symbols/languages.js';
 import { refcatInProcess } from '../helpers/in-process.js';
@@ -31,10 +30,7 @@ beforeAll(() => {
   worker = parseOffThread({ maxHeapBytes: 1024, tierUp: false })!;
   if (!worker) throw new Error('dist/core/symbols/parse-worker.js is missing: run npm run build first');
 });
-afterAll(() => {
-  worker.close();
-  useDeclarationParser(null);
-});
+afterAll(() => stopParsingOffThread(worker));
 
 function project(): { dir: string; agent: { ctx: ReturnType<typeof testCtx>; store: string } } {
   const dir = tmpDir({

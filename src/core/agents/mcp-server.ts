@@ -2,7 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { configureSymbolEngine } from '../symbols/grammar-loader.js';
-import { parseOffThread } from '../symbols/declaration-worker.js';
+import { parseOffThread, stopParsingOffThread } from '../symbols/declaration-worker.js';
 import { type AgentContext, runTool, TOOLS } from './mcp-tools.js';
 import { McpStdioTransport } from './mcp-transport.js';
 import { SYMBOLS_TOOL } from './symbols-tool.js';
@@ -50,5 +50,5 @@ export async function serveMcp(opts: McpServerOptions): Promise<void> {
   opts.log(parser ? 'refcat mcp: symbol refs are parsed in a worker, replaced past 200 MiB of heap' : 'refcat mcp: symbol refs are parsed in this thread (no worker module built)');
   await closed;
   await server.close();
-  parser?.close();
+  stopParsingOffThread(parser);
 }

@@ -32,8 +32,7 @@ import { type EditorFinding, type EditorFix, overlaps, type TextSpan } from './e
 import { END_OF_INPUT, InputReader } from './input-reader.js';
 import { hoverMarkdown, refTarget, replacementFixes } from './ref-navigation.js';
 import { primeSymbolTables, symbolCompletions } from './symbol-refs.js';
-import { useDeclarationParser } from '../symbols/declaration-table.js';
-import { parseOffThread } from '../symbols/declaration-worker.js';
+import { parseOffThread, stopParsingOffThread } from '../symbols/declaration-worker.js';
 import { configureSymbolEngine } from '../symbols/grammar-loader.js';
 
 export interface LanguageServerOptions {
@@ -75,10 +74,7 @@ export function serveLanguageServer(options: LanguageServerOptions): Promise<Exi
     finish = (code) => {
       for (const st of states.values()) if (st.timer) clearTimeout(st.timer);
       states.clear();
-      if (parser) {
-        parser.close();
-        useDeclarationParser(null);
-      }
+      stopParsingOffThread(parser);
       resolve(code);
     };
   });

@@ -178,3 +178,10 @@ export function parseOffThread(options: DeclarationWorkerOptions = {}): Declarat
   useDeclarationParser(worker);
   return worker;
 }
+
+/** A server that stops: its worker ends, and this thread parses again (as before parseOffThread()). */
+export function stopParsingOffThread(worker: DeclarationWorker | null): void {
+  if (!worker) return;
+  worker.close();
+  useDeclarationParser(null);
+}
