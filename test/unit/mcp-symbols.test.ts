@@ -98,6 +98,18 @@ describe('symbol refs in refcat mcp', () => {
     expect(JSON.parse(w.text).valid).toBe(true);
   });
 
+  it('symbols answers a bad ref with the CLI\'s error, and a file without declarations with nothing', async () => {
+    const { agent } = project();
+    expect(await runTool(tool('symbols'), { refs: ['@src/app.ts#L1-L3'] }, agent)).toMatchObject({
+      isError: true,
+      text: 'Error: refcat symbols lists files, globs and symbol refs, not line ranges or patterns: @src/app.ts#L1-L3\n',
+    });
+    const none = await runTool(tool('symbols'), { refs: ['src/notes.md'] }, agent);
+    expect(none.isError).toBe(true);
+    expect(none.text).toMatch(/^Error: No parser for '\.md' files; symbol refs work in: \.ts, /);
+    expect(await runTool(tool('symbols'), { refs: ['src/*.md'] }, agent)).toEqual({ text: 'No declarations found.\n', isError: false, log: undefined });
+  });
+
   it('symbols stays inside the root and the alias targets', async () => {
     const { dir, agent } = project();
     const outside = tmpDir({ 'secret.ts': 'export const secret = 1;\n' });
