@@ -32,7 +32,7 @@ import { type EditorFinding, type EditorFix, overlaps, type TextSpan } from './e
 import { END_OF_INPUT, InputReader } from './input-reader.js';
 import { hoverMarkdown, refTarget, replacementFixes } from './ref-navigation.js';
 import { primeSymbolTables, symbolCompletions } from './symbol-refs.js';
-import { parseOffThread, stopParsingOffThread } from '../symbols/declaration-worker.js';
+import { type DeclarationWorkerOptions, parseOffThread, stopParsingOffThread } from '../symbols/declaration-worker.js';
 import { configureSymbolEngine } from '../symbols/grammar-loader.js';
 
 export interface LanguageServerOptions {
@@ -44,6 +44,8 @@ export interface LanguageServerOptions {
   log?: (line: string) => void;
   /** Quiet time after a change before the document is checked (default 120 ms). */
   debounceMs?: number;
+  /** The parser worker's heap threshold and module (docs/editor.md#refs-by-name); defaults for a server. */
+  parser?: Pick<DeclarationWorkerOptions, 'maxHeapBytes' | 'workerFile' | 'tierUp'>;
 }
 
 /** Per open document: drift found on open or save, what was last published, the pending check. */
@@ -67,7 +69,7 @@ export function serveLanguageServer(options: LanguageServerOptions): Promise<Exi
   let shutdown = false;
   // Symbol refs are parsed in a worker, replaced when its heap grows large (docs/editor.md#refs-by-name);
   // without a built worker, here, optimized as a long-lived process may.
-  const parser = parseOffThread({ onReplace: (bytes) => log(`refcat lsp: parser worker replaced (heap ${Math.round(bytes / 2 ** 20)} MiB)`) });
+  const parser = parseOffThread({ ...options.parser, onReplace: (bytes) => log(`refcat lsp: parser worker replaced (heap ${Math.round(bytes / 2 ** 20)} MiB)`) });
   if (!parser) configureSymbolEngine({ tierUp: true });
   let finish: (code: ExitCode) => void = () => {};
   const done = new Promise<ExitCode>((resolve) => {
