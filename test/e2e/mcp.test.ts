@@ -80,7 +80,7 @@ describe('refcat mcp', () => {
   it('lists the nine tools with descriptions, schemas and annotations', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['aliases', 'extract', 'fd_close', 'fd_list', 'fd_read', 'ref_export', 'ref_list', 'validate', 'verify_refs'].sort(),
+      ['aliases', 'extract', 'fd_close', 'fd_list', 'fd_read', 'ref_export', 'ref_list', 'symbols', 'validate', 'verify_refs'].sort(),
     );
     for (const t of tools) {
       expect(t.description!.length).toBeGreaterThan(40);
@@ -99,6 +99,7 @@ describe('refcat mcp', () => {
       ref_list: [true, null],
       ref_export: [false, true],
       aliases: [true, null],
+      symbols: [true, null],
     });
     for (const t of tools) expect(t.annotations?.openWorldHint, t.name).toBe(false);
     expect(byName.extract!.inputSchema.required).toEqual(['refs']);
@@ -152,9 +153,13 @@ describe('refcat mcp', () => {
     const binary = await call('extract', { refs: ['@bin.dat'] });
     expect(binary.isError).toBe(true);
     expect(binary.text).toMatch(/^Error: /m);
-    const bad = await call('extract', { refs: ['@src/app.py#L'] });
+    const bad = await call('extract', { refs: ['@src/app.py#L0'] });
     expect(bad.isError).toBe(true);
     expect(bad.text).toMatch(/Cannot parse ref/);
+    // `#L` without a digit is a name (docs/symbols.md#the-grammar), looked up as one.
+    const name = await call('extract', { refs: ['@src/app.py#L'] });
+    expect(name.isError).toBe(true);
+    expect(name.text).toContain("Error: Symbol 'L' not found in @src/app.py#L\n");
     expect((await call('extract', { refs: ['@src/app.py#L1'] })).isError).toBe(false);
   });
 
@@ -456,6 +461,6 @@ describe('refcat mcp', () => {
   });
 
   it('logs go to stderr only', async () => {
-    expect(stderr).toContain('refcat mcp: serving 9 tools');
+    expect(stderr).toContain('refcat mcp: serving 10 tools');
   });
 });

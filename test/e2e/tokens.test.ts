@@ -166,7 +166,7 @@ describe('start-up', () => {
   });
 
   it('the bundles are ASCII: V8 holds them as one-byte strings (one non-Latin-1 character doubles the source in memory)', () => {
-    for (const file of ['main.cjs', 'count-worker.cjs']) {
+    for (const file of ['main.cjs', 'count-worker.cjs', 'parse-worker.cjs']) {
       const text = fs.readFileSync(path.join(REPO, 'dist/bin', file), 'latin1');
       const at = text.search(/[^\x00-\x7f]/);
       expect(at === -1 ? '' : `${file}: ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 10))}`).toBe('');

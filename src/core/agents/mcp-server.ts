@@ -1,8 +1,14 @@
 import type { Readable, Writable } from 'node:stream';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { configureSymbolEngine } from '../symbols/grammar-loader.js';
+import { type DeclarationWorkerOptions, MAX_WORKER_HEAP_BYTES, parseOffThread, stopParsingOffThread } from '../symbols/declaration-worker.js';
 import { type AgentContext, runTool, TOOLS } from './mcp-tools.js';
 import { McpStdioTransport } from './mcp-transport.js';
+import { SYMBOLS_TOOL } from './symbols-tool.js';
+
+/** Every tool the server offers. */
+export const SERVED_TOOLS = [...TOOLS, SYMBOLS_TOOL];
 
 export interface McpServerOptions extends AgentContext {
   version: string;
@@ -10,6 +16,8 @@ export interface McpServerOptions extends AgentContext {
   stdout: Writable;
   /** Log lines (stderr): stdout carries only the protocol. */
   log: (line: string) => void;
+  /** The parser worker's heap threshold and module (docs/agents.md); defaults for a server. */
+  parser?: Pick<DeclarationWorkerOptions, 'maxHeapBytes' | 'workerFile' | 'tierUp'>;
 }
 
 /**
@@ -19,7 +27,11 @@ export interface McpServerOptions extends AgentContext {
 export async function serveMcp(opts: McpServerOptions): Promise<void> {
   const server = new McpServer({ name: 'refcat', version: opts.version });
   const agent: AgentContext = { ctx: opts.ctx, store: opts.store };
-  for (const tool of TOOLS) {
+  // Symbol refs are parsed in a worker, replaced when its heap grows large (docs/symbols.md#cost);
+  // without a built worker, here, optimized as a long-lived process may.
+  const parser = parseOffThread({ ...opts.parser, onReplace: (bytes) => opts.log(`refcat mcp: parser worker replaced (heap ${Math.round(bytes / 2 ** 20)} MiB)`) });
+  if (!parser) configureSymbolEngine({ tierUp: true });
+  for (const tool of SERVED_TOOLS) {
     server.registerTool(
       tool.name,
       // Strict: an argument the tool does not have is refused, as a misspelt one should be.
@@ -36,7 +48,9 @@ export async function serveMcp(opts: McpServerOptions): Promise<void> {
   const closed = new Promise<void>((resolve) => (transport.onclose = () => resolve()));
   server.server.onerror = (err) => opts.log(`refcat mcp: ${err.message}`);
   await server.connect(transport);
-  opts.log(`refcat mcp: serving ${TOOLS.length} tools, root ${opts.ctx.cwd}`);
+  opts.log(`refcat mcp: serving ${SERVED_TOOLS.length} tools, root ${opts.ctx.cwd}`);
+  opts.log(parser ? `refcat mcp: symbol refs are parsed in a worker, replaced past ${Math.round((opts.parser?.maxHeapBytes ?? MAX_WORKER_HEAP_BYTES) / 2 ** 20)} MiB of heap` : 'refcat mcp: symbol refs are parsed in this thread (no worker module built)');
   await closed;
   await server.close();
+  stopParsingOffThread(parser);
 }

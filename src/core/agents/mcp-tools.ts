@@ -19,6 +19,7 @@ import { runExtraction, TextSink } from '../pipeline/run-extraction.js';
 import { CounterPool } from '../tokens/counter-pool.js';
 import { ENCODINGS } from '../tokens/tokenizer.js';
 import { ANSWER_CAP_CHARS, capLines, capReport, jsonAnswer, pageSizeNote, storedNote } from './answer-caps.js';
+import { primeSymbolTables } from '../symbols/prime-tables.js';
 import { HeavyCalls } from './heavy-calls.js';
 import {
   type AgentContext,
@@ -96,6 +97,8 @@ export const TOOLS: readonly ToolSpec[] = [
       const aliases = aliasesOf(ctx);
       const confinement = confinementOf(ctx, aliases);
       for (const ref of args.refs) checkRefText(ref, confinement);
+      // Symbol refs' tables come from the parser worker now, so the extraction does not wait on it.
+      await primeSymbolTables(args.refs, (spec) => [spec.alias ? aliases.resolve(spec.alias, spec.raw) : ctx.cwd], (abs) => confinement.allows(abs));
       const answer = new TextSink();
       const outcome = await runExtraction(
         {

@@ -7,6 +7,7 @@ import { docSearchDirs, type EditorSession } from './editor-session.js';
 import { type EditorFinding, type FindingSeverity, lineSpan } from './editor-findings.js';
 import { snippetCheck } from './snippet-findings.js';
 import { notClonedDiagnostic } from '../verify-refs/group-not-cloned.js';
+import { primeSymbolTables } from './symbol-refs.js';
 
 /** A document as the editor holds it: unsaved text counts. */
 export interface EditorDocument {
@@ -69,6 +70,9 @@ export async function checkDocument(doc: EditorDocument, session: EditorSession,
   session.startPass();
   const lines = textLines(doc.text);
   const refs = documentRefs(doc.text, doc.kind, session.isKnownAlias, doc.path);
+  // Symbol refs resolve from tables parsed in the worker, fetched here without blocking.
+  await primeSymbolTables(refs.map((r) => r.ref), doc.path, session, isCurrent);
+  if (!isCurrent()) return null;
   const checked: CheckedDocument = { ...doc, lines, refs };
   const findings: EditorFinding[] = [];
   let steps = 0;

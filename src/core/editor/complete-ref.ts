@@ -3,6 +3,7 @@ import path from 'node:path';
 import { isRefcatError } from '../../shared/errors.js';
 import { extract } from '../extract/extract.js';
 import type { Confinement } from '../safe-read/confinement.js';
+import type { SymbolKind } from '../symbols/declaration.js';
 import { DEFAULT_SKIP_DIRS } from '../walk/collect-files.js';
 import { GitIgnore } from '../walk/gitignore.js';
 import type { DocumentKind } from './document-refs.js';
@@ -10,7 +11,9 @@ import { docSearchDirs, type EditorSession } from './editor-session.js';
 
 export interface CompletionEntry {
   label: string;
-  kind: 'file' | 'folder' | 'lines';
+  kind: 'file' | 'folder' | 'lines' | 'symbol';
+  /** For a symbol path (symbol-refs.ts): what it declares. */
+  symbolKind?: SymbolKind;
   detail?: string;
   /** Replaces the columns [from, to) of the line. */
   newText: string;

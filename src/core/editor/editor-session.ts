@@ -90,8 +90,10 @@ export class EditorSession {
     this.resolutions++;
     const report = extract([ref], this.ctx, { searchDirs: [...searchDirs], aliases: this.aliases, checkOnly: true, patternBudget: budget });
     const check = { errors: report.errors, warnings: report.warnings };
-    // A glob depends on folders, not files; a pattern that ran out of time may pass next time.
-    if (!hasGlobChars(ref) && !check.errors.some((e) => e.code === 'pattern_timeout')) {
+    // A glob depends on folders, not files; a pattern that ran out of time may pass next time; a
+    // name not found (or found twice) depends on a target its error does not name (its table is
+    // cached by mtime: checking again costs a stat).
+    if (!hasGlobChars(ref) && !check.errors.some((e) => UNCACHED_ERRORS.has(e.code))) {
       const files = [
         ...report.results.map((r) => r.path),
         ...report.errors.flatMap((e) => e.details.filter((d) => d.startsWith('Searched: ')).map((d) => d.slice('Searched: '.length))),
@@ -114,6 +116,8 @@ export class EditorSession {
     return now.mtimeMs === s.mtimeMs && now.size === s.size;
   }
 }
+
+const UNCACHED_ERRORS = new Set(['pattern_timeout', 'symbol_not_found', 'symbol_ambiguous']);
 
 function stampOf(file: string): Stamp {
   try {

@@ -24,13 +24,16 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Context } from '../../shared/context.js';
 import type { ExitCode } from '../../shared/errors.js';
 import { checkDocument } from './check-document.js';
-import { completeRef } from './complete-ref.js';
+import { type CompletionEntry, completeRef } from './complete-ref.js';
 import { documentKind, documentRefs, type DocumentKind, lineRefs, refAt, textLines } from './document-refs.js';
 import { type DriftNote, driftNotes, placeDriftNotes } from './drift-findings.js';
 import { EditorSession } from './editor-session.js';
 import { type EditorFinding, type EditorFix, overlaps, type TextSpan } from './editor-findings.js';
 import { END_OF_INPUT, InputReader } from './input-reader.js';
 import { hoverMarkdown, refTarget, replacementFixes } from './ref-navigation.js';
+import { primeSymbolTables, symbolCompletions } from './symbol-refs.js';
+import { type DeclarationWorkerOptions, parseOffThread, stopParsingOffThread } from '../symbols/declaration-worker.js';
+import { configureSymbolEngine } from '../symbols/grammar-loader.js';
 
 export interface LanguageServerOptions {
   /** The root is the client's workspace folder; `ctx.cwd` when the client names none. */
@@ -41,6 +44,8 @@ export interface LanguageServerOptions {
   log?: (line: string) => void;
   /** Quiet time after a change before the document is checked (default 120 ms). */
   debounceMs?: number;
+  /** The parser worker's heap threshold and module (docs/editor.md#refs-by-name); defaults for a server. */
+  parser?: Pick<DeclarationWorkerOptions, 'maxHeapBytes' | 'workerFile' | 'tierUp'>;
 }
 
 /** Per open document: drift found on open or save, what was last published, the pending check. */
@@ -62,11 +67,16 @@ export function serveLanguageServer(options: LanguageServerOptions): Promise<Exi
   const reader = new InputReader(options.input);
   const writer = new StreamMessageWriter(options.output);
   let shutdown = false;
+  // Symbol refs are parsed in a worker, replaced when its heap grows large (docs/editor.md#refs-by-name);
+  // without a built worker, here, optimized as a long-lived process may.
+  const parser = parseOffThread({ ...options.parser, onReplace: (bytes) => log(`refcat lsp: parser worker replaced (heap ${Math.round(bytes / 2 ** 20)} MiB)`) });
+  if (!parser) configureSymbolEngine({ tierUp: true });
   let finish: (code: ExitCode) => void = () => {};
   const done = new Promise<ExitCode>((resolve) => {
     finish = (code) => {
       for (const st of states.values()) if (st.timer) clearTimeout(st.timer);
       states.clear();
+      stopParsingOffThread(parser);
       resolve(code);
     };
   });
@@ -160,7 +170,7 @@ export function serveLanguageServer(options: LanguageServerOptions): Promise<Exi
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
         hoverProvider: true,
         definitionProvider: true,
-        completionProvider: { triggerCharacters: ['@', '/', ':', 'L'] },
+        completionProvider: { triggerCharacters: ['@', '/', ':', 'L', '#', '.'] },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
       },
       serverInfo: { name: 'refcat' },
@@ -193,26 +203,30 @@ export function serveLanguageServer(options: LanguageServerOptions): Promise<Exi
     return { ...p, file, lineText, ref };
   };
 
-  connection.onHover((params) => {
+  connection.onHover(async (params) => {
     const here = at(params);
     if (!here?.ref) return null;
+    await primeSymbolTables([here.ref.ref], here.file.path, session);
     return { contents: { kind: 'markdown', value: hoverMarkdown(here.ref, here.file.path, session) }, range: toRange({ startLine: here.line, startColumn: here.ref.start, endLine: here.line, endColumn: here.ref.end }) };
   });
 
-  connection.onDefinition((params): Location[] | null => {
+  connection.onDefinition(async (params): Promise<Location[] | null> => {
     const here = at(params);
     if (!here?.ref) return null;
+    await primeSymbolTables([here.ref.ref], here.file.path, session);
     const targets = refTarget(here.ref, here.file.path, session);
     return targets.length === 0 ? null : targets.map((t) => ({ uri: pathToFileURL(t.file).href, range: { start: { line: t.line, character: 0 }, end: { line: t.line, character: 0 } } }));
   });
 
-  connection.onCompletion((params) => {
+  connection.onCompletion(async (params) => {
     const here = at(params);
     if (!here) return null;
-    const { entries, incomplete } = completeRef(here.lineText, Math.min(here.character, here.lineText.length), here.file.path, here.file.kind, session);
+    const column = Math.min(here.character, here.lineText.length);
+    const { entries: paths, incomplete } = completeRef(here.lineText, column, here.file.path, here.file.kind, session);
+    const entries = [...paths, ...(await symbolCompletions(here.lineText, column, here.file.path, here.file.kind, session))];
     const items: CompletionItem[] = entries.map((e, i) => ({
       label: e.label,
-      kind: e.kind === 'folder' ? CompletionItemKind.Folder : e.kind === 'file' ? CompletionItemKind.File : CompletionItemKind.Value,
+      kind: completionKind(e),
       ...(e.detail ? { detail: e.detail } : {}),
       sortText: String(i).padStart(4, '0'),
       textEdit: { range: toRange({ startLine: here.line, startColumn: e.from, endLine: here.line, endColumn: e.to }), newText: e.newText },
@@ -260,6 +274,31 @@ function rootOf(params: InitializeParams): string | null {
     }
   }
   return typeof params.rootPath === 'string' && path.isAbsolute(params.rootPath) ? params.rootPath : null;
+}
+
+/** What a client shows beside an entry: a declaration's own kind for a symbol path. */
+const SYMBOL_ITEM_KINDS: Record<string, CompletionItemKind> = {
+  function: CompletionItemKind.Function,
+  method: CompletionItemKind.Method,
+  class: CompletionItemKind.Class,
+  struct: CompletionItemKind.Struct,
+  enum: CompletionItemKind.Enum,
+  interface: CompletionItemKind.Interface,
+  protocol: CompletionItemKind.Interface,
+  trait: CompletionItemKind.Interface,
+  object: CompletionItemKind.Class,
+  type: CompletionItemKind.TypeParameter,
+  module: CompletionItemKind.Module,
+  constant: CompletionItemKind.Constant,
+  variable: CompletionItemKind.Variable,
+  property: CompletionItemKind.Property,
+  field: CompletionItemKind.Field,
+  enum_case: CompletionItemKind.EnumMember,
+};
+
+function completionKind(e: CompletionEntry): CompletionItemKind {
+  if (e.kind === 'symbol') return SYMBOL_ITEM_KINDS[e.symbolKind ?? ''] ?? CompletionItemKind.Reference;
+  return e.kind === 'folder' ? CompletionItemKind.Folder : e.kind === 'file' ? CompletionItemKind.File : CompletionItemKind.Value;
 }
 
 function toRange(s: TextSpan): Range {

@@ -8,6 +8,7 @@ import type { RefSpec } from '../ref-spec/ref-spec.js';
 import type { Declaration } from '../symbols/declaration.js';
 import { loadFileDeclarations } from '../symbols/declaration-table.js';
 import { symbolLanguageOf } from '../symbols/languages.js';
+import type { Confinement } from '../safe-read/confinement.js';
 import { resolveSymbol } from '../symbols/resolve-symbol.js';
 import type { WalkWarning } from '../walk/glob.js';
 
@@ -43,6 +44,8 @@ export interface ListSymbolsOptions {
   aliases?: AliasResolver;
   /** Do not skip .gitignore'd files, node_modules/ and .git/ in globs. */
   noIgnore?: boolean;
+  /** Refuse files outside these places before they are read (an agent's root and alias targets). */
+  confine?: Confinement;
 }
 
 /**
@@ -60,7 +63,7 @@ export async function listSymbols(refs: readonly string[], ctx: Context, options
         throw new RefError('not_a_symbol_ref', `refcat symbols lists files, globs and symbol refs, not line ranges or patterns: ${raw}`, raw);
       }
       const walked: WalkWarning[] = [];
-      const files = resolveFiles(spec, ctx, { aliases, noIgnore: options.noIgnore }, walked);
+      const files = resolveFiles(spec, ctx, { aliases, noIgnore: options.noIgnore, confine: options.confine }, walked);
       for (const w of walked) listing.warnings.push({ code: w.code, message: `${w.message} in ${raw}`, details: [], ref: raw });
       for (const file of files) {
         if (file.glob && symbolLanguageOf(file.path) === null) continue;

@@ -35,39 +35,83 @@ export function symbolLanguageFor(file: string, refText: string): SymbolLanguage
 }
 
 /**
+ * Parsing elsewhere: a server's worker (declaration-worker.ts). While one is set, this thread
+ * loads no grammar; tables come back from it as plain data and are cached here as ever.
+ */
+export interface DeclarationParser {
+  parse(text: string, language: SymbolLanguage): Promise<Declaration[]>;
+  /** Blocks this thread until the table is back: for the synchronous extraction path. */
+  parseSync(text: string, language: SymbolLanguage): Declaration[];
+}
+
+let offThread: DeclarationParser | null = null;
+
+/** Parse with `parser` from now on (null: in this thread again). */
+export function useDeclarationParser(parser: DeclarationParser | null): void {
+  offThread = parser;
+}
+
+/** Whether tables are parsed off this thread (then nothing needs loading here first). */
+export function parsesOffThread(): boolean {
+  return offThread !== null;
+}
+
+/**
  * The declaration table of the file at `abs`, synchronously: its grammar must have been loaded
- * (loadGrammars(), or prepareSymbolRefs() for a list of refs). Throws RefError: no grammar for the
- * file's extension, the file too large, unreadable.
+ * (loadGrammars(), or prepareSymbolRefs() for a list of refs), or a parser set by
+ * useDeclarationParser(). Throws RefError: no grammar for the file's extension, the file too
+ * large, unreadable.
  */
 export function fileDeclarations(abs: string, refText: string): Declaration[] {
   const language = symbolLanguageFor(abs, refText);
-  const grammar = loadedGrammar(language);
-  // A caller that did not load it (prepareSymbolRefs) gets an error for the ref, not a crash.
-  if (!grammar) throw new RefError('grammar_not_loaded', `Symbol refs are not read here: the ${language.id} grammar is not loaded (${refText})`, refText);
-  return tableOf(abs, refText, grammar);
+  const stat = parseableStat(abs, refText);
+  const hit = cachedTable(abs, stat);
+  if (hit) return hit;
+  let table: Declaration[];
+  if (offThread) {
+    table = offThread.parseSync(fs.readFileSync(abs, 'utf8'), language);
+  } else {
+    const grammar = loadedGrammar(language);
+    // A caller that did not load it (prepareSymbolRefs) gets an error for the ref, not a crash.
+    if (!grammar) throw new RefError('grammar_not_loaded', `Symbol refs are not read here: the ${language.id} grammar is not loaded (${refText})`, refText);
+    table = parseDeclarations(fs.readFileSync(abs, 'utf8'), grammar);
+  }
+  return remember(abs, stat, table);
 }
 
-/** fileDeclarations(), loading the grammar first. */
+/** fileDeclarations(), loading the grammar first (or asking the parser set by useDeclarationParser()). */
 export async function loadFileDeclarations(abs: string, refText: string): Promise<Declaration[]> {
-  const grammar = await loadGrammar(symbolLanguageFor(abs, refText));
-  return tableOf(abs, refText, grammar);
+  const language = symbolLanguageFor(abs, refText);
+  const stat = parseableStat(abs, refText);
+  const hit = cachedTable(abs, stat);
+  if (hit) return hit;
+  const text = fs.readFileSync(abs, 'utf8');
+  const table = offThread ? await offThread.parse(text, language) : parseDeclarations(text, await loadGrammar(language));
+  return remember(abs, stat, table);
 }
 
-function tableOf(abs: string, refText: string, grammar: Grammar): Declaration[] {
+function parseableStat(abs: string, refText: string): fs.Stats {
   const stat = fs.statSync(abs);
   if (stat.size > MAX_SYMBOL_FILE_BYTES) {
     const mib = (stat.size / (1024 * 1024)).toFixed(1);
     throw new RefError('too_large', `${refText} is too large for symbol refs (${mib} MiB; at most 1 MiB)`, refText);
   }
+  return stat;
+}
+
+function cachedTable(abs: string, stat: fs.Stats): Declaration[] | null {
   const cached = tables.get(abs);
-  if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached.table;
-  const table = parseDeclarations(fs.readFileSync(abs, 'utf8'), grammar);
-  if (tables.size >= MAX_CACHED_TABLES) tables.delete(tables.keys().next().value!);
+  return cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size ? cached.table : null;
+}
+
+function remember(abs: string, stat: fs.Stats, table: Declaration[]): Declaration[] {
+  if (tables.size >= MAX_CACHED_TABLES && !tables.has(abs)) tables.delete(tables.keys().next().value!);
   tables.set(abs, { mtimeMs: stat.mtimeMs, size: stat.size, table });
   return table;
 }
 
 /** The declarations of source text in a language (for callers holding text, not a file: an editor's buffer). */
 export async function declarationsOfText(text: string, language: SymbolLanguage): Promise<Declaration[]> {
+  if (offThread) return offThread.parse(text, language);
   return parseDeclarations(text, await loadGrammar(language));
 }

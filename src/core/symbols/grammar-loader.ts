@@ -31,6 +31,17 @@ export interface EngineOptions {
 
 let engine: Promise<typeof import('web-tree-sitter')> | null = null;
 let tierUp = false;
+/**
+ * The grammars' WebAssembly memory, made here so its size can be read: it grows with the largest
+ * file parsed and is never given back (a server replaces the worker that holds it).
+ */
+let heap: WasmMemory | null = null;
+
+/** The part of WebAssembly.Memory used here (the compile target's lib has no WebAssembly types). */
+interface WasmMemory {
+  buffer: ArrayBuffer;
+}
+const WasmMemoryOf = (globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number; maximum: number }) => WasmMemory } }).WebAssembly.Memory;
 const grammars = new Map<string, Promise<Grammar>>();
 const ready = new Map<string, Grammar>();
 /** The grammar being linked: web-tree-sitter links one at a time (see loadGrammar()). */
@@ -46,7 +57,9 @@ function loadEngine(): Promise<typeof import('web-tree-sitter')> {
     // Baseline compiler only: set before the first WebAssembly compile of the process.
     if (!tierUp) v8.setFlagsFromString('--liftoff-only');
     const ts = await import('web-tree-sitter');
-    await ts.Parser.init();
+    // 32 MiB to start (the runtime's own default), up to the 2 GiB the runtime allows.
+    heap = new WasmMemoryOf({ initial: 512, maximum: 32768 });
+    await ts.Parser.init({ wasmMemory: heap } as unknown as Parameters<typeof ts.Parser.init>[0]);
     return ts;
   })();
   return engine;
@@ -77,6 +90,11 @@ export function loadGrammar(language: SymbolLanguage): Promise<Grammar> {
     grammars.set(language.id, pending);
   }
   return pending;
+}
+
+/** Bytes of WebAssembly memory tree-sitter holds in this thread (0 before the first load). */
+export function symbolHeapBytes(): number {
+  return heap?.buffer.byteLength ?? 0;
 }
 
 /** The grammar if loadGrammars() has loaded it, else null. */

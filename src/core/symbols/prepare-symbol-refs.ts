@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import type { RefSpec } from '../ref-spec/ref-spec.js';
+import { parsesOffThread } from './declaration-table.js';
 import { loadedGrammar, loadGrammars } from './grammar-loader.js';
 import { SYMBOL_LANGUAGES, type SymbolLanguage, symbolLanguageOf } from './languages.js';
 
@@ -19,6 +20,8 @@ export async function prepareSymbolRefs(refs: Iterable<string | RefSpec>): Promi
  * caller that checks refs in a loop and awaits only when this is not empty (verify refs).
  */
 export function missingGrammars(refs: Iterable<string | RefSpec>): SymbolLanguage[] {
+  // A server's worker parses: this thread loads nothing.
+  if (parsesOffThread()) return [];
   const needed = new Set<SymbolLanguage>();
   for (const ref of refs) {
     const spec = typeof ref === 'string' ? symbolRef(ref) : ref.selector?.kind === 'symbol' ? ref : null;
