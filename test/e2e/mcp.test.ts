@@ -156,10 +156,11 @@ describe('refcat mcp', () => {
     const bad = await call('extract', { refs: ['@src/app.py#L0'] });
     expect(bad.isError).toBe(true);
     expect(bad.text).toMatch(/Cannot parse ref/);
-    // `#L` without a digit is a name (docs/symbols.md#the-grammar), looked up as one.
-    const name = await call('extract', { refs: ['@src/app.py#L'] });
+    // A lone `#L` is an unfinished line range (docs/symbols.md#the-grammar); `#L~1` is a name.
+    expect((await call('extract', { refs: ['@src/app.py#L'] })).text).toMatch(/Cannot parse ref/);
+    const name = await call('extract', { refs: ['@src/app.py#L~1'] });
     expect(name.isError).toBe(true);
-    expect(name.text).toContain("Error: Symbol 'L' not found in @src/app.py#L\n");
+    expect(name.text).toContain("Error: Symbol 'L~1' not found in @src/app.py#L~1");
     expect((await call('extract', { refs: ['@src/app.py#L1'] })).isError).toBe(false);
   });
 

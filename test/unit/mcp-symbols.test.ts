@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANSWER_CAP_CHARS, runTool, TOOLS } from '../../src/core/agents/mcp-tools.js';
+import { ANSWER_CAP_CHARS } from '../../src/core/agents/answer-caps.js';
+import { runTool, TOOLS } from '../../src/core/agents/mcp-tools.js';
 import { SYMBOLS_TOOL } from '../../src/core/agents/symbols-tool.js';
 import { type DeclarationWorker, parseOffThread, stopParsingOffThread } from '../../src/core/symbols/declaration-worker.js';
 import { loadedGrammar } from '../../src/core/symbols/grammar-loader.js';
