@@ -119,11 +119,11 @@ Exit codes: 0 no broken reference, 1 a reference is broken or a snippet stale (o
     setExit,
   }, io);
 
-  program
+  const symbols = program
     .command('symbols')
     .description('list the declarations of files, globs or symbol refs, each with the ref that reads it')
-    .argument('[refs...]', 'files, globs, alias:path or a symbol ref (@src/app.ts#Store) to list what it holds')
-    .option('--json', 'JSON output')
+    .argument('[refs...]', 'files, globs, alias:path or a symbol ref (@src/app.ts#Store) to list what it holds');
+  addFormatOptions(symbols, TABLE_FORMATS, 'text')
     .option('--alias <name=path>', 'add an explicit alias (repeatable)', commanderParser(aliasPair))
     .option('--no-ignore', 'include .gitignore\'d files, node_modules/ and .git/ in globs')
     .addHelpText(
@@ -172,14 +172,14 @@ Exit codes: 0 listed, 1 a ref failed (a missing file, no grammar, too large), 2 
 /** `refcat fd read|list|close|write` (docs/reference.md#fd-and-ref). */
 /** `refcat anchor`: line refs that are one declaration become refs by name (docs/drift.md#anchoring). */
 function addAnchorCommand(program: Command, io: IO, setExit: (code: ExitCode) => void): void {
-  program
+  const anchor = program
     .command('anchor')
     .description('rewrite line refs that select exactly one declaration into refs by name (#Class.method)')
-    .argument('[paths...]', 'docs, .conv files and folders to scan (default: .)')
+    .argument('[paths...]', 'docs, .conv files and folders to scan (default: .)');
+  addFormatOptions(anchor, TABLE_FORMATS, 'text')
     .option('--drift', 'anchor each ref at the version it was written against (needs git)')
     .option('--since <rev>', 'with --drift: compare every ref with this revision (implies --drift)')
     .option('--dry-run', 'print what would be rewritten, write nothing')
-    .option('--json', 'JSON output')
     .option('-e, --exclude <glob>', 'skip files and folders matching the glob (repeatable)', commanderParser(collect))
     .option('--skip-ignored', 'skip files named directly that ./.sdqctlignore lists too')
     .option('--alias <name=path>', 'define an alias (repeatable)', commanderParser(aliasPair))

@@ -89,7 +89,7 @@ describe('--help: every command with one of --json and --format has both, and --
   it('the commands that print in more than one format', () => {
     const named = (c: Command): string => (c.parent && c.parent.name() !== 'refcat' ? `${c.parent.name()} ${c.name()}` : c.name());
     const withFormat = commands.filter((c) => c.options.some((o) => o.long === '--format')).map(named).sort();
-    expect(withFormat).toEqual(['aliases', 'fd list', 'fd read', 'ref list', 'ref scan', 'ref show', 'refcat', 'validate', 'verify refs']);
+    expect(withFormat).toEqual(['aliases', 'anchor', 'fd list', 'fd read', 'ref list', 'ref scan', 'ref show', 'refcat', 'symbols', 'validate', 'verify refs']);
     for (const c of commands) {
       const json = c.options.find((o) => o.long === '--json');
       const format = c.options.find((o) => o.long === '--format');

@@ -4,12 +4,12 @@ import type { ExitCode } from '../../shared/errors.js';
 import { resolverFromFlags } from '../alias-flags.js';
 import { writeChunks } from '../check.js';
 import type { IO } from '../io.js';
+import { type FormatOptions, formatOf, type TableFormat } from '../format-flags.js';
 
-export interface AnchorCliOptions {
+export interface AnchorCliOptions extends FormatOptions<TableFormat> {
   drift?: boolean;
   since?: string;
   dryRun?: boolean;
-  json?: boolean;
   exclude?: string[];
   skipIgnored?: boolean;
   alias?: string[];
@@ -29,6 +29,6 @@ export async function runAnchor(paths: string[], opts: AnchorCliOptions, io: IO)
     drift,
     dryRun: opts.dryRun ?? false,
   });
-  writeChunks(io, renderAnchor(report, { cwd: io.ctx.cwd, json: opts.json ?? false }));
+  writeChunks(io, renderAnchor(report, { cwd: io.ctx.cwd, json: formatOf(opts, 'text') === 'json' }));
   return report.notWritten.some((n) => n.kind === 'unwritable' || n.kind === 'outside') ? 1 : 0;
 }

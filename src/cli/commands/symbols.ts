@@ -3,9 +3,9 @@ import { renderSymbolsJson, renderSymbolsText } from '../../core/output/render-s
 import { type ExitCode, UsageError } from '../../shared/errors.js';
 import { resolverFromFlags } from '../alias-flags.js';
 import { type IO, printDiagnostics } from '../io.js';
+import { type FormatOptions, formatOf, type TableFormat } from '../format-flags.js';
 
-export interface SymbolsCliOptions {
-  json?: boolean;
+export interface SymbolsCliOptions extends FormatOptions<TableFormat> {
   alias?: string[];
   ignore: boolean;
 }
@@ -13,8 +13,9 @@ export interface SymbolsCliOptions {
 /** `refcat symbols REFS...`: one line per declaration (docs/symbols.md#listing-refcat-symbols). */
 export async function runSymbols(refs: string[], opts: SymbolsCliOptions, io: IO): Promise<ExitCode> {
   if (refs.length === 0) throw new UsageError("No files given (try 'refcat symbols src/app.ts' or 'refcat symbols \"src/**/*.ts\"')");
+  const json = formatOf(opts, 'text') === 'json';
   const listing = await listSymbols(refs, io.ctx, { aliases: resolverFromFlags(opts.alias, io.ctx), noIgnore: !opts.ignore });
-  io.stdout(opts.json ? renderSymbolsJson(listing) : renderSymbolsText(listing));
-  if (!opts.json) await printDiagnostics(io, listing.errors, listing.warnings);
+  io.stdout(json ? renderSymbolsJson(listing) : renderSymbolsText(listing));
+  if (!json) await printDiagnostics(io, listing.errors, listing.warnings);
   return listing.errors.length > 0 ? 1 : 0;
 }
