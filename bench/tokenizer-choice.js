@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Why refcat counts tokens with gpt-tokenizer and not js-tiktoken (CONTRIBUTING.md#dependencies):
+// Why refcat counts tokens with gpt-tokenizer and not js-tiktoken (docs/design/tokens.md):
 // both libraries, both encodings, each in fresh processes, on this repository's own files
 // (src, test, docs, bench: .ts .js .md) copied in memory until they hold >= 4 MiB. Prints, per
 // library and encoding, the median time to load the tokenizer (import + rank tables, measured from

@@ -523,7 +523,7 @@ describe('README', () => {
     const r = refcat(['verify', 'refs', 'README.md', 'CONTRIBUTING.md', 'docs', '--strict'], { cwd: REPO });
     expect(r.stdout).toMatch(/^✓ PASSED: Scanned \d+ file\(s\), found [1-9]\d* reference\(s\)/);
     expect(r.code).toBe(0);
-    for (const doc of ['README.md', 'CONTRIBUTING.md', ...fs.readdirSync(path.join(REPO, 'docs')).map((f) => `docs/${f}`)]) {
+    for (const doc of ['README.md', 'CONTRIBUTING.md', ...fs.readdirSync(path.join(REPO, 'docs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]) {
       const text = fs.readFileSync(path.join(REPO, doc), 'utf8');
       for (const [, target] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
         if (/^[a-z]+:/.test(target!) || target!.startsWith('@')) continue; // URLs; ref syntax examples

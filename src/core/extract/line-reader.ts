@@ -14,7 +14,7 @@ const CR = 0x0d;
  * Reads of up to 64 KiB (most files: a glob reads thousands) go into buffers that are used again:
  * a reader takes one from this pool and gives it back with release(). Memory read into for the
  * first time is faulted in page by page by the read itself, and a fresh buffer per file (or per
- * few files) cost the reads half their time (CONTRIBUTING.md#benchmarks). A few are kept: as many
+ * few files) cost the reads half their time (docs/design/extract.md#reading). A few are kept: as many
  * as there are readers open at once (a server streams several extractions in turn), not more.
  */
 const POOLED = 1 << 16;

@@ -1,4 +1,5 @@
 /** Parsed ref specs (docs/reference.md#ref-specs). Pure data: no file has been touched to build one. */
+// Why the grammar reads and prints as it does: docs/design/ref-spec.md.
 
 /** A relative window `:B..A`: B lines before, A lines after (`null` = to end of file). */
 export interface Window {

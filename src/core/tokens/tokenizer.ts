@@ -3,6 +3,7 @@ import type { Ranks } from './long-pieces.js';
 /**
  * Exact token counts (docs/reference.md#token-counts-and-budgets), by gpt-tokenizer: the same
  * numbers as tiktoken, loaded only when a count is asked for (its rank tables cost start-up).
+ * Why this tokenizer, and how counting stays linear: docs/design/tokens.md.
  */
 export type Encoding = 'o200k_base' | 'cl100k_base';
 export const ENCODINGS: readonly Encoding[] = ['o200k_base', 'cl100k_base'];

@@ -22,7 +22,7 @@ export interface ParseConvOptions {
  * are (loadConv reads and splices included files). Never throws: everything wrong with the text
  * is a `problems` entry with its line.
  *
- * Decisions where docs/reference.md#the-conv-format is silent (written down in CONTRIBUTING.md):
+ * Decisions where docs/reference.md#the-conv-format is silent (written down in docs/design/workflow.md):
  * - Leading whitespace before a directive name is allowed, as in sdqctl (blocks are indented).
  *   The same holds inside multi-line values: an indented `  RUN x` line ends a PROMPT.
  * - Continuation lines of a multi-line value are kept as written (indentation included).
