@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
-import type { Language, Parser, Query } from 'web-tree-sitter';
+import type { Language, Parser } from 'web-tree-sitter';
+import { compileDefinitions, type DefinitionPatterns } from './definition-patterns.js';
 import type { SymbolLanguage } from './languages.js';
 
 /**
@@ -17,7 +18,7 @@ import type { SymbolLanguage } from './languages.js';
 export interface Grammar {
   language: SymbolLanguage;
   parser: Parser;
-  definitions: Query;
+  definitions: DefinitionPatterns;
 }
 
 export interface EngineOptions {
@@ -63,7 +64,7 @@ export function loadGrammar(language: SymbolLanguage): Promise<Grammar> {
       const lang: Language = await ts.Language.load(fs.readFileSync(wasmPath(language.wasm)));
       const parser = new ts.Parser();
       parser.setLanguage(lang);
-      const definitions = new ts.Query(lang, readQuery(language.id));
+      const definitions = compileDefinitions(readQuery(language.id), lang, language.id);
       const grammar = { language, parser, definitions };
       ready.set(language.id, grammar);
       return grammar;
