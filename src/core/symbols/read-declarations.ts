@@ -9,12 +9,13 @@ import { type Capture, matchDefinitions } from './match-definitions.js';
  * declaration node, `@name` on its name, `@receiver` on the type a Go-style method belongs to. A
  * definition without `@name` is a scope whose members belong to the declaration around it (a
  * Kotlin companion object); `@definition.extension` names the type its members belong to;
- * `@definition.accessor` is a getter or setter, one property with its neighbour of the same name.
+ * `@definition.accessor` is a getter or setter, one property with its neighbour of the same name;
+ * `@definition.locals` is a body without a name (a callback, a closure) whose variables are locals.
  */
 
-const KINDS: ReadonlySet<string> = new Set<SymbolKind | 'accessor' | 'scope'>([
+const KINDS: ReadonlySet<string> = new Set<SymbolKind | 'accessor' | 'scope' | 'locals'>([
   'function', 'method', 'class', 'struct', 'enum', 'interface', 'protocol', 'trait', 'object', 'type',
-  'module', 'constant', 'variable', 'property', 'field', 'enum_case', 'extension', 'accessor', 'scope',
+  'module', 'constant', 'variable', 'property', 'field', 'enum_case', 'extension', 'accessor', 'scope', 'locals',
 ]);
 
 interface Found {
@@ -22,7 +23,7 @@ interface Found {
   /** null: a transparent scope. */
   name: Node | null;
   receiver: string | null;
-  kind: SymbolKind | 'accessor' | 'scope';
+  kind: SymbolKind | 'accessor' | 'scope' | 'locals';
   start: number;
   end: number;
   pattern: number;
@@ -38,16 +39,21 @@ export function readDeclarations(root: Node, definitions: DefinitionPatterns): D
   for (const f of found) {
     // Popped when it ends before this one starts, or is this very node (`case up, down` names two).
     while (stack.length > 0 && (stack[stack.length - 1]!.found.end <= f.start || stack[stack.length - 1]!.found.node.id === f.node.id)) stack.pop();
-    // The declaration this one is in, through transparent scopes.
+    // The declaration this one is in, through transparent scopes; inside a body without a name
+    // (a callback, a closure, a computed property's accessors) on the way, it is a local.
     let owner: Declaration | null = null;
-    for (let i = stack.length - 1; i >= 0 && owner === null; i--) owner = stack[i]!.decl;
-    if (f.name === null || f.kind === 'scope') {
+    let inLocals = false;
+    for (let i = stack.length - 1; i >= 0 && owner === null; i--) {
+      owner = stack[i]!.decl;
+      if (owner === null && stack[i]!.found.kind === 'locals') inLocals = true;
+    }
+    if (f.name === null || f.kind === 'scope' || f.kind === 'locals') {
       stack.push({ found: f, decl: null });
       continue;
     }
     let kind = f.kind;
     const ownerKind = owner?.kind;
-    if (ownerKind && FUNCTION_KINDS.has(ownerKind) && (kind === 'variable' || kind === 'constant' || kind === 'field' || kind === 'property')) {
+    if ((inLocals || (ownerKind && FUNCTION_KINDS.has(ownerKind))) && (kind === 'variable' || kind === 'constant' || kind === 'field' || kind === 'property')) {
       // A local of a function body is not a declaration a ref names.
       stack.push({ found: f, decl: null });
       continue;

@@ -19,3 +19,7 @@
 (property_declaration name: (pattern bound_identifier: (simple_identifier) @name)) @definition.variable
 (protocol_property_declaration name: (pattern bound_identifier: (simple_identifier) @name)) @definition.property
 (enum_entry name: (simple_identifier) @name) @definition.enum_case
+
+; A closure and a computed property's accessors: their variables are locals, not declarations.
+(lambda_literal) @definition.locals
+(computed_property) @definition.locals
