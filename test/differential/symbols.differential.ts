@@ -2,23 +2,18 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Node } from 'web-tree-sitter';
 import { declarationsOfText } from '../../src/core/symbols/declaration-table.js';
 import { loadGrammar } from '../../src/core/symbols/grammar-loader.js';
 import { MAX_SYMBOL_FILE_BYTES, type SymbolLanguage, symbolLanguageOf } from '../../src/core/symbols/languages.js';
-import { matchDefinitions } from '../../src/core/symbols/match-definitions.js';
 import { INDEPENDENT_RULES, independentWalk } from './independent-walk.js';
 
 /**
  * The differential test of refs by name (CONTRIBUTING.md#the-differential-test), on real source:
  * REFCAT_DIFFERENTIAL_REPOS names git repositories (bare or not, comma-separated); every file at
- * their HEAD in a language the independent walk knows is read two ways:
- *
- * 1. the declarations `refcat symbols` lists against an independent walk of the parse tree
- *    (independent-walk.ts), compared as sets of (path, kind, name line, end line);
- * 2. refcat's matching of its definitions queries against tree-sitter's own query engine.
- *
- * Every difference is listed (and written to REFCAT_DIFFERENTIAL_REPORT when set).
+ * their HEAD in a language the independent walk knows is read two ways: the declarations
+ * `refcat symbols` lists, and an independent walk of the parse tree (independent-walk.ts),
+ * compared as sets of (path, kind, name line, end line). Every difference is listed (and written
+ * to REFCAT_DIFFERENTIAL_REPORT when set).
  */
 
 const repos = (process.env.REFCAT_DIFFERENTIAL_REPOS ?? '').split(',').filter(Boolean);
@@ -72,9 +67,6 @@ function minus(a: string[], b: string[]): string[] {
   });
 }
 
-const matchKey = (m: { patternIndex: number; captures: { name: string; node: Node }[] }) =>
-  `${m.patternIndex} ${m.captures.map((c) => `${c.name}@${c.node.startIndex}-${c.node.endIndex}`).sort().join(' ')}`;
-
 describe('refs by name on real source', () => {
   it('has repositories to read (REFCAT_DIFFERENTIAL_REPOS)', () => {
     expect(repos.length, 'set REFCAT_DIFFERENTIAL_REPOS to git repositories, comma-separated (CONTRIBUTING.md#the-differential-test)').toBeGreaterThan(0);
@@ -110,32 +102,5 @@ describe('refs by name on real source', () => {
     console.log(lines.join('\n'));
     if (report) fs.writeFileSync(report, lines.join('\n') + '\n');
     expect(differing).toEqual([]);
-  });
-
-  it('refcat matches its definitions queries as tree-sitter does', async () => {
-    const { Query } = await import('web-tree-sitter');
-    const queries = new Map<string, InstanceType<typeof Query>>();
-    const mismatched: string[] = [];
-    for (const f of files) {
-      const grammar = await loadGrammar(f.language);
-      let query = queries.get(f.language.id);
-      if (!query) {
-        const source = fs.readFileSync(path.join(import.meta.dirname, '../../src/core/symbols/queries', `${f.language.id}.scm`), 'utf8');
-        query = new Query(grammar.parser.language!, source);
-        queries.set(f.language.id, query);
-      }
-      const tree = grammar.parser.parse(f.text)!;
-      try {
-        const theirs = query.matches(tree.rootNode).map(matchKey);
-        const ours = matchDefinitions(tree.rootNode, grammar.definitions).map(matchKey);
-        // refcat takes every name of a Go var/const spec; tree-sitter's engine only the first.
-        const missing = minus(theirs, ours);
-        const extra = minus(ours, theirs).filter((k) => !(f.language.id === 'go' && /^(8|9) /.test(k)));
-        if (missing.length > 0 || extra.length > 0) mismatched.push(`${f.repo}:${f.path}: ${missing.length} missing, ${extra.length} extra`);
-      } finally {
-        tree.delete();
-      }
-    }
-    expect(mismatched).toEqual([]);
   });
 });

@@ -56,3 +56,11 @@ describe('locals of bodies without a name', () => {
     });
   }
 });
+
+describe('a Swift extension of a qualified type', () => {
+  it('extends the last name: `extension Foundation.Date` adds to Date', async () => {
+    const language = SYMBOL_LANGUAGES.find((l) => l.id === 'swift')!;
+    const table = await declarationsOfText('extension Foundation.Date {\n  func stamp() {}\n}\n', language);
+    expect(table.map((d) => `${d.path} ${d.kind} ${d.startLine}-${d.endLine}`)).toEqual(['Date extension 1-3', 'Date.stamp method 2-2']);
+  });
+});

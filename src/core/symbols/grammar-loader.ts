@@ -3,8 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
-import type { Language, Parser } from 'web-tree-sitter';
-import { compileDefinitions, type DefinitionPatterns } from './definition-patterns.js';
+import type { Language, Parser, Query } from 'web-tree-sitter';
 import type { SymbolLanguage } from './languages.js';
 
 /**
@@ -18,7 +17,7 @@ import type { SymbolLanguage } from './languages.js';
 export interface Grammar {
   language: SymbolLanguage;
   parser: Parser;
-  definitions: DefinitionPatterns;
+  definitions: Query;
 }
 
 export interface EngineOptions {
@@ -64,14 +63,26 @@ export function loadGrammar(language: SymbolLanguage): Promise<Grammar> {
       const lang: Language = await ts.Language.load(fs.readFileSync(wasmPath(language.wasm)));
       const parser = new ts.Parser();
       parser.setLanguage(lang);
-      const definitions = compileDefinitions(readQuery(language.id), lang, language.id);
-      const grammar = { language, parser, definitions };
+      const grammar = withLazyDefinitions({ language, parser }, () => new ts.Query(lang, readQuery(language.id)));
       ready.set(language.id, grammar);
       return grammar;
     })();
     grammars.set(language.id, pending);
   }
   return pending;
+}
+
+/**
+ * The definitions query is compiled on first use, which comes after the first parse: compiling
+ * it allocates and frees in the WebAssembly heap, and a Swift parse after anything in that heap
+ * was freed is many times slower (docs/symbols.md#cost). The query is compiled once a grammar.
+ */
+function withLazyDefinitions(base: Omit<Grammar, 'definitions'>, compile: () => Query): Grammar {
+  let definitions: Query | null = null;
+  return Object.defineProperty(base, 'definitions', {
+    get: () => (definitions ??= compile()),
+    enumerable: true,
+  }) as Grammar;
 }
 
 /** The grammar if loadGrammars() has loaded it, else null. */

@@ -1,7 +1,5 @@
-import type { Node } from 'web-tree-sitter';
+import type { Node, Query, QueryCapture } from 'web-tree-sitter';
 import { type Declaration, FUNCTION_KINDS, type SymbolKind, TYPE_KINDS } from './declaration.js';
-import type { DefinitionPatterns } from './definition-patterns.js';
-import { type Capture, matchDefinitions } from './match-definitions.js';
 
 /**
  * The shared walker: reads any language's definitions query (queries/*.scm) into a declaration
@@ -29,8 +27,8 @@ interface Found {
   pattern: number;
 }
 
-export function readDeclarations(root: Node, definitions: DefinitionPatterns): Declaration[] {
-  const found = findDefinitions(root, definitions);
+export function readDeclarations(root: Node, query: Query): Declaration[] {
+  const found = findDefinitions(root, query);
   // Outermost first at equal starts, so a stack walk nests by containment.
   found.sort((a, b) => a.start - b.start || b.end - a.end);
   const out: Declaration[] = [];
@@ -93,10 +91,10 @@ export function readDeclarations(root: Node, definitions: DefinitionPatterns): D
   return out;
 }
 
-function findDefinitions(root: Node, definitions: DefinitionPatterns): Found[] {
+function findDefinitions(root: Node, query: Query): Found[] {
   const seen = new Map<string, Found>();
-  for (const match of matchDefinitions(root, definitions)) {
-    let def: Capture | undefined;
+  for (const match of query.matches(root)) {
+    let def: QueryCapture | undefined;
     let name: Node | null = null;
     let receiver: string | null = null;
     for (const c of match.captures) {

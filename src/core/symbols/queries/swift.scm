@@ -6,7 +6,7 @@
 (class_declaration "actor" name: (type_identifier) @name) @definition.class
 (class_declaration "struct" name: (type_identifier) @name) @definition.struct
 (class_declaration "enum" name: (type_identifier) @name) @definition.enum
-(class_declaration "extension" name: (user_type (type_identifier) @name)) @definition.extension
+(class_declaration "extension" name: (user_type (type_identifier) @name .)) @definition.extension
 (protocol_declaration name: (type_identifier) @name) @definition.protocol
 (typealias_declaration name: (type_identifier) @name) @definition.type
 
