@@ -157,8 +157,9 @@ const SWIFT: Record<string, Rule> = {
       const id = p?.childForFieldName('bound_identifier');
       return id ? [{ name: id.text, nameNode: id, kind: member(s, 'variable', 'property'), endNode: n }] : [];
     });
-    // A computed property's body is a function body: its locals are not declarations.
-    return { names, inner: { path: s.path, role: 'function' } };
+    // A computed property's body is a function body: its locals are not declarations; a function
+    // declared in it is the property's.
+    return { names, inner: { path: names[0] ? join(s.path, names[0].name) : s.path, role: 'function' } };
   },
   protocol_property_declaration: (n) => {
     const id = field(n, 'name')?.childForFieldName('bound_identifier') ?? null;

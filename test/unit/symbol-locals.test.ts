@@ -21,8 +21,12 @@ const CASES: [string, string, string[]][] = [
       '  onEvent = () => { const local = 1; };',
       '}',
       'const TOP = 1;',
+      'class B {',
+      '  get url() { const text = this.u; return text; }',
+      '  set url(v) { const parsed = v; this.u = parsed; }',
+      '}',
     ].join('\n'),
-    ['helper function 3-3', 'handler function 5-5', 'A class 6-8', 'A.onEvent field 7-7', 'TOP constant 9-9'],
+    ['helper function 3-3', 'handler function 5-5', 'A class 6-8', 'A.onEvent field 7-7', 'TOP constant 9-9', 'B class 10-13', 'B.url property 11-12'],
   ],
   [
     'javascript',

@@ -51,7 +51,9 @@ export function readDeclarations(root: Node, query: Query): Declaration[] {
     }
     let kind = f.kind;
     const ownerKind = owner?.kind;
-    if ((inLocals || (ownerKind && FUNCTION_KINDS.has(ownerKind))) && (kind === 'variable' || kind === 'constant' || kind === 'field' || kind === 'property')) {
+    // A getter's or setter's body is a function body too.
+    const inBody = inLocals || (ownerKind !== undefined && FUNCTION_KINDS.has(ownerKind)) || (owner !== null && accessors.has(owner));
+    if (inBody && (kind === 'variable' || kind === 'constant' || kind === 'field' || kind === 'property')) {
       // A local of a function body is not a declaration a ref names.
       stack.push({ found: f, decl: null });
       continue;
