@@ -125,6 +125,8 @@ function endLineOf(node: Node): number {
 const LEADING = /comment|attribute|decorator|annotation/;
 /** Wrappers that start where the declaration starts: their leading comments are its own. */
 const WRAPPERS = /^(export_statement|decorated_definition|template_declaration|ambient_declaration)$/;
+/** Go's `type`, `const` and `var`: the keyword line is the spec's own when the spec is not in a group. */
+const LINE_WRAPPERS = /^(type_declaration|const_declaration|var_declaration)$/;
 
 /** The first line of the doc comment, attributes or decorators directly above (no blank line between). */
 function leadingStart(node: Node): number {
@@ -144,7 +146,7 @@ function leadingStart(node: Node): number {
         continue;
       }
     }
-    if (!prev && cur.parent && WRAPPERS.test(cur.parent.type)) {
+    if (!prev && cur.parent && (WRAPPERS.test(cur.parent.type) || (LINE_WRAPPERS.test(cur.parent.type) && cur.parent.startPosition.row === cur.startPosition.row))) {
       cur = cur.parent;
       row = Math.min(row, cur.startPosition.row);
       continue;

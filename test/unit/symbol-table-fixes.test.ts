@@ -3,10 +3,11 @@ import { declarationsOfText } from '../../src/core/symbols/declaration-table.js'
 import { SYMBOL_LANGUAGES } from '../../src/core/symbols/languages.js';
 
 /**
- * Variables declared in a body without a name (a callback, a closure, a computed property's
- * accessors) are locals, as those of a named function are: not declarations a ref names. A
- * function or type declared there still is (the differential test found these on real source:
- * CONTRIBUTING.md#the-differential-test).
+ * What the differential test found on real source (CONTRIBUTING.md#the-differential-test), fixed:
+ * variables declared in a body without a name (a callback, a closure, a computed property's or an
+ * accessor's body) are locals, as those of a named function are, while a function or type
+ * declared there is still a declaration; a Swift extension of a qualified type extends its last
+ * name; each spec of a Go group is a declaration of its own lines.
  */
 const CASES: [string, string, string[]][] = [
   [
@@ -66,5 +67,42 @@ describe('a Swift extension of a qualified type', () => {
     const language = SYMBOL_LANGUAGES.find((l) => l.id === 'swift')!;
     const table = await declarationsOfText('extension Foundation.Date {\n  func stamp() {}\n}\n', language);
     expect(table.map((d) => `${d.path} ${d.kind} ${d.startLine}-${d.endLine}`)).toEqual(['Date extension 1-3', 'Date.stamp method 2-2']);
+  });
+});
+
+describe('a Go group of declarations', () => {
+  it('selects each spec of `const ( … )`, `var ( … )` and `type ( … )` on its own lines, doc comments kept', async () => {
+    const language = SYMBOL_LANGUAGES.find((l) => l.id === 'go')!;
+    const text = [
+      'package a',
+      '',
+      '// Limits.',
+      'const (',
+      '\t// Max is the most.',
+      '\tMax = 3',
+      '\tMin = 1',
+      ')',
+      'var (',
+      '\ttop = 1',
+      ')',
+      'type (',
+      '\tA struct {',
+      '\t\tX int',
+      '\t}',
+      '\tB = int',
+      ')',
+      '// One is alone.',
+      'const One = 1',
+    ].join('\n');
+    const table = await declarationsOfText(text, language);
+    expect(table.map((d) => `${d.path} ${d.kind} ${d.startLine}-${d.endLine}`)).toEqual([
+      'Max constant 5-6',
+      'Min constant 7-7',
+      'top variable 10-10',
+      'A struct 13-15',
+      'A.X field 14-14',
+      'B type 16-16',
+      'One constant 18-19',
+    ]);
   });
 });
