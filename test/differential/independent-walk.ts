@@ -33,6 +33,7 @@ const endLine = (n: Node) => (n.endPosition.column === 0 && n.endPosition.row > 
 const hasToken = (n: Node, t: string) => n.children.some((c) => c !== null && !c.isNamed && c.type === t);
 const token = (n: Node, t: string) => n.children.find((c) => c !== null && !c.isNamed && c.type === t) ?? n;
 const member = (scope: Scope, fn: string, inType: string) => (scope.role === 'type' ? inType : fn);
+const SYMBOL_NAME = /^[\p{L}\p{N}_$]+[!?]?$/u;
 const LOCAL_KINDS = new Set(['variable', 'constant', 'field', 'property']);
 const FUNCTION_SCOPES = new Set(['arrow_function', 'function_expression', 'function', 'generator_function', 'lambda', 'lambda_literal', 'func_literal', 'computed_property', 'computed_getter', 'computed_setter', 'willset_didset_block']);
 
@@ -76,7 +77,11 @@ const GO: Record<string, Rule> = {
     return one(field(n, 'name'), kind, n, 'type');
   },
   type_alias: (n) => one(field(n, 'name'), 'type', n),
-  field_declaration: (n) => ({ names: n.childrenForFieldName('name').flatMap((c) => (c ? [{ name: c.text, nameNode: c, kind: 'field', endNode: n }] : [])) }),
+  field_declaration: (n, s) => {
+    const names = n.childrenForFieldName('name').flatMap((c) => (c ? [{ name: c.text, nameNode: c, kind: 'field', endNode: n }] : []));
+    // The fields of an inline struct type are listed under the field it types.
+    return { names, inner: { path: names[0] ? join(s.path, names[0].name) : s.path, role: 'type' as const } };
+  },
   method_spec: (n) => one(field(n, 'name'), 'method', n),
   method_elem: (n) => one(field(n, 'name'), 'method', n),
   const_spec: (n, s) => (s.role === 'top' && n.parent?.parent?.type === 'source_file' ? { names: n.childrenForFieldName('name').flatMap((c) => (c ? [{ name: c.text, nameNode: c, kind: 'constant', endNode: n }] : [])) } : null),
@@ -112,14 +117,16 @@ const TYPESCRIPT: Record<string, Rule> = {
   module: (n, s) => one(field(n, 'name'), 'module', n, 'top', s),
   method_definition: (n, s) => {
     const accessor = hasToken(n, 'get') || hasToken(n, 'set');
-    const got = one(field(n, 'name'), accessor ? 'property' : 'method', n, 'function', s);
+    // A method of an object literal that no declaration holds (an object passed to a call) is a function.
+    const got = one(field(n, 'name'), accessor ? 'property' : s.role !== 'type' && s.path === '' ? 'function' : 'method', n, 'function', s);
     if (got && accessor) got.names[0]!.accessor = true;
     return got;
   },
   method_signature: (n, s) => one(field(n, 'name'), 'method', n, 'function', s),
   abstract_method_signature: (n, s) => one(field(n, 'name'), 'method', n, 'function', s),
-  public_field_definition: (n, s) => one(field(n, 'name'), 'field', n, 'function', s),
-  property_signature: (n, s) => one(field(n, 'name'), 'property', n, 'function', s),
+  // The members of an inline object type are listed under the field or property it types.
+  public_field_definition: (n, s) => one(field(n, 'name'), 'field', n, 'type', s),
+  property_signature: (n, s) => one(field(n, 'name'), 'property', n, 'type', s),
   property_identifier: (n) => (n.parent?.type === 'enum_body' ? one(n, 'enum_case', n) : null),
   enum_assignment: (n) => one(field(n, 'name'), 'enum_case', n),
   lexical_declaration: tsDeclarators,
@@ -189,6 +196,9 @@ export function independentWalk(root: Node, language: string): Found[] {
       for (const d of got.names) {
         // A local of a function body (named or not) is not a declaration; a nested function or type is.
         if (scope.role === 'function' && LOCAL_KINDS.has(d.kind)) continue;
+        d.name = d.name.replace(/^`(.+)`$/, '$1');
+        // A name a symbol path cannot say (Swift's `static func ==`) is not listed.
+        if (!SYMBOL_NAME.test(d.name)) continue;
         const path = join(prefix, d.name);
         const last = out[out.length - 1];
         // A getter and a setter of one name, next to each other, are one property.

@@ -68,6 +68,11 @@ describe('a Swift extension of a qualified type', () => {
     const table = await declarationsOfText('extension Foundation.Date {\n  func stamp() {}\n}\n', language);
     expect(table.map((d) => `${d.path} ${d.kind} ${d.startLine}-${d.endLine}`)).toEqual(['Date extension 1-3', 'Date.stamp method 2-2']);
   });
+  it('with type arguments: `extension Range<Int>` adds to Range', async () => {
+    const language = SYMBOL_LANGUAGES.find((l) => l.id === 'swift')!;
+    const table = await declarationsOfText('extension Range<Int> {\n  func mid() {}\n}\nextension A.B<C> {\n  func f() {}\n}\n', language);
+    expect(table.map((d) => `${d.path} ${d.kind} ${d.startLine}-${d.endLine}`)).toEqual(['Range extension 1-3', 'Range.mid method 2-2', 'B extension 4-6', 'B.f method 5-5']);
+  });
 });
 
 describe('a Go group of declarations', () => {
@@ -104,5 +109,13 @@ describe('a Go group of declarations', () => {
       'B type 16-16',
       'One constant 18-19',
     ]);
+  });
+});
+
+describe('a quoted identifier', () => {
+  it('is named without its backticks: Swift `default` is #E.default', async () => {
+    const language = SYMBOL_LANGUAGES.find((l) => l.id === 'swift')!;
+    const table = await declarationsOfText('enum E {\n  case `default`, other\n  static var `private`: E { .other }\n}\n', language);
+    expect(table.map((d) => `${d.path} ${d.kind} ${d.startLine}-${d.endLine}`)).toEqual(['E enum 1-4', 'E.default enum_case 2-2', 'E.other enum_case 2-2', 'E.private property 3-3']);
   });
 });

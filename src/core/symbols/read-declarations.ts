@@ -62,7 +62,8 @@ export function readDeclarations(root: Node, query: Query): Declaration[] {
       if (kind === 'function') kind = 'method';
       else if (kind === 'variable' || kind === 'constant') kind = 'property';
     } else if (!owner && kind === 'method' && f.receiver === null) kind = 'function';
-    const name = f.name.text;
+    // A quoted identifier (Swift's and Kotlin's `default`) is named without its backticks.
+    const name = unquote(f.name.text);
     // A receiver (`func (s *Store) Save`, `bool Store::load()`) is the type inside the owner.
     const prefix = f.receiver === null ? (owner?.path ?? null) : owner ? `${owner.path}.${f.receiver}` : f.receiver;
     const parent = owner;
@@ -114,6 +115,10 @@ function findDefinitions(root: Node, query: Query): Found[] {
     seen.set(key, { node: def.node, name, receiver, kind: kind as Found['kind'], start: def.node.startIndex, end: def.node.endIndex, pattern: match.patternIndex });
   }
   return [...seen.values()];
+}
+
+function unquote(name: string): string {
+  return name.length > 2 && name.startsWith('`') && name.endsWith('`') ? name.slice(1, -1) : name;
 }
 
 /** A node's last line: one that ends at column 0 ended on the line before. */

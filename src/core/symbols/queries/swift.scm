@@ -6,7 +6,9 @@
 (class_declaration "actor" name: (type_identifier) @name) @definition.class
 (class_declaration "struct" name: (type_identifier) @name) @definition.struct
 (class_declaration "enum" name: (type_identifier) @name) @definition.enum
+; `extension Foundation.Date` extends Date; `extension Range<Int>` extends Range.
 (class_declaration "extension" name: (user_type (type_identifier) @name .)) @definition.extension
+(class_declaration "extension" name: (user_type (type_identifier) @name . (type_arguments) .)) @definition.extension
 (protocol_declaration name: (type_identifier) @name) @definition.protocol
 (typealias_declaration name: (type_identifier) @name) @definition.type
 
