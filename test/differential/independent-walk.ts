@@ -208,7 +208,9 @@ export function independentWalk(root: Node, language: string): Found[] {
         }
         out.push({ path: join(prefix, d.name), kind: d.kind, nameLine: d.nameNode.startPosition.row + 1, endLine: endLine(d.endNode ?? node), ...(d.accessor ? { accessor: true } : {}) });
       }
-      if (got.inner) inner = got.inner;
+      // What a skipped local holds is local too.
+      if (scope.role === 'function' && got.names.every((d) => LOCAL_KINDS.has(d.kind))) inner = scope;
+      else if (got.inner) inner = got.inner;
       else if (got.names[0]) inner = { path: join(prefix, got.names[0].name), role: 'function' };
     } else if (FUNCTION_SCOPES.has(node.type)) {
       inner = { path: scope.path, role: 'function' };

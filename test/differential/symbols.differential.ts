@@ -54,6 +54,9 @@ function sourceFiles(repo: string): SourceFile[] {
   return out;
 }
 
+/** What a symbol path can say (docs/symbols.md#the-grammar). */
+const SYMBOL_NAME = /^[\p{L}\p{N}_$]+[!?]?$/u;
+
 const key = (d: { path: string; kind: string; nameLine: number; endLine: number }) => `${d.path} ${d.kind} L${d.nameLine}-L${d.endLine}`;
 
 /** Items of `a` not in `b`, as multisets. */
@@ -78,10 +81,16 @@ describe('refs by name on real source', () => {
 
   it(`refcat's declarations equal an independent walk (${files.length} files: ${languages.join(', ')})`, async () => {
     let declarations = 0;
+    let unnamed = 0;
     const differing: string[] = [];
     for (const f of files) {
       const grammar = await loadGrammar(f.language);
-      const ours = (await declarationsOfText(f.text, f.language)).map((d) => key(d));
+      const table = await declarationsOfText(f.text, f.language);
+      // Listed on purpose though no symbol path can say them (docs/symbols.md#known-differences):
+      // private members (`#x`), computed names (`[Symbol.dispose]`), quoted module names.
+      const unsayable = table.filter((d) => !SYMBOL_NAME.test(d.name));
+      unnamed += unsayable.length;
+      const ours = table.filter((d) => SYMBOL_NAME.test(d.name)).map((d) => key(d));
       const tree = grammar.parser.parse(f.text)!;
       let theirs: string[];
       try {
@@ -98,7 +107,7 @@ describe('refs by name on real source', () => {
       for (const k of onlyOurs) lines.push(`  only refcat:       ${k}`);
       for (const k of onlyTheirs) lines.push(`  only the walk:     ${k}`);
     }
-    lines.unshift(`${files.length} files, ${declarations} declarations listed by refcat, ${differing.length} files differ`);
+    lines.unshift(`${files.length} files, ${declarations} declarations listed by refcat (${unnamed} with names no symbol path can say, not compared), ${differing.length} files differ`);
     console.log(lines.join('\n'));
     if (report) fs.writeFileSync(report, lines.join('\n') + '\n');
     expect(differing).toEqual([]);
