@@ -48,11 +48,11 @@ describe('a glob longer than 4096 characters', () => {
     expect([r.code, r.stderr]).toEqual([2, 'Error: --exclude: glob too long: 50000 characters (at most 4093)\n']);
   });
 
-  it("MCP verify_refs's exclude: an error for that call", async () => {
+  it("MCP verify_refs's exclude: an error for that call, naming the tool's argument", async () => {
     const dir = tmpDir({ 'a.md': 'x\n' });
     const agent: AgentContext = { ctx: testCtx(dir), store: path.join(dir, 'store') };
     const answer = await runTool(TOOLS.find((t) => t.name === 'verify_refs')!, { paths: ['.'], exclude: [braces(10000)] }, agent);
-    expect(answer).toEqual({ text: 'Error: --exclude: glob too long: 50000 characters (at most 4093)\n', isError: true });
+    expect(answer).toEqual({ text: 'Error: exclude: glob too long: 50000 characters (at most 4093)\n', isError: true });
   });
 
   it('globs of many braces under the limit are matched as before', async () => {

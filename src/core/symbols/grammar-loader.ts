@@ -82,8 +82,7 @@ export function loadGrammar(language: SymbolLanguage): Promise<Grammar> {
       const lang: Language = await load;
       const parser = new ts.Parser();
       parser.setLanguage(lang);
-      const definitions = new ts.Query(lang, readQuery(language.id));
-      const grammar = { language, parser, definitions };
+      const grammar = withLazyDefinitions({ language, parser }, () => new ts.Query(lang, readQuery(language.id)));
       ready.set(language.id, grammar);
       return grammar;
     })();
@@ -95,6 +94,19 @@ export function loadGrammar(language: SymbolLanguage): Promise<Grammar> {
 /** Bytes of WebAssembly memory tree-sitter holds in this thread (0 before the first load). */
 export function symbolHeapBytes(): number {
   return heap?.buffer.byteLength ?? 0;
+}
+
+/**
+ * The definitions query is compiled on first use, which comes after the first parse: compiling
+ * it allocates and frees in the WebAssembly heap, and a Swift parse after anything in that heap
+ * was freed is many times slower (docs/symbols.md#cost). The query is compiled once a grammar.
+ */
+function withLazyDefinitions(base: Omit<Grammar, 'definitions'>, compile: () => Query): Grammar {
+  let definitions: Query | null = null;
+  return Object.defineProperty(base, 'definitions', {
+    get: () => (definitions ??= compile()),
+    enumerable: true,
+  }) as Grammar;
 }
 
 /** The grammar if loadGrammars() has loaded it, else null. */

@@ -7,12 +7,13 @@ import { type Declaration, FUNCTION_KINDS, type SymbolKind, TYPE_KINDS } from '.
  * declaration node, `@name` on its name, `@receiver` on the type a Go-style method belongs to. A
  * definition without `@name` is a scope whose members belong to the declaration around it (a
  * Kotlin companion object); `@definition.extension` names the type its members belong to;
- * `@definition.accessor` is a getter or setter, one property with its neighbour of the same name.
+ * `@definition.accessor` is a getter or setter, one property with its neighbour of the same name;
+ * `@definition.locals` is a body without a name (a callback, a closure) whose variables are locals.
  */
 
-const KINDS: ReadonlySet<string> = new Set<SymbolKind | 'accessor' | 'scope'>([
+const KINDS: ReadonlySet<string> = new Set<SymbolKind | 'accessor' | 'scope' | 'locals'>([
   'function', 'method', 'class', 'struct', 'enum', 'interface', 'protocol', 'trait', 'object', 'type',
-  'module', 'constant', 'variable', 'property', 'field', 'enum_case', 'extension', 'accessor', 'scope',
+  'module', 'constant', 'variable', 'property', 'field', 'enum_case', 'extension', 'accessor', 'scope', 'locals',
 ]);
 
 interface Found {
@@ -20,7 +21,7 @@ interface Found {
   /** null: a transparent scope. */
   name: Node | null;
   receiver: string | null;
-  kind: SymbolKind | 'accessor' | 'scope';
+  kind: SymbolKind | 'accessor' | 'scope' | 'locals';
   start: number;
   end: number;
   pattern: number;
@@ -36,16 +37,23 @@ export function readDeclarations(root: Node, query: Query): Declaration[] {
   for (const f of found) {
     // Popped when it ends before this one starts, or is this very node (`case up, down` names two).
     while (stack.length > 0 && (stack[stack.length - 1]!.found.end <= f.start || stack[stack.length - 1]!.found.node.id === f.node.id)) stack.pop();
-    // The declaration this one is in, through transparent scopes.
+    // The declaration this one is in, through transparent scopes; inside a body without a name
+    // (a callback, a closure, a computed property's accessors) on the way, it is a local.
     let owner: Declaration | null = null;
-    for (let i = stack.length - 1; i >= 0 && owner === null; i--) owner = stack[i]!.decl;
-    if (f.name === null || f.kind === 'scope') {
+    let inLocals = false;
+    for (let i = stack.length - 1; i >= 0 && owner === null; i--) {
+      owner = stack[i]!.decl;
+      if (owner === null && stack[i]!.found.kind === 'locals') inLocals = true;
+    }
+    if (f.name === null || f.kind === 'scope' || f.kind === 'locals') {
       stack.push({ found: f, decl: null });
       continue;
     }
     let kind = f.kind;
     const ownerKind = owner?.kind;
-    if (ownerKind && FUNCTION_KINDS.has(ownerKind) && (kind === 'variable' || kind === 'constant' || kind === 'field' || kind === 'property')) {
+    // A getter's or setter's body is a function body too.
+    const inBody = inLocals || (ownerKind !== undefined && FUNCTION_KINDS.has(ownerKind)) || (owner !== null && accessors.has(owner));
+    if (inBody && (kind === 'variable' || kind === 'constant' || kind === 'field' || kind === 'property')) {
       // A local of a function body is not a declaration a ref names.
       stack.push({ found: f, decl: null });
       continue;
@@ -54,7 +62,8 @@ export function readDeclarations(root: Node, query: Query): Declaration[] {
       if (kind === 'function') kind = 'method';
       else if (kind === 'variable' || kind === 'constant') kind = 'property';
     } else if (!owner && kind === 'method' && f.receiver === null) kind = 'function';
-    const name = f.name.text;
+    // A quoted identifier (Swift's and Kotlin's `default`) is named without its backticks.
+    const name = unquote(f.name.text);
     // A receiver (`func (s *Store) Save`, `bool Store::load()`) is the type inside the owner.
     const prefix = f.receiver === null ? (owner?.path ?? null) : owner ? `${owner.path}.${f.receiver}` : f.receiver;
     const parent = owner;
@@ -108,6 +117,10 @@ function findDefinitions(root: Node, query: Query): Found[] {
   return [...seen.values()];
 }
 
+function unquote(name: string): string {
+  return name.length > 2 && name.startsWith('`') && name.endsWith('`') ? name.slice(1, -1) : name;
+}
+
 /** A node's last line: one that ends at column 0 ended on the line before. */
 function endLineOf(node: Node): number {
   const end = node.endPosition;
@@ -117,6 +130,8 @@ function endLineOf(node: Node): number {
 const LEADING = /comment|attribute|decorator|annotation/;
 /** Wrappers that start where the declaration starts: their leading comments are its own. */
 const WRAPPERS = /^(export_statement|decorated_definition|template_declaration|ambient_declaration)$/;
+/** Go's `type`, `const` and `var`: the keyword line is the spec's own when the spec is not in a group. */
+const LINE_WRAPPERS = /^(type_declaration|const_declaration|var_declaration)$/;
 
 /** The first line of the doc comment, attributes or decorators directly above (no blank line between). */
 function leadingStart(node: Node): number {
@@ -136,7 +151,7 @@ function leadingStart(node: Node): number {
         continue;
       }
     }
-    if (!prev && cur.parent && WRAPPERS.test(cur.parent.type)) {
+    if (!prev && cur.parent && (WRAPPERS.test(cur.parent.type) || (LINE_WRAPPERS.test(cur.parent.type) && cur.parent.startPosition.row === cur.startPosition.row))) {
       cur = cur.parent;
       row = Math.min(row, cur.startPosition.row);
       continue;

@@ -40,3 +40,7 @@
   (assignment_expression
     left: (member_expression object: (identifier) @_exports property: (property_identifier) @name))
   (#eq? @_exports "exports")) @definition.variable
+
+; A function without a name (a callback): its variables are locals, not declarations.
+(arrow_function) @definition.locals
+(function_expression) @definition.locals

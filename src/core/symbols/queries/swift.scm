@@ -6,7 +6,9 @@
 (class_declaration "actor" name: (type_identifier) @name) @definition.class
 (class_declaration "struct" name: (type_identifier) @name) @definition.struct
 (class_declaration "enum" name: (type_identifier) @name) @definition.enum
-(class_declaration "extension" name: (user_type (type_identifier) @name)) @definition.extension
+; `extension Foundation.Date` extends Date; `extension Range<Int>` extends Range.
+(class_declaration "extension" name: (user_type (type_identifier) @name .)) @definition.extension
+(class_declaration "extension" name: (user_type (type_identifier) @name . (type_arguments) .)) @definition.extension
 (protocol_declaration name: (type_identifier) @name) @definition.protocol
 (typealias_declaration name: (type_identifier) @name) @definition.type
 
@@ -19,3 +21,7 @@
 (property_declaration name: (pattern bound_identifier: (simple_identifier) @name)) @definition.variable
 (protocol_property_declaration name: (pattern bound_identifier: (simple_identifier) @name)) @definition.property
 (enum_entry name: (simple_identifier) @name) @definition.enum_case
+
+; A closure and a computed property's accessors: their variables are locals, not declarations.
+(lambda_literal) @definition.locals
+(computed_property) @definition.locals

@@ -28,3 +28,7 @@
 (lexical_declaration "const" (variable_declarator name: (identifier) @name)) @definition.constant
 (lexical_declaration (variable_declarator name: (identifier) @name)) @definition.variable
 (variable_declaration (variable_declarator name: (identifier) @name)) @definition.variable
+
+; A function without a name (a callback): its variables are locals, not declarations.
+(arrow_function) @definition.locals
+(function_expression) @definition.locals

@@ -1,0 +1,115 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { declarationsOfText } from '../../src/core/symbols/declaration-table.js';
+import { loadGrammar } from '../../src/core/symbols/grammar-loader.js';
+import { MAX_SYMBOL_FILE_BYTES, type SymbolLanguage, symbolLanguageOf } from '../../src/core/symbols/languages.js';
+import { INDEPENDENT_RULES, independentWalk } from './independent-walk.js';
+
+/**
+ * The differential test of refs by name (CONTRIBUTING.md#the-differential-test), on real source:
+ * REFCAT_DIFFERENTIAL_REPOS names git repositories (bare or not, comma-separated); every file at
+ * their HEAD in a language the independent walk knows is read two ways: the declarations
+ * `refcat symbols` lists, and an independent walk of the parse tree (independent-walk.ts),
+ * compared as sets of (path, kind, name line, end line). Every difference is listed (and written
+ * to REFCAT_DIFFERENTIAL_REPORT when set).
+ */
+
+const repos = (process.env.REFCAT_DIFFERENTIAL_REPOS ?? '').split(',').filter(Boolean);
+const report = process.env.REFCAT_DIFFERENTIAL_REPORT;
+
+interface SourceFile {
+  repo: string;
+  path: string;
+  language: SymbolLanguage;
+  text: string;
+}
+
+function gitDir(repo: string): string {
+  return fs.existsSync(path.join(repo, '.git')) ? path.join(repo, '.git') : repo;
+}
+
+/** The files at HEAD that both readings know, read with one `git cat-file --batch`. */
+function sourceFiles(repo: string): SourceFile[] {
+  const dir = gitDir(repo);
+  const listing = execFileSync('git', ['--git-dir', dir, 'ls-tree', '-r', '-l', 'HEAD'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const wanted: { path: string; oid: string; language: SymbolLanguage }[] = [];
+  for (const line of listing.split('\n')) {
+    const m = /^\d+ blob ([0-9a-f]+)\s+(\d+)\t(.+)$/.exec(line);
+    if (!m) continue;
+    const language = symbolLanguageOf(m[3]!);
+    if (!language || !INDEPENDENT_RULES[language.id] || Number(m[2]) > MAX_SYMBOL_FILE_BYTES) continue;
+    wanted.push({ path: m[3]!, oid: m[1]!, language });
+  }
+  const batch = execFileSync('git', ['--git-dir', dir, 'cat-file', '--batch'], { input: wanted.map((w) => w.oid).join('\n') + '\n', maxBuffer: 1 << 30 });
+  const out: SourceFile[] = [];
+  let at = 0;
+  for (const w of wanted) {
+    const nl = batch.indexOf(10, at);
+    const size = Number(batch.subarray(at, nl).toString().split(' ')[2]);
+    out.push({ repo: path.basename(repo.replace(/\/(repo|\.git)\/?$/, '')), path: w.path, language: w.language, text: batch.subarray(nl + 1, nl + 1 + size).toString('utf8') });
+    at = nl + 1 + size + 1;
+  }
+  return out;
+}
+
+/** What a symbol path can say (docs/symbols.md#the-grammar). */
+const SYMBOL_NAME = /^[\p{L}\p{N}_$]+[!?]?$/u;
+
+const key = (d: { path: string; kind: string; nameLine: number; endLine: number }) => `${d.path} ${d.kind} L${d.nameLine}-L${d.endLine}`;
+
+/** Items of `a` not in `b`, as multisets. */
+function minus(a: string[], b: string[]): string[] {
+  const left = new Map<string, number>();
+  for (const k of b) left.set(k, (left.get(k) ?? 0) + 1);
+  return a.filter((k) => {
+    const n = left.get(k) ?? 0;
+    if (n > 0) left.set(k, n - 1);
+    return n === 0;
+  });
+}
+
+describe('refs by name on real source', () => {
+  it('has repositories to read (REFCAT_DIFFERENTIAL_REPOS)', () => {
+    expect(repos.length, 'set REFCAT_DIFFERENTIAL_REPOS to git repositories, comma-separated (CONTRIBUTING.md#the-differential-test)').toBeGreaterThan(0);
+  });
+
+  const files = repos.flatMap(sourceFiles);
+  const lines: string[] = [];
+  const languages = [...new Set(files.map((f) => f.language.id))].sort();
+
+  it(`refcat's declarations equal an independent walk (${files.length} files: ${languages.join(', ')})`, async () => {
+    let declarations = 0;
+    let unnamed = 0;
+    const differing: string[] = [];
+    for (const f of files) {
+      const grammar = await loadGrammar(f.language);
+      const table = await declarationsOfText(f.text, f.language);
+      // Listed on purpose though no symbol path can say them (docs/symbols.md#known-differences):
+      // private members (`#x`), computed names (`[Symbol.dispose]`), quoted module names.
+      const unsayable = table.filter((d) => !SYMBOL_NAME.test(d.name));
+      unnamed += unsayable.length;
+      const ours = table.filter((d) => SYMBOL_NAME.test(d.name)).map((d) => key(d));
+      const tree = grammar.parser.parse(f.text)!;
+      let theirs: string[];
+      try {
+        theirs = independentWalk(tree.rootNode, f.language.id).map(key);
+      } finally {
+        tree.delete();
+      }
+      declarations += ours.length;
+      const onlyOurs = minus(ours, theirs);
+      const onlyTheirs = minus(theirs, ours);
+      if (onlyOurs.length === 0 && onlyTheirs.length === 0) continue;
+      differing.push(`${f.repo}:${f.path}`);
+      lines.push(`${f.repo}:${f.path}`);
+      for (const k of onlyOurs) lines.push(`  only refcat:       ${k}`);
+      for (const k of onlyTheirs) lines.push(`  only the walk:     ${k}`);
+    }
+    lines.unshift(`${files.length} files, ${declarations} declarations listed by refcat (${unnamed} with names no symbol path can say, not compared), ${differing.length} files differ`);
+    console.log(lines.join('\n'));
+    if (report) fs.writeFileSync(report, lines.join('\n') + '\n');
+    expect(differing).toEqual([]);
+  });
+});
