@@ -1,7 +1,8 @@
 // The doc-ref scanner as it was before the single-pass rewrite (src/core/verify-refs/find-doc-refs.ts),
 // kept only as the reference for the differential test (test/unit/find-doc-refs-differential.test.ts):
 // three look-behind regexes and a URL blanking pass on every line. Not used by the product.
-import { findPatternEnd } from '../../src/core/ref-spec/parse-ref-spec.js';
+import { findPatternEnd, isSymbolSelector } from '../../src/core/ref-spec/parse-ref-spec.js';
+import { symbolLanguageOf } from '../../src/core/symbols/languages.js';
 
 /**
  * Finding refs in documentation text (docs/reference.md#verify-refs): `@path.ext[#selector]` and `alias:path.ext`,
@@ -157,6 +158,9 @@ function checked(body: string, pathStart: number): string | null {
   if (isPlaceholder(refPath, base.slice(0, dot))) return null;
   if (hash === -1) return body;
   const selector = body.slice(hash + 1);
+  // What a selector is follows the product (refs by name: a name in a file with a grammar is one);
+  // this scanner is the reference for how refs are found in a line, not for what they select.
+  if (symbolLanguageOf(refPath) !== null && isSymbolSelector(selector)) return body;
   return /^(?:L\d|L-|\/)/.test(selector) ? body : body.slice(0, hash);
 }
 

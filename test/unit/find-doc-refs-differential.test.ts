@@ -30,6 +30,7 @@ const PIECES = [
   'window @a.py#L50:-10.. and @a.py#L50:..+20; end of sentence @a.md.',
   'foo:/x=loop:a/b.md and @a.md*@b.md and a:b=c:d/x.md and 1_bar:x/y.md',
   'std::vector and a::b/c.h and x.y:z/w.md and @a::b.md and @loop:Sources/A.swift',
+  'std::vector and @loop:Sources/A.swift#a and @docs/GUIDE.md#install and @a.swift#L~1',
   '\u00a0@nbsp.md\u3000loop:wide/space.md and caf\u00e9:x/y.md',
   '<!-- verify-refs: off -->',
   '<!-- verify-refs: on -->',
