@@ -6,7 +6,7 @@ import { writeFileAtomic } from '../safe-write/atomic-file.js';
 import { compareSnippet } from './compare-snippet.js';
 import { fencedBlocks } from './fenced-blocks.js';
 import { type Citation, findCitations } from './find-citations.js';
-import { judgeSnippet, type SnippetEntry, type SnippetReport } from './judge-snippets.js';
+import { judgeSnippet, type SnippetEntry, type SnippetLeft, type SnippetRefresh, type SnippetReport } from './judge-snippets.js';
 import { SnippetFiles } from './snippet-files.js';
 import { applyLineEdits, refreshEdits } from './refresh-snippet.js';
 
@@ -69,24 +69,6 @@ export function judgeFixedAgain(snippets: SnippetReport, drift: DriftReport, sel
     snippets[again.status]++;
     snippets.entries[i] = { ...again, matchedAtBase: s.matchedAtBase, verbatimAtBase: s.verbatimAtBase, base: s.base };
   }
-}
-
-/** A snippet --fix-snippets rewrote (or, with dryRun, would). */
-export interface SnippetRefresh {
-  file: string;
-  line: number;
-  oldRef: string;
-  newRef: string;
-  oldLines: number;
-  newLines: number;
-}
-
-/** A stale snippet --fix-snippets left alone, and why. */
-export interface SnippetLeft {
-  file: string;
-  line: number;
-  ref: string;
-  reason: string;
 }
 
 export interface RefreshResult {

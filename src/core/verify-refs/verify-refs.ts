@@ -16,7 +16,8 @@ import { MAX_TEXT_FILE_BYTES, readTextFile, TextFileError } from '../safe-read/r
 import { collectFiles, type SkippedFile, walkFiles } from '../walk/collect-files.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { findDocRefs } from './find-doc-refs.js';
-import { type GroupedRef, groupNotCloned } from './group-not-cloned.js';
+import { groupNotCloned } from './group-not-cloned.js';
+import type { RefFinding } from './ref-finding.js';
 import { convRefs } from '../workflow/conv-refs.js';
 import { WorkflowParts } from '../workflow/workflow-parts.js';
 import { type PlannedWorkflow, planWorkflows } from './plan-workflows.js';
@@ -82,12 +83,7 @@ export interface VerifyRefsOptions {
   onRefs?: (refs: readonly (DriftRefInput | UnresolvedDriftRef)[]) => void;
 }
 
-export interface RefFinding extends Finding {
-  /** With suggestFixes: refs to existing files with the same name, best first. */
-  suggestions?: string[];
-  /** A finding that stands for several refs (an alias folder not cloned): each of them. */
-  refs?: GroupedRef[];
-}
+export type { RefFinding } from './ref-finding.js';
 
 export interface VerifyRefsReport {
   filesScanned: number;
