@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { FdError, isRefcatError, RefcatError, toDiagnostic, UsageError } from '../../shared/errors.js';
-import { PatternBudget } from '../extract/pattern-search.js';
+import { PatternBudget } from '../regex/pattern-search.js';
 import { DEFAULT_RENDER_OPTIONS, renderDiagnostic } from '../output/render-extraction.js';
 import { escapeAttr, fdErrorRenderers, fdRenderers, renderClose, renderList, renderWrite } from '../output/render-fd.js';
 import { refListRenderers } from '../output/render-response-refs.js';

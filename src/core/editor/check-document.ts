@@ -1,5 +1,5 @@
 import { type Diagnostic, type Finding, isRefcatError } from '../../shared/errors.js';
-import { PatternBudget } from '../extract/pattern-search.js';
+import { PatternBudget } from '../regex/pattern-search.js';
 import { readTextFile } from '../safe-read/read-text-file.js';
 import { validateConv } from '../workflow/validate-conv.js';
 import { documentRefs, type LocatedRef, textLines } from './document-refs.js';

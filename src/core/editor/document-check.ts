@@ -1,4 +1,4 @@
-import type { PatternBudget } from '../extract/pattern-search.js';
+import type { PatternBudget } from '../regex/pattern-search.js';
 import type { DocumentKind, LocatedRef } from './document-refs.js';
 import type { EditorSession } from './editor-session.js';
 import type { EditorFinding } from './editor-findings.js';

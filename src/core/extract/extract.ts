@@ -10,7 +10,7 @@ import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import type { RefSpec } from '../ref-spec/ref-spec.js';
 import { expandGlob, hasGlobChars, type WalkWarning } from '../walk/glob.js';
 import { WalkCache } from '../walk/walk-cache.js';
-import { PatternBudget } from './pattern-search.js';
+import { PatternBudget } from '../regex/pattern-search.js';
 import { confinementOf } from '../alias/alias-confinement.js';
 import { type Confinement, outside } from '../safe-read/confinement.js';
 import type { ContentSpan } from './content-span.js';

@@ -4,7 +4,7 @@ import { compareSnippet, findRunIn, type SnippetStatus } from './compare-snippet
 import { SnippetFiles } from './snippet-files.js';
 import { fencedBlocks, mayHoldFence } from './fenced-blocks.js';
 import { type Citation, type CitationForm, findCitations } from './find-citations.js';
-import { MARKER_OFF, MARKER_ON } from '../verify-refs/find-doc-refs.js';
+import { MARKER_OFF, MARKER_ON } from '../doc-refs/find-doc-refs.js';
 import { isFile } from '../../shared/paths.js';
 import { utf8Of } from '../../shared/byte-text.js';
 import { lineEnd, lineStarts } from '../../shared/line-starts.js';
