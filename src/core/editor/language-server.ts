@@ -7,7 +7,7 @@ import {
   StreamMessageWriter,
   TextDocumentSyncKind,
 } from 'vscode-languageserver-protocol/node.js';
-import { createConnection, type WatchDog } from 'vscode-languageserver/lib/common/server.js';
+import { type Connection, createConnection, type WatchDog } from 'vscode-languageserver/lib/common/server.js';
 import { TextDocuments } from 'vscode-languageserver/lib/common/textDocuments.js';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Context } from '../../shared/context.js';
@@ -62,9 +62,6 @@ const CAPABILITIES: InitializeResult['capabilities'] = {
  */
 export function serveLanguageServer(options: LanguageServerOptions): Promise<ExitCode> {
   const log = options.log ?? (() => {});
-  const reader = new InputReader(options.input);
-  const writer = new StreamMessageWriter(options.output);
-  let shutdown = false;
   // Symbol refs are parsed in a worker, replaced when its heap grows large (docs/editor.md#refs-by-name);
   // without a built worker, here, optimized as a long-lived process may.
   const parser = parseOffThread({ ...options.parser, onReplace: (bytes) => log(`refcat lsp: parser worker replaced (heap ${Math.round(bytes / 2 ** 20)} MiB)`) });
@@ -77,27 +74,7 @@ export function serveLanguageServer(options: LanguageServerOptions): Promise<Exi
       resolve(code);
     };
   });
-  // The library's own watchdog would end the whole process: this one only ends the serve call.
-  const watchDog: WatchDog = {
-    initialize: () => {},
-    get shutdownReceived() {
-      return shutdown;
-    },
-    set shutdownReceived(value: boolean) {
-      shutdown = value;
-    },
-    exit: (code) => {
-      connection.dispose();
-      finish(code === 0 ? 0 : 1);
-    },
-  };
-  // A hang-up is decided in its turn, after every message read before it: a client may close its
-  // end right after `exit`, and that `exit` still decides the code (docs/reference.md#refcat-lsp).
-  const messageStrategy: MessageStrategy = {
-    handleMessage: (message, next) => (message === END_OF_INPUT ? finish(shutdown ? 0 : 1) : next(message)),
-  };
-  const connection = createConnection((logger) => createProtocolConnection(reader, writer, logger, { messageStrategy }), watchDog);
-  reader.onError((err) => log(`refcat lsp: ${err.message}`));
+  const connection = openConnection(options, log, (code) => finish(code));
 
   const documents = new TextDocuments(TextDocument);
   let session = new EditorSession(options.ctx);
@@ -132,4 +109,33 @@ export function serveLanguageServer(options: LanguageServerOptions): Promise<Exi
   documents.listen(connection);
   connection.listen();
   return done;
+}
+
+/** The connection over the given streams; `end` is called once with the exit code. */
+function openConnection(options: LanguageServerOptions, log: (line: string) => void, end: (code: ExitCode) => void): Connection {
+  const reader = new InputReader(options.input);
+  const writer = new StreamMessageWriter(options.output);
+  let shutdown = false;
+  // The library's own watchdog would end the whole process: this one only ends the serve call.
+  const watchDog: WatchDog = {
+    initialize: () => {},
+    get shutdownReceived() {
+      return shutdown;
+    },
+    set shutdownReceived(value: boolean) {
+      shutdown = value;
+    },
+    exit: (code) => {
+      connection.dispose();
+      end(code === 0 ? 0 : 1);
+    },
+  };
+  // A hang-up is decided in its turn, after every message read before it: a client may close its
+  // end right after `exit`, and that `exit` still decides the code (docs/reference.md#refcat-lsp).
+  const messageStrategy: MessageStrategy = {
+    handleMessage: (message, next) => (message === END_OF_INPUT ? end(shutdown ? 0 : 1) : next(message)),
+  };
+  const connection = createConnection((logger) => createProtocolConnection(reader, writer, logger, { messageStrategy }), watchDog);
+  reader.onError((err) => log(`refcat lsp: ${err.message}`));
+  return connection;
 }

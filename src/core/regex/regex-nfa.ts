@@ -1,3 +1,35 @@
+import {
+  BOL,
+  CHAR,
+  CLASS,
+  classTest,
+  EOL,
+  F_ASSERT,
+  F_CHAR,
+  F_CLASS,
+  F_LOOK,
+  F_NOT_LOOK,
+  type FixedLook,
+  isWordUnit,
+  JMP,
+  LOOK,
+  MATCH,
+  MAX_CONDITIONS,
+  MAX_DFA_STATES,
+  MAX_OTHER,
+  MAX_SET,
+  newPending,
+  nextStamp,
+  NONWORD,
+  type Pending,
+  type Program,
+  ProgramBuilder,
+  SPLIT,
+  type StateSet,
+  WORD,
+} from './regex-program.js';
+import { fixedSequences, type LookNode, MAX_PROGRAM, type Node, parseAlternatives, programSize, requiredText, startsAnchored, Unsupported } from './regex-syntax.js';
+
 /**
  * The regular expressions picomatch makes from globs, run without backtracking
  * (docs/reference.md#limits-and-hostile-input): V8 backtracks exponentially on `*a*a*a*a*ab*`
@@ -7,24 +39,6 @@
  * O(name² × pattern). Only the flag-less, non-Unicode syntax is read, and what V8 itself decides
  * (character classes, `\d`, `.`) is asked of V8 one character at a time.
  */
-
-/** Syntax this machine leaves to V8: backreferences, lookbehinds, escapes like `\1` or `\x41`. */
-class Unsupported extends Error {}
-
-type Node =
-  | { t: 'char'; code: number }
-  | { t: 'class'; source: string }
-  | { t: 'bol' | 'eol' | 'word' | 'nonword' }
-  | { t: 'look'; negated: boolean; body: Node; key: string }
-  | { t: 'seq'; items: Node[] }
-  | { t: 'alt'; alts: Node[] }
-  | { t: 'repeat'; body: Node; min: number; max: number };
-type LookNode = Extract<Node, { t: 'look' }>;
-
-// Deeper nesting or longer programs than any glob needs are left to V8 (under its time budget).
-const MAX_DEPTH = 200;
-const MAX_COUNT = 100;
-const MAX_PROGRAM = 1_000_000;
 
 export interface CompiledRegex {
   /** Equivalent to `new RegExp(source).test(s)`. */
@@ -60,268 +74,6 @@ export function holdsAny(s: string, texts: readonly string[]): boolean {
   for (let k = 0; k < texts.length; k++) if (s.includes(texts[k]!)) return true;
   return false;
 }
-
-interface Parser {
-  src: string;
-  i: number;
-}
-
-function parseAlternatives(p: Parser, depth: number): Node {
-  if (depth > MAX_DEPTH) throw new Unsupported();
-  const alts = [parseSequence(p, depth)];
-  while (p.src[p.i] === '|') {
-    p.i++;
-    alts.push(parseSequence(p, depth));
-  }
-  return alts.length === 1 ? alts[0]! : { t: 'alt', alts };
-}
-
-function parseSequence(p: Parser, depth: number): Node {
-  const items: Node[] = [];
-  while (p.i < p.src.length && p.src[p.i] !== '|' && p.src[p.i] !== ')') {
-    const { node, quantifiable } = parseAtom(p, depth);
-    const q = parseQuantifier(p);
-    if (q === null) {
-      items.push(node);
-      continue;
-    }
-    // Annex B lets a lookahead be quantified; no glob makes one.
-    if (!quantifiable || q.min > MAX_COUNT || (q.max !== Infinity && q.max > MAX_COUNT)) throw new Unsupported();
-    items.push({ t: 'repeat', body: node, ...q });
-  }
-  return items.length === 1 ? items[0]! : { t: 'seq', items };
-}
-
-function parseAtom(p: Parser, depth: number): { node: Node; quantifiable: boolean } {
-  const { src } = p;
-  const c = src[p.i]!;
-  switch (c) {
-    case '^':
-      p.i++;
-      return { node: { t: 'bol' }, quantifiable: false };
-    case '$':
-      p.i++;
-      return { node: { t: 'eol' }, quantifiable: false };
-    case '.':
-      p.i++;
-      return { node: { t: 'class', source: '.' }, quantifiable: true };
-    case '(': {
-      let look: boolean | null = null;
-      const open = p.i;
-      if (src.startsWith('(?:', p.i)) p.i += 3;
-      else if (src.startsWith('(?=', p.i) || src.startsWith('(?!', p.i)) {
-        look = src[p.i + 2] === '!';
-        p.i += 3;
-      } else if (src.startsWith('(?<', p.i) && src[p.i + 3] !== '=' && src[p.i + 3] !== '!') {
-        // A named group: only a `\k` backreference (left to V8) could tell it from a plain one.
-        const end = src.indexOf('>', p.i);
-        if (end < 0) throw new Unsupported();
-        p.i = end + 1;
-      } else if (src[p.i + 1] === '?') throw new Unsupported();
-      else p.i++;
-      const body = parseAlternatives(p, depth + 1);
-      if (src[p.i] !== ')') throw new Unsupported();
-      p.i++;
-      if (look === null) return { node: body, quantifiable: true };
-      return { node: { t: 'look', negated: look, body, key: src.slice(open + 3, p.i - 1) }, quantifiable: false };
-    }
-    case '[': {
-      let j = p.i + 1;
-      if (src[j] === '^') j++;
-      // Without the `u` flag a `[` inside a class is a plain character; `[]` matches nothing.
-      while (j < src.length && src[j] !== ']') j += src[j] === '\\' ? 2 : 1;
-      if (j >= src.length) throw new Unsupported();
-      const source = src.slice(p.i, j + 1);
-      p.i = j + 1;
-      return { node: { t: 'class', source }, quantifiable: true };
-    }
-    case '\\': {
-      const e = src[p.i + 1];
-      if (e === undefined) throw new Unsupported();
-      p.i += 2;
-      if ('dDwWsS'.includes(e)) return { node: { t: 'class', source: `\\${e}` }, quantifiable: true };
-      if (e === 'b' || e === 'B') return { node: { t: e === 'b' ? 'word' : 'nonword' }, quantifiable: false };
-      const control = CONTROL_ESCAPES[e];
-      if (control !== undefined) return { node: { t: 'char', code: control }, quantifiable: true };
-      if (/[A-Za-z0-9]/.test(e)) throw new Unsupported();
-      return { node: { t: 'char', code: e.charCodeAt(0) }, quantifiable: true };
-    }
-    default:
-      // `{`, `}` and `]` that open no quantifier or class are plain characters (Annex B).
-      p.i++;
-      return { node: { t: 'char', code: c.charCodeAt(0) }, quantifiable: true };
-  }
-}
-
-const CONTROL_ESCAPES: Record<string, number> = { f: 12, n: 10, r: 13, t: 9, v: 11 };
-
-function parseQuantifier(p: Parser): { min: number; max: number } | null {
-  const c = p.src[p.i];
-  let q: { min: number; max: number } | null = null;
-  if (c === '*') q = { min: 0, max: Infinity };
-  else if (c === '+') q = { min: 1, max: Infinity };
-  else if (c === '?') q = { min: 0, max: 1 };
-  if (q !== null) p.i++;
-  else if (c === '{') {
-    const m = /^\{(\d+)(,(\d*))?\}/.exec(p.src.slice(p.i, p.i + 24));
-    if (m === null) return null;
-    const min = Number(m[1]);
-    q = { min, max: m[2] === undefined ? min : m[3] === '' ? Infinity : Number(m[3]) };
-    p.i += m[0].length;
-  } else return null;
-  // Lazy or greedy decides which match is found, never whether one is.
-  if (p.src[p.i] === '?') p.i++;
-  return q;
-}
-
-const MAX_NEEDLES = 16;
-
-/** Texts one of which every match contains (`.ts` for `**\/*.ts`), or null when none is known. */
-function requiredText(node: Node): string[] | null {
-  switch (node.t) {
-    case 'char':
-      return [String.fromCharCode(node.code)];
-    case 'alt': {
-      const all: string[] = [];
-      for (const alt of node.alts) {
-        const texts = requiredText(alt);
-        if (texts === null) return null;
-        all.push(...texts);
-      }
-      return all.length <= MAX_NEEDLES ? [...new Set(all)] : null;
-    }
-    case 'repeat':
-      return node.min > 0 ? requiredText(node.body) : null;
-    case 'seq': {
-      // Characters in a row (assertions between them read nothing), or one group's texts.
-      let best: string[] | null = null;
-      const better = (texts: string[] | null) => {
-        if (texts === null) return;
-        const shortest = (t: string[]) => Math.min(...t.map((x) => x.length));
-        if (best === null || shortest(texts) > shortest(best) || (shortest(texts) === shortest(best) && texts.length < best.length)) best = texts;
-      };
-      let run = '';
-      for (const item of node.items) {
-        if (item.t === 'char') run += String.fromCharCode(item.code);
-        else if (item.t === 'bol' || item.t === 'eol' || item.t === 'word' || item.t === 'nonword' || item.t === 'look') continue;
-        else {
-          if (run !== '') better([run]);
-          run = '';
-          better(requiredText(item));
-        }
-      }
-      if (run !== '') better([run]);
-      return best;
-    }
-    default:
-      return null;
-  }
-}
-
-/** At least the states of the programs the node compiles to, but their final match state. */
-function programSize(node: Node): number {
-  switch (node.t) {
-    case 'seq':
-      return node.items.reduce((n, item) => n + programSize(item), 0);
-    case 'alt':
-      return node.alts.reduce((n, alt) => n + programSize(alt) + 2, 0);
-    case 'repeat': {
-      const body = programSize(node.body) + 2;
-      return node.min * body + (node.max === Infinity ? body : (node.max - node.min) * body);
-    }
-    case 'look':
-      return programSize(node.body) + 2;
-    default:
-      return 1;
-  }
-}
-
-function startsAnchored(node: Node): boolean {
-  if (node.t === 'bol') return true;
-  if (node.t === 'seq') return node.items.length > 0 && startsAnchored(node.items[0]!);
-  if (node.t === 'alt') return node.alts.every(startsAnchored);
-  return false;
-}
-
-const CHAR = 0;
-const CLASS = 1;
-const SPLIT = 2;
-const JMP = 3;
-const BOL = 4;
-const EOL = 5;
-const WORD = 6;
-const NONWORD = 7;
-const LOOK = 8;
-const NOT_LOOK = 9;
-const MATCH = 10;
-
-// A lookahead without loops and with at most this many alternatives is tried directly, sequence by
-// sequence: picomatch's own (`(?!\.)`, `(?!(?:^|\/)\.)`) are tested at every position of a name.
-const MAX_SEQUENCES = 64;
-// Past these, a program stops caching its sets of states and runs state by state (still linear).
-const MAX_DFA_STATES = 2000;
-const MAX_SET = 200;
-// Characters past ASCII remembered per set of states and per class.
-const MAX_OTHER = 1024;
-const MAX_CONDITIONS = 30;
-
-interface Program {
-  op: Uint8Array;
-  a: Int32Array;
-  b: Int32Array;
-  classes: ((c: number) => boolean)[];
-  /** A search may start at any position (no leading `^`). */
-  unanchored: boolean;
-  /** The states already added for the position being filled: those stamped `stamp`. */
-  marks: Uint32Array;
-  stamp: number;
-  stack: Int32Array;
-  now: Int32Array;
-  next: Int32Array;
-  /** The cache of sets of states (a lazily built DFA), while it stays small. */
-  dfa: boolean;
-  initial: Pending;
-  sets: Map<string, StateSet>;
-  pendings: Map<string, Pending>;
-}
-
-/** The reading states one position holds, and where each character leads from them. */
-interface StateSet {
-  pcs: Int32Array;
-  matched: boolean;
-  dead: boolean;
-  ascii: (Pending | undefined)[];
-  other: Map<number, Pending>;
-}
-
-/**
- * The states a character leads to, before the assertions of the next position are known: the
- * set they close to depends only on which of `conditions` hold there (a bit mask). A condition is
- * an assertion (`op << 24 | arg`) met on the way, once however many states meet it.
- */
-interface Pending {
-  starts: number[];
-  conditions: number[];
-  /** The bit of each assertion's condition, by the assertion's state. */
-  bits: Map<number, number>;
-  closed: (StateSet | undefined)[] | Map<number, StateSet>;
-}
-
-/**
- * A lookahead spelled out as fixed sequences (see fixedSequences()), flat: step k is `kinds[k]`
- * with `args[k]`, and sequence q ends before step `ends[q]`.
- */
-interface FixedLook {
-  kinds: Uint8Array;
-  args: Int32Array;
-  ends: Int32Array;
-  classes: ((c: number) => boolean)[];
-}
-const F_CHAR = 0;
-const F_CLASS = 1;
-const F_ASSERT = 2;
-const F_LOOK = 3;
-const F_NOT_LOOK = 4;
 
 /** The matcher of one regex: its programs, and the name being tested. */
 class Machine {
@@ -601,207 +353,3 @@ class Machine {
   }
 }
 
-/** The states `starts` may reach without reading, with the assertions met on the way. */
-function newPending(p: Program, starts: number[]): Pending {
-  const conditions: number[] = [];
-  const bits = new Map<number, number>();
-  const { op, a, b, marks, stack } = p;
-  nextStamp(p);
-  const stamp = p.stamp;
-  let sp = 0;
-  const visit = (pc: number) => {
-    if (marks[pc] !== stamp) {
-      marks[pc] = stamp;
-      stack[sp++] = pc;
-    }
-  };
-  for (const pc of starts) visit(pc);
-  while (sp > 0) {
-    const at = stack[--sp]!;
-    const o = op[at]!;
-    if (o === JMP) visit(a[at]!);
-    else if (o === SPLIT) {
-      visit(a[at]!);
-      visit(b[at]!);
-    } else if (o >= BOL && o <= NOT_LOOK) {
-      const condition = (o << 24) | a[at]!;
-      let bit = conditions.indexOf(condition);
-      // Past the bound the program gives up its cache (pendingAfter()): no need to look further.
-      if (bit < 0 && (bit = conditions.push(condition) - 1) > MAX_CONDITIONS) break;
-      bits.set(at, bit);
-      visit(at + 1);
-    }
-  }
-  return { starts, conditions, bits, closed: conditions.length <= 8 ? [] : new Map() };
-}
-
-function nextStamp(p: Program): void {
-  if (++p.stamp === 0xffffffff) {
-    p.marks.fill(0);
-    p.stamp = 1;
-  }
-}
-
-/** The fixed sequences a loop-free node matches one of, or null (a loop, or too many). */
-function fixedSequences(node: Node): Node[][] | null {
-  switch (node.t) {
-    case 'seq': {
-      let out: Node[][] = [[]];
-      for (const item of node.items) {
-        const tails = fixedSequences(item);
-        if (tails === null || out.length * tails.length > MAX_SEQUENCES) return null;
-        out = out.flatMap((head) => tails.map((tail) => [...head, ...tail]));
-      }
-      return out;
-    }
-    case 'alt': {
-      const out: Node[][] = [];
-      for (const alt of node.alts) {
-        const seqs = fixedSequences(alt);
-        if (seqs === null || out.length + seqs.length > MAX_SEQUENCES) return null;
-        out.push(...seqs);
-      }
-      return out;
-    }
-    case 'repeat': {
-      if (node.max === Infinity) return null;
-      const alts: Node[] = [];
-      for (let k = node.min; k <= node.max; k++) alts.push({ t: 'seq', items: new Array<Node>(k).fill(node.body) });
-      return fixedSequences({ t: 'alt', alts });
-    }
-    default:
-      return [[node]];
-  }
-}
-
-class ProgramBuilder {
-  private op: number[] = [];
-  private a: number[] = [];
-  private b: number[] = [];
-  private classes: ((c: number) => boolean)[] = [];
-  private classIndex = new Map<string, number>();
-
-  constructor(private readonly addLook: (look: LookNode) => number) {}
-
-  finish(node: Node, unanchored: boolean): Program {
-    this.emit(node);
-    this.push(MATCH);
-    const n = this.op.length;
-    const program: Program = {
-      op: Uint8Array.from(this.op),
-      a: Int32Array.from(this.a),
-      b: Int32Array.from(this.b),
-      classes: this.classes,
-      unanchored,
-      marks: new Uint32Array(n),
-      stamp: 0,
-      stack: new Int32Array(n),
-      now: new Int32Array(n),
-      next: new Int32Array(n),
-      dfa: true,
-      initial: { starts: [0], conditions: [], bits: new Map(), closed: [] },
-      sets: new Map(),
-      pendings: new Map(),
-    };
-    program.initial = newPending(program, [0]);
-    if (program.initial.conditions.length > MAX_CONDITIONS) program.dfa = false;
-    return program;
-  }
-
-  private push(op: number, a = 0, b = 0): number {
-    if (this.op.length >= MAX_PROGRAM) throw new Unsupported();
-    this.op.push(op);
-    this.a.push(a);
-    this.b.push(b);
-    return this.op.length - 1;
-  }
-
-  private emit(node: Node): void {
-    switch (node.t) {
-      case 'char':
-        this.push(CHAR, node.code);
-        return;
-      case 'class': {
-        let index = this.classIndex.get(node.source);
-        if (index === undefined) {
-          index = this.classes.push(classTest(node.source)) - 1;
-          this.classIndex.set(node.source, index);
-        }
-        this.push(CLASS, index);
-        return;
-      }
-      case 'bol':
-        this.push(BOL);
-        return;
-      case 'eol':
-        this.push(EOL);
-        return;
-      case 'word':
-        this.push(WORD);
-        return;
-      case 'nonword':
-        this.push(NONWORD);
-        return;
-      case 'look':
-        this.push(node.negated ? NOT_LOOK : LOOK, this.addLook(node));
-        return;
-      case 'seq':
-        for (const item of node.items) this.emit(item);
-        return;
-      case 'alt': {
-        const jumps: number[] = [];
-        for (let k = 0; k < node.alts.length - 1; k++) {
-          const split = this.push(SPLIT, this.op.length + 1);
-          this.emit(node.alts[k]!);
-          jumps.push(this.push(JMP));
-          this.b[split] = this.op.length;
-        }
-        this.emit(node.alts[node.alts.length - 1]!);
-        for (const j of jumps) this.a[j] = this.op.length;
-        return;
-      }
-      case 'repeat': {
-        for (let k = 0; k < node.min; k++) this.emit(node.body);
-        if (node.max === Infinity) {
-          const split = this.push(SPLIT, this.op.length + 1);
-          this.emit(node.body);
-          this.push(JMP, split);
-          this.b[split] = this.op.length;
-          return;
-        }
-        const splits: number[] = [];
-        for (let k = node.min; k < node.max; k++) {
-          splits.push(this.push(SPLIT, this.op.length + 1));
-          this.emit(node.body);
-        }
-        for (const s of splits) this.b[s] = this.op.length;
-        return;
-      }
-    }
-  }
-}
-
-const classTests = new Map<string, (c: number) => boolean>();
-
-/** Whether one UTF-16 unit is in a class (`[^/]`, `.`, `\d`), as V8 decides it, remembered per unit. */
-function classTest(source: string): (c: number) => boolean {
-  let test = classTests.get(source);
-  if (test) return test;
-  const re = new RegExp(`^${source}$`);
-  const ascii = new Uint8Array(128);
-  for (let c = 0; c < 128; c++) ascii[c] = re.test(String.fromCharCode(c)) ? 1 : 0;
-  const other = new Map<number, boolean>();
-  test = (c) => {
-    if (c < 128) return ascii[c] === 1;
-    let hit = other.get(c);
-    if (hit === undefined) {
-      hit = re.test(String.fromCharCode(c));
-      if (other.size < MAX_OTHER) other.set(c, hit);
-    }
-    return hit;
-  };
-  if (classTests.size < 1000) classTests.set(source, test);
-  return test;
-}
-
-const isWordUnit = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
