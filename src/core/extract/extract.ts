@@ -72,9 +72,7 @@ export function* extractSteps(
     }
     // Mapped only when there are some: V8 compiles this generator for the arrays it has seen, and
     // an empty one beside a full one of another kind would throw the compiled code away.
-    if (walked.length > 0) {
-      yield { warnings: walked.map((w): Diagnostic => ({ code: w.code, message: `${w.message} in ${spec.raw}`, details: [], ref: spec.raw })), errors: [] };
-    }
+    if (walked.length > 0) yield { warnings: walkDiagnostics(walked, spec.raw), errors: [] };
     let skipped = 0;
     // One options object for all the files of a glob, not a copy per file.
     const fileOptions = { ...options, quotable };
@@ -106,6 +104,11 @@ export function* extractSteps(
       yield { warnings: [], errors: [{ code: 'pattern_not_found', message, details: [], ref: spec.raw }] };
     }
   }
+}
+
+/** What the walk of a glob skipped (a symlink loop, a folder it cannot read), as the ref's warnings. */
+function walkDiagnostics(walked: readonly WalkWarning[], ref: string): Diagnostic[] {
+  return walked.map((w) => ({ code: w.code, message: `${w.message} in ${ref}`, details: [], ref }));
 }
 
 /** A ref's failure as a diagnostic: every RefcatError (a malformed alias file too) stays with its ref. */

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { type Diagnostic, isRefcatError, RefError } from '../../shared/errors.js';
 import { specOf } from '../ref-spec/format-ref-spec.js';
 import { PatternBudget } from '../regex/pattern-search.js';
+import type { ContentSpan } from './content-span.js';
 import type { Extraction, ExtractOptions, ResolvedFile, StreamOptions } from './extraction.js';
 import { languageOf } from './language.js';
 import { BinaryContentError, DEFAULT_MAX_LINE_BYTES, LineReader, LineTooLongError } from './line-reader.js';
@@ -47,25 +48,8 @@ export function readExtraction(
     return { extraction: outlineExtraction(checked.extraction, ref.selector !== null), warnings: checked.warnings };
   }
   const language = languageOf(file.path);
-  if (ref.selector?.kind === 'symbol') {
-    let named: ReturnType<typeof selectSymbolRef>;
-    try {
-      named = selectSymbolRef(file.path, ref.selector, refText, { context: options.context ?? 0, countOnly: options.checkOnly ?? false });
-    } catch (err) {
-      throw (err as NodeJS.ErrnoException).code && !isRefcatError(err) ? readError(err, refText) : err;
-    }
-    return { extraction: { ...extractionOf(file, language, named.selection, named.count), symbol: named.symbol }, warnings: [] };
-  }
-  if (options.checkOnly && options.probeWholeFiles && !ref.selector) {
-    // --list-files opens no whole file: a glob's walk found a regular file, a named one is stat'ed.
-    if (!file.glob) checkRegular(file.path, refText);
-    return { extraction: extractionOf(file, language, { start: 1, lines: [], totalLines: null, clamped: false }, 0), warnings: [] };
-  }
-  if (options.unjudgedOutside && ref.selector?.kind === 'pattern' && !options.quotable?.(file.path)) {
-    // No verdict: whether it matches would say what the file holds.
-    checkRegular(file.path, refText);
-    return { extraction: extractionOf(file, language, { start: 1, lines: [], totalLines: null, clamped: false }, 0), warnings: [PATTERN_OUTSIDE] };
-  }
+  const early = readUnselected(file, language, options);
+  if (early) return early;
   // A held file is never streamed (onDisk wants a descriptor), nor read with a line cap below its size.
   const held = options.onDisk || (options.maxSelectionChars ?? Infinity) < MAX_CACHED_FILE_BYTES ? null : (options.readCache?.file(file.path) ?? null);
   const { fd, size } = held ? { fd: -1, size: held.size } : openFile(file.path, refText);
@@ -95,30 +79,7 @@ export function readExtraction(
       sel = selectPattern(reader, s, language, { ...selectOpts, budget: options.patternBudget ?? new PatternBudget() });
     } else throw new Error('unreachable: symbol selectors are read above');
   } catch (err) {
-    if (err instanceof BinaryContentError) throw new RefError('binary', `Binary file: ${refText}`, refText);
-    const s = ref.selector;
-    if (err instanceof LineTooLongError && s?.kind === 'pattern') {
-      // A pattern search reads every line until it matches: one longer than the cap stops it.
-      const mib = Math.round((options.maxSelectionChars ?? DEFAULT_MAX_LINE_BYTES) / (1024 * 1024));
-      throw new RefError('too_large', `A line longer than ${mib} MiB stopped the search for /${s.source}/ in ${refText}`, refText, [
-        'A pattern is searched line by line; page through the file with `refcat fd read` instead',
-      ]);
-    }
-    const tooLarge = err instanceof LineTooLongError || (err instanceof SelectError && err.code === 'too_large');
-    if (tooLarge) {
-      const mib = Math.round((options.maxSelectionChars ?? DEFAULT_MAX_SELECTION_CHARS) / (1024 * 1024));
-      throw new RefError('too_large', `Selection larger than ${mib} MiB: ${refText}`, refText, [
-        'Select a line range (#L1-L500), or page through it with `refcat fd read`',
-      ]);
-    }
-    if (err instanceof SelectError) {
-      // A line is quoted only from a file under the root or an alias target: a ref in a workflow
-      // or doc could otherwise print any readable file into a CI log (docs/reference.md#limits-and-hostile-input).
-      const quote = err.excerpt !== undefined && options.quotable?.(file.path) ? `: ${err.excerpt}` : '';
-      const message = err.code === 'not_a_declaration' ? `${err.message}${quote} (in ${refText})` : `${err.message} in ${refText}`;
-      throw new RefError(err.code, message, refText);
-    }
-    throw readError(err, refText);
+    throw selectionError(err, file, options);
   } finally {
     // A selection left on disk keeps its descriptor (extraction.onDisk); every other one closes it,
     // and its lines are strings now: the read buffer goes back.
@@ -130,19 +91,85 @@ export function readExtraction(
 
   const count = options.checkOnly && !ref.selector ? (sel.totalLines ?? 0) : (sel.onDisk?.lines ?? sel.lines.length);
   const extraction = extractionOf(file, language, sel, count);
-  if (sel.onDisk) {
-    // The bytes of a selection the reader still holds are written from memory, not read again.
-    // Lent, they are a view of the reader's buffer, given back when the step ends (extractSteps).
-    const bytes = reader?.held(sel.onDisk.start, sel.onDisk.end) ?? undefined;
-    if (bytes && options.lendBytes) {
-      const lent = reader!;
-      extraction.onDisk = { fd, ...sel.onDisk, bytes, release: () => lent.release() };
-    } else {
-      extraction.onDisk = bytes ? { fd, ...sel.onDisk, bytes: Buffer.from(bytes) } : { fd, ...sel.onDisk };
-      reader?.release();
-    }
-  }
+  if (sel.onDisk) extraction.onDisk = onDiskSpan(sel.onDisk, fd, reader, options.lendBytes ?? false);
   return { extraction, warnings: sel.warnings ?? [] };
+}
+
+/**
+ * The span of a selection left on disk, with its descriptor. The bytes of a selection the reader
+ * still holds are written from memory, not read again. Lent, they are a view of the reader's
+ * buffer, given back when the step ends (extractSteps).
+ */
+function onDiskSpan(span: NonNullable<Selection['onDisk']>, fd: number, reader: LineReader | undefined, lend: boolean): ContentSpan {
+  const bytes = reader?.held(span.start, span.end) ?? undefined;
+  if (bytes && lend) {
+    const lent = reader!;
+    return { fd, ...span, bytes, release: () => lent.release() };
+  }
+  const kept: ContentSpan = bytes ? { fd, ...span, bytes: Buffer.from(bytes) } : { fd, ...span };
+  reader?.release();
+  return kept;
+}
+
+/**
+ * What is read without selecting lines from an open file: a symbol ref (read by its declaration
+ * table), a file --list-files only checks, a pattern ref outside the confinement; else null.
+ */
+function readUnselected(
+  file: ResolvedFile,
+  language: string,
+  options: ExtractOptions & { quotable?: (abs: string) => boolean },
+): { extraction: Extraction; warnings: SelectWarning[] } | null {
+  const { ref, refText } = file;
+  if (ref.selector?.kind === 'symbol') {
+    let named: ReturnType<typeof selectSymbolRef>;
+    try {
+      named = selectSymbolRef(file.path, ref.selector, refText, { context: options.context ?? 0, countOnly: options.checkOnly ?? false });
+    } catch (err) {
+      throw (err as NodeJS.ErrnoException).code && !isRefcatError(err) ? readError(err, refText) : err;
+    }
+    return { extraction: { ...extractionOf(file, language, named.selection, named.count), symbol: named.symbol }, warnings: [] };
+  }
+  if (options.checkOnly && options.probeWholeFiles && !ref.selector) {
+    // --list-files opens no whole file: a glob's walk found a regular file, a named one is stat'ed.
+    if (!file.glob) checkRegular(file.path, refText);
+    return { extraction: extractionOf(file, language, { start: 1, lines: [], totalLines: null, clamped: false }, 0), warnings: [] };
+  }
+  if (options.unjudgedOutside && ref.selector?.kind === 'pattern' && !options.quotable?.(file.path)) {
+    // No verdict: whether it matches would say what the file holds.
+    checkRegular(file.path, refText);
+    return { extraction: extractionOf(file, language, { start: 1, lines: [], totalLines: null, clamped: false }, 0), warnings: [PATTERN_OUTSIDE] };
+  }
+  return null;
+}
+
+/** What a failed read or selection of `file` is reported as. */
+function selectionError(err: unknown, file: ResolvedFile, options: ExtractOptions & { quotable?: (abs: string) => boolean }): RefError {
+  const { refText } = file;
+  if (err instanceof BinaryContentError) return new RefError('binary', `Binary file: ${refText}`, refText);
+  const s = file.ref.selector;
+  if (err instanceof LineTooLongError && s?.kind === 'pattern') {
+    // A pattern search reads every line until it matches: one longer than the cap stops it.
+    const mib = Math.round((options.maxSelectionChars ?? DEFAULT_MAX_LINE_BYTES) / (1024 * 1024));
+    return new RefError('too_large', `A line longer than ${mib} MiB stopped the search for /${s.source}/ in ${refText}`, refText, [
+      'A pattern is searched line by line; page through the file with `refcat fd read` instead',
+    ]);
+  }
+  const tooLarge = err instanceof LineTooLongError || (err instanceof SelectError && err.code === 'too_large');
+  if (tooLarge) {
+    const mib = Math.round((options.maxSelectionChars ?? DEFAULT_MAX_SELECTION_CHARS) / (1024 * 1024));
+    return new RefError('too_large', `Selection larger than ${mib} MiB: ${refText}`, refText, [
+      'Select a line range (#L1-L500), or page through it with `refcat fd read`',
+    ]);
+  }
+  if (err instanceof SelectError) {
+    // A line is quoted only from a file under the root or an alias target: a ref in a workflow
+    // or doc could otherwise print any readable file into a CI log (docs/reference.md#limits-and-hostile-input).
+    const quote = err.excerpt !== undefined && options.quotable?.(file.path) ? `: ${err.excerpt}` : '';
+    const message = err.code === 'not_a_declaration' ? `${err.message}${quote} (in ${refText})` : `${err.message} in ${refText}`;
+    return new RefError(err.code, message, refText);
+  }
+  return readError(err, refText);
 }
 
 /** The Extraction of `count` lines of `file` selected as `sel` says. */

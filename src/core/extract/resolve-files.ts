@@ -41,28 +41,10 @@ export function fileList(
   options: ExtractOptions & { aliases: AliasResolver },
   walkWarnings: WalkWarning[],
 ): FileList {
-  const base = options.base ?? ctx.cwd;
-  let dirs: string[];
-  let displayBase = base;
-  if (spec.alias) {
-    const root = options.aliases.resolve(spec.alias, spec.raw);
-    dirs = [root];
-    displayBase = root;
-  } else {
-    dirs = options.searchDirs ?? [base];
-  }
-  // A glob's matches are normalized paths: those inside a normalized base are shown by cutting it off.
-  const inside = path.resolve(displayBase) === displayBase ? (displayBase.endsWith(path.sep) ? displayBase : displayBase + path.sep) : null;
-  const fileOf = (abs: string, glob: boolean): ResolvedFile => {
-    // An absolute ref stays absolute in what is shown: `../../tmp/x` would help nobody.
-    const cut = glob && !isAbsoluteRef && inside !== null && abs.startsWith(inside) ? abs.slice(inside.length) : null;
-    const relPath = isAbsoluteRef ? abs.split(path.sep).join('/') : cut !== null ? toSlashes(cut) : displayRelative(displayBase, abs);
-    const displayPath = spec.alias ? `${spec.alias}:${relPath}` : relPath;
-    const refText = glob ? formatRef({ alias: spec.alias, path: relPath, selector: spec.selector }) : spec.raw;
-    return { ref: spec, refText, path: abs, relPath, displayPath, displayBase, glob };
-  };
+  const { dirs, displayBase } = searchPlaces(spec, ctx, options);
   const refPath = expandHome(spec.path, ctx.home);
   const isAbsoluteRef = !spec.alias && path.isAbsolute(refPath);
+  const fileOf = fileMaker(spec, displayBase, isAbsoluteRef);
 
   // With `confine`, a place outside is refused before it is looked at: stat, walk or read.
   const confine = options.confine;
@@ -105,6 +87,30 @@ export function fileList(
     spec.raw,
     candidates.map((c) => `Searched: ${c}`),
   );
+}
+
+/** The folders a ref is looked up in, and the folder its paths are shown from. */
+function searchPlaces(spec: RefSpec, ctx: Context, options: ExtractOptions & { aliases: AliasResolver }): { dirs: string[]; displayBase: string } {
+  const base = options.base ?? ctx.cwd;
+  if (spec.alias) {
+    const root = options.aliases.resolve(spec.alias, spec.raw);
+    return { dirs: [root], displayBase: root };
+  }
+  return { dirs: options.searchDirs ?? [base], displayBase: base };
+}
+
+/** The ResolvedFile of each path a ref names: `glob` for a glob's match. */
+function fileMaker(spec: RefSpec, displayBase: string, isAbsoluteRef: boolean): (abs: string, glob: boolean) => ResolvedFile {
+  // A glob's matches are normalized paths: those inside a normalized base are shown by cutting it off.
+  const inside = path.resolve(displayBase) === displayBase ? (displayBase.endsWith(path.sep) ? displayBase : displayBase + path.sep) : null;
+  return (abs, glob) => {
+    // An absolute ref stays absolute in what is shown: `../../tmp/x` would help nobody.
+    const cut = glob && !isAbsoluteRef && inside !== null && abs.startsWith(inside) ? abs.slice(inside.length) : null;
+    const relPath = isAbsoluteRef ? abs.split(path.sep).join('/') : cut !== null ? toSlashes(cut) : displayRelative(displayBase, abs);
+    const displayPath = spec.alias ? `${spec.alias}:${relPath}` : relPath;
+    const refText = glob ? formatRef({ alias: spec.alias, path: relPath, selector: spec.selector }) : spec.raw;
+    return { ref: spec, refText, path: abs, relPath, displayPath, displayBase, glob };
+  };
 }
 
 function one(file: ResolvedFile): FileList {
