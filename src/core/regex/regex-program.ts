@@ -82,6 +82,9 @@ export const F_ASSERT = 2;
 export const F_LOOK = 3;
 export const F_NOT_LOOK = 4;
 
+/** The instruction of each assertion a regex may hold. */
+const ASSERTIONS = { bol: BOL, eol: EOL, word: WORD, nonword: NONWORD } as const;
+
 export class ProgramBuilder {
   private op: number[] = [];
   private a: number[] = [];
@@ -124,31 +127,29 @@ export class ProgramBuilder {
     return this.op.length - 1;
   }
 
+  /** The index of a class's test, one per class source. */
+  private classOf(source: string): number {
+    let index = this.classIndex.get(source);
+    if (index === undefined) {
+      index = this.classes.push(classTest(source)) - 1;
+      this.classIndex.set(source, index);
+    }
+    return index;
+  }
+
   private emit(node: Node): void {
     switch (node.t) {
       case 'char':
         this.push(CHAR, node.code);
         return;
-      case 'class': {
-        let index = this.classIndex.get(node.source);
-        if (index === undefined) {
-          index = this.classes.push(classTest(node.source)) - 1;
-          this.classIndex.set(node.source, index);
-        }
-        this.push(CLASS, index);
+      case 'class':
+        this.push(CLASS, this.classOf(node.source));
         return;
-      }
       case 'bol':
-        this.push(BOL);
-        return;
       case 'eol':
-        this.push(EOL);
-        return;
       case 'word':
-        this.push(WORD);
-        return;
       case 'nonword':
-        this.push(NONWORD);
+        this.push(ASSERTIONS[node.t]);
         return;
       case 'look':
         this.push(node.negated ? NOT_LOOK : LOOK, this.addLook(node));
