@@ -331,23 +331,28 @@ interface DocSinks {
   walkCache: WalkCache;
 }
 
-/** The refs checked, or the grammars its symbol refs need first (nothing was checked then). */
-function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolver, sinks: DocSinks): number | SymbolLanguage[] {
-  const { findings, budget, driftRefs, snippets, comparable, bareRefs, confine, readCache, snippetFiles, walkCache } = sinks;
-  let text: string;
+/**
+ * A doc's byte text (shared/byte-text.ts), or null with a finding: binary, not UTF-8 or too large
+ * is not a doc, not scanned, with a warning (so --strict fails); anything else fails the run.
+ */
+function readDoc(file: string, ctx: Context, findings: Finding[]): string | null {
   try {
-    // Byte text: each line is decoded when it is read (shared/byte-text.ts).
-    text = readTextFile(file, MAX_DOC_BYTES, { bytes: true });
+    return readTextFile(file, MAX_DOC_BYTES, { bytes: true });
   } catch (err) {
     if (!(err instanceof TextFileError)) throw err;
-    // Binary, not UTF-8 or too large: not a doc, not scanned, with a warning (so --strict fails);
-    // anything else fails the run.
     const skip = err.code === 'too_large' || err.code === 'binary';
     const problem = err.code === 'binary' ? 'is binary or not UTF-8' : err.problem;
     const message = `${skip ? 'Not scanned' : 'Cannot read'}: ${shownPath(ctx.cwd, file)} ${problem}`;
     findings.push({ severity: skip ? 'warning' : 'error', code: skip ? err.code : 'unreadable', message, details: [], file, line: null });
-    return 0;
+    return null;
   }
+}
+
+/** The refs checked, or the grammars its symbol refs need first (nothing was checked then). */
+function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolver, sinks: DocSinks): number | SymbolLanguage[] {
+  const { findings, budget, driftRefs, snippets, comparable, bareRefs, confine, readCache, snippetFiles, walkCache } = sinks;
+  const text = readDoc(file, ctx, findings);
+  if (text === null) return 0;
   const isKnownAlias = aliasOrUnsure(aliases);
   const dir = path.dirname(file);
   const searchDirs = [...new Set([dir, root, ctx.cwd])];
