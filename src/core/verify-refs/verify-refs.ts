@@ -161,48 +161,67 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
     if (driftRefs) detach(driftRefs, driftBefore);
   }
   if (driftRefs) options.onRefs?.(driftRefs);
-  let drift: VerifyRefsReport['drift'];
-  if (options.drift && driftRefs) {
-    const found = await detectDrift(driftRefs, ctx, { since: options.drift.since, git: options.drift.git, blameEveryFile: options.drift.blameEveryFile, confine: options.confine });
-    keepBareRefs(found, bareRefs);
-    const dryRun = options.drift.dryRun ?? false;
-    const isKnownAlias = aliasOrUnsure(base);
-    const fixes = options.drift.fix ? await fixDrift(found, ctx, { dryRun, isKnownAlias }) : [];
-    const acceptances = options.drift.accept ? acceptDrift(found, ctx, { dryRun }) : undefined;
-    drift = { ...found, dryRun, fixes, ...(acceptances ? { acceptances } : {}) };
-    if (snippets) {
-      // A snippet's lines as its (new) ref selects them now, looked up as the doc's refs are.
-      const select = (s: SnippetEntry, ref: string) => {
-        const report = extract([s.citation.bare && !ref.startsWith('@') ? '@' + ref : ref], ctx, { searchDirs: [...s.searchDirs], aliases: base, patternBudget: budget });
-        return report.errors.length === 0 ? report.results : null;
-      };
-      judgeAtBase(snippets, drift);
-      judgeFixedAgain(snippets, drift, select);
-      if (options.drift.fixSnippets) {
-        snippets.refresh = { ...refreshSnippets(snippets, drift, select, { dryRun, isKnownAlias }), dryRun };
-      }
-    }
-  }
+  const drift = options.drift && driftRefs ? await driftPass(driftRefs, options.drift, { ctx, aliases: base, budget, bareRefs, snippets, confine: options.confine }) : undefined;
   if (options.suggestFixes) addSuggestions(findings, base, files.map((f) => f.root), ctx);
 
   const grouped = groupNotCloned(findings, base, ctx, { allowMissing: options.allowMissing ?? false });
+  return reportOf(grouped, { filesScanned: files.length, skipped, refsFound, strict: options.strict ?? false, snippets, drift });
+}
+
+/** The report of a run from its findings (not-cloned refs grouped) and what it scanned. */
+function reportOf(
+  grouped: readonly RefFinding[],
+  scan: { filesScanned: number; skipped: SkippedFile[]; refsFound: number; strict: boolean; snippets: SnippetReport | undefined; drift: VerifyRefsReport['drift'] },
+): VerifyRefsReport {
   const errors = grouped.filter((f) => f.severity === 'error');
   const warnings = grouped.filter((f) => f.severity === 'warning');
   // Findings without a ref (a malformed ALIAS, an unreadable file) fail the run but are not refs.
   const broken = new Set(errors.flatMap((f): { file: string; line: number | null; ref?: string }[] => f.refs ?? (f.ref ? [f] : [])).map((f) => `${f.file}\0${f.line}\0${f.ref}`)).size;
   return {
-    filesScanned: files.length,
-    skipped,
-    refsFound,
-    valid: refsFound - broken,
+    filesScanned: scan.filesScanned,
+    skipped: scan.skipped,
+    refsFound: scan.refsFound,
+    valid: scan.refsFound - broken,
     broken,
     errors,
     warnings,
     passed:
-      errors.length === 0 && !(options.strict && warnings.length > 0) && driftPasses(drift, options.strict ?? false) && (snippets?.stale ?? 0) === 0,
-    ...(snippets ? { snippets } : {}),
-    ...(drift ? { drift } : {}),
+      errors.length === 0 && !(scan.strict && warnings.length > 0) && driftPasses(scan.drift, scan.strict) && (scan.snippets?.stale ?? 0) === 0,
+    ...(scan.snippets ? { snippets: scan.snippets } : {}),
+    ...(scan.drift ? { drift: scan.drift } : {}),
   };
+}
+
+/**
+ * Drift over every ref found (docs/drift.md), with --fix and --accept, and the cited snippets
+ * judged at their refs' base (docs/snippets.md#with---drift), refreshed with --fix-snippets.
+ */
+async function driftPass(
+  driftRefs: readonly (DriftRefInput | UnresolvedDriftRef)[],
+  opts: NonNullable<VerifyRefsOptions['drift']>,
+  run: { ctx: Context; aliases: AliasResolver; budget: PatternBudget; bareRefs: ReadonlySet<string>; snippets: SnippetReport | undefined; confine: Confinement | undefined },
+): Promise<NonNullable<VerifyRefsReport['drift']>> {
+  const { snippets } = run;
+  const found = await detectDrift(driftRefs, run.ctx, { since: opts.since, git: opts.git, blameEveryFile: opts.blameEveryFile, confine: run.confine });
+  keepBareRefs(found, run.bareRefs);
+  const dryRun = opts.dryRun ?? false;
+  const isKnownAlias = aliasOrUnsure(run.aliases);
+  const fixes = opts.fix ? await fixDrift(found, run.ctx, { dryRun, isKnownAlias }) : [];
+  const acceptances = opts.accept ? acceptDrift(found, run.ctx, { dryRun }) : undefined;
+  const drift: NonNullable<VerifyRefsReport['drift']> = { ...found, dryRun, fixes, ...(acceptances ? { acceptances } : {}) };
+  if (snippets) {
+    // A snippet's lines as its (new) ref selects them now, looked up as the doc's refs are.
+    const select = (s: SnippetEntry, ref: string) => {
+      const report = extract([s.citation.bare && !ref.startsWith('@') ? '@' + ref : ref], run.ctx, { searchDirs: [...s.searchDirs], aliases: run.aliases, patternBudget: run.budget });
+      return report.errors.length === 0 ? report.results : null;
+    };
+    judgeAtBase(snippets, drift);
+    judgeFixedAgain(snippets, drift, select);
+    if (opts.fixSnippets) {
+      snippets.refresh = { ...refreshSnippets(snippets, drift, select, { dryRun, isKnownAlias }), dryRun };
+    }
+  }
+  return drift;
 }
 
 /**
