@@ -63,7 +63,7 @@ export {
 } from './core/extract/extract.js';
 export type { ContentSpan } from './core/extract/content-span.js';
 export { extractBatches, BatchRun, type RefBatch, type Logged } from './core/extract/extract-batches.js';
-export { PatternBudget, DEFAULT_PATTERN_BUDGET_MS } from './core/extract/pattern-search.js';
+export { PatternBudget, DEFAULT_PATTERN_BUDGET_MS } from './core/regex/pattern-search.js';
 export { workflowRefs } from './core/workflow/workflow-refs.js';
 export { languageOf } from './core/extract/language.js';
 export {
@@ -84,7 +84,7 @@ export { KNOWN_DIRECTIVES } from './core/workflow/conv-directives.js';
 export type { ConversationFile, ConvDirective, ConvBlock, ConvProblem, ConvSeverity } from './core/workflow/conv-types.js';
 export { validateConv, validateWorkflows, type ValidateConvOptions, type ConvValidation } from './core/workflow/validate-conv.js';
 export { verifyRefs, type VerifyRefsOptions, type VerifyRefsReport, type RefFinding } from './core/verify-refs/verify-refs.js';
-export { findDocRefs, refsInLine, type DocRef, type LineRef, type ScanOptions } from './core/verify-refs/find-doc-refs.js';
+export { findDocRefs, refsInLine, type DocRef, type LineRef, type ScanOptions } from './core/doc-refs/find-doc-refs.js';
 export { paginate, type Page, type Pagination, type PaginateOptions } from './core/paging/paginate.js';
 export { DEFAULT_PAGE_SIZE } from './core/paging/page-builder.js';
 export { parseResponseRefs, type ResponseRef, type ResponseRefs } from './core/response-refs/parse-response-refs.js';

@@ -1,4 +1,4 @@
-// The doc-ref scanner as it was before the single-pass rewrite (src/core/verify-refs/find-doc-refs.ts),
+// The doc-ref scanner as it was before the single-pass rewrite (src/core/doc-refs/find-doc-refs.ts),
 // kept only as the reference for the differential test (test/unit/find-doc-refs-differential.test.ts):
 // three look-behind regexes and a URL blanking pass on every line. Not used by the product.
 import { findPatternEnd, isSymbolSelector } from '../../src/core/ref-spec/parse-ref-spec.js';

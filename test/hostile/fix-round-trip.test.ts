@@ -3,7 +3,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseRef } from '../../src/core/ref-spec/parse-ref-spec.js';
-import { findDocRefs } from '../../src/core/verify-refs/find-doc-refs.js';
+import { findDocRefs } from '../../src/core/doc-refs/find-doc-refs.js';
 import { GitRepo, numbered } from '../helpers/git-repo.js';
 import { refcatInProcess } from '../helpers/in-process.js';
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { utf8Of } from '../../src/shared/byte-text.js';
 import { readTextFile } from '../../src/core/safe-read/read-text-file.js';
 import { docCitations } from '../../src/core/snippets/judge-snippets.js';
-import { findDocRefs } from '../../src/core/verify-refs/find-doc-refs.js';
+import { findDocRefs } from '../../src/core/doc-refs/find-doc-refs.js';
 import { REPO } from '../helpers/cli.js';
 
 // verify refs reads docs as byte text (one character per byte) and decodes a line only when it

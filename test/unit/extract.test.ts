@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { extract, type ExtractOptions } from '../../src/core/extract/extract.js';
-import { PatternBudget } from '../../src/core/extract/pattern-search.js';
+import { PatternBudget } from '../../src/core/regex/pattern-search.js';
 import { testCtx, tmpDir } from '../helpers/tmp.js';
 import { refcatInProcess } from '../helpers/in-process.js';
 

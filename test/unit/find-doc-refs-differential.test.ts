@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type DocRef, findDocRefs, PLACEHOLDER_ALIASES, refsInLine, type ScanOptions } from '../../src/core/verify-refs/find-doc-refs.js';
+import { type DocRef, findDocRefs, PLACEHOLDER_ALIASES, refsInLine, type ScanOptions } from '../../src/core/doc-refs/find-doc-refs.js';
 import { findDocRefsBefore } from '../helpers/find-doc-refs-before.js';
 
 // The single-pass scanner against the per-line regex scanner it replaced (test/helpers/find-doc-refs-before.ts):

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findDocRefs } from '../../src/core/verify-refs/find-doc-refs.js';
+import { findDocRefs } from '../../src/core/doc-refs/find-doc-refs.js';
 
 const known = new Set(['loop', 'crm']);
 const scan = (text: string, markdown = true) =>

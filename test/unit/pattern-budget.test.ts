@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extract } from '../../src/core/extract/extract.js';
-import { PatternBudget, PatternTimeout } from '../../src/core/extract/pattern-search.js';
+import { PatternBudget, PatternTimeout } from '../../src/core/regex/pattern-search.js';
 import { refcatInProcess } from '../helpers/in-process.js';
 import { testCtx, tmpDir } from '../helpers/tmp.js';
 

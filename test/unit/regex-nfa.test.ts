@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
-import { compileRegex } from '../../src/core/walk/regex-nfa.js';
+import { compileRegex } from '../../src/core/regex/regex-nfa.js';
 import { GLOB_PARTS, globCaseArb, plainCaseArb } from '../helpers/glob-cases.js';
 
 // Differential: the machine against V8 on the regexes picomatch makes of random globs.

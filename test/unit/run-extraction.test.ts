@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runTool, TOOLS } from '../../src/core/agents/mcp-tools.js';
-import { PatternBudget } from '../../src/core/extract/pattern-search.js';
+import { PatternBudget } from '../../src/core/regex/pattern-search.js';
 import { DEFAULT_RENDER_OPTIONS, type OutputFormat } from '../../src/core/output/render-extraction.js';
 import { readFd } from '../../src/core/paging/fd-read.js';
 import { Store } from '../../src/core/paging/fd-store.js';

@@ -7,7 +7,7 @@ import { extract, extractSteps } from '../../src/core/extract/extract.js';
 import { ExtractionWriter, type OutputFormat, type RenderOptions, renderers } from '../../src/core/output/render-extraction.js';
 import { StdoutWriter, type IO } from '../../src/cli/io.js';
 import { scribbleReleasedBuffers } from '../../src/core/extract/line-reader.js';
-import { PatternBudget } from '../../src/core/extract/pattern-search.js';
+import { PatternBudget } from '../../src/core/regex/pattern-search.js';
 import { readFd } from '../../src/core/paging/fd-read.js';
 import { Store } from '../../src/core/paging/fd-store.js';
 import { runExtraction, type ExtractionRequest, TextSink } from '../../src/core/pipeline/run-extraction.js';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PatternBudget } from '../../core/extract/pattern-search.js';
+import { PatternBudget } from '../../core/regex/pattern-search.js';
 import type { OutputFormat, RenderOptions } from '../../core/output/render-extraction.js';
 import { runExtraction } from '../../core/pipeline/run-extraction.js';
 import type { Encoding } from '../../core/tokens/tokenizer.js';

@@ -1,4 +1,4 @@
-import { PatternBudget } from '../../core/extract/pattern-search.js';
+import { PatternBudget } from '../../core/regex/pattern-search.js';
 import { validateWorkflows } from '../../core/workflow/validate-conv.js';
 import { collectFiles } from '../../core/walk/collect-files.js';
 import { validateRenderers } from '../../core/output/render-validate.js';

@@ -82,21 +82,7 @@ const QUIET = new Set(['unchanged', 'anchored']);
  */
 export async function capReport(text: string, cap: number, store: () => Store): Promise<string> {
   if (text.length <= cap) return text;
-  const [{ Ingester }, { DEFAULT_PAGE_SIZE }] = await Promise.all([import('../paging/ingest.js'), import('../paging/page-builder.js')]);
-  const ingester = new Ingester({ pageSize: DEFAULT_PAGE_SIZE, store, persist: 'always', source: 'verify_refs' });
-  let fd: string;
-  let pages: number;
-  try {
-    ingester.push(text);
-    const content = ingester.finish();
-    fd = content.label!;
-    pages = content.pages.count;
-    content.pages.close();
-    content.bytes.close();
-  } catch (err) {
-    ingester.abort();
-    throw err;
-  }
+  const { fd, pages, pageSize } = await storeWhole(text, store);
   const doc = JSON.parse(text) as Record<string, unknown>;
   // Each list of the report, emptied, with the items it may take back (in order) while they fit.
   const lists: { key: string; list: unknown[]; pool: unknown[]; total: number; pad: number }[] = [];
@@ -118,7 +104,7 @@ export async function capReport(text: string, cap: number, store: () => Store): 
       chars: text.length,
       fd,
       pages,
-      page_size: DEFAULT_PAGE_SIZE,
+      page_size: pageSize,
       shown: Object.fromEntries(lists.map((l) => [l.key, l.list.length])),
       total: Object.fromEntries(lists.map((l) => [l.key, l.total])),
       read_on: `fd_read ${JSON.stringify({ fd, page: 1 })} pages the whole report (${n(pages)} pages); or call verify_refs again with fewer paths, or exclude`,
@@ -144,6 +130,23 @@ export async function capReport(text: string, cap: number, store: () => Store): 
     out = render();
   }
   return out;
+}
+
+/** The whole report as an fd entry of the store: its label and how many pages it has. */
+async function storeWhole(text: string, store: () => Store): Promise<{ fd: string; pages: number; pageSize: number }> {
+  const [{ Ingester }, { DEFAULT_PAGE_SIZE }] = await Promise.all([import('../paging/ingest.js'), import('../paging/page-builder.js')]);
+  const ingester = new Ingester({ pageSize: DEFAULT_PAGE_SIZE, store, persist: 'always', source: 'verify_refs' });
+  try {
+    ingester.push(text);
+    const content = ingester.finish();
+    const pages = content.pages.count;
+    content.pages.close();
+    content.bytes.close();
+    return { fd: content.label!, pages, pageSize: DEFAULT_PAGE_SIZE };
+  } catch (err) {
+    ingester.abort();
+    throw err;
+  }
 }
 
 function ownerOf(doc: Record<string, unknown>, at: readonly string[]): Record<string, unknown> | null {

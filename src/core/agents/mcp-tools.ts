@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { FdError, isRefcatError, RefcatError, toDiagnostic, UsageError } from '../../shared/errors.js';
-import { PatternBudget } from '../extract/pattern-search.js';
+import { PatternBudget } from '../regex/pattern-search.js';
 import { DEFAULT_RENDER_OPTIONS, renderDiagnostic } from '../output/render-extraction.js';
 import { escapeAttr, fdErrorRenderers, fdRenderers, renderClose, renderList, renderWrite } from '../output/render-fd.js';
 import { refListRenderers } from '../output/render-response-refs.js';
@@ -14,7 +14,8 @@ import { WRITE_MODES } from '../safe-write/write-mode.js';
 import { VERIFY_EXTENSIONS, verifyRefs } from '../verify-refs/verify-refs.js';
 import { collectFiles } from '../walk/collect-files.js';
 import { validateWorkflows } from '../workflow/validate-conv.js';
-import { Confinement, confinementOf, outside } from '../safe-read/confinement.js';
+import { confinementOf } from '../alias/alias-confinement.js';
+import { Confinement, outside } from '../safe-read/confinement.js';
 import { runExtraction, TextSink } from '../pipeline/run-extraction.js';
 import { CounterPool } from '../tokens/counter-pool.js';
 import { ENCODINGS } from '../tokens/tokenizer.js';

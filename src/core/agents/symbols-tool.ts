@@ -5,7 +5,7 @@ import { renderSymbolsJson, renderSymbolsText } from '../output/render-symbols.j
 import { Store } from '../paging/fd-store.js';
 import { CappedOutput, TextSink } from '../pipeline/capped-output.js';
 import { listSymbols } from '../pipeline/list-symbols.js';
-import { confinementOf } from '../safe-read/confinement.js';
+import { confinementOf } from '../alias/alias-confinement.js';
 import { ANSWER_CAP_CHARS, storedNote } from './answer-caps.js';
 import type { ToolSpec } from './mcp-tools.js';
 import { aliasesOf, checkRefText } from './tool-inputs.js';

@@ -7,7 +7,8 @@ import { readFd } from '../paging/fd-read.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { readTranscript, type RefSet, refsFromText } from '../response-refs/response-refs.js';
 import { readTextFile } from '../safe-read/read-text-file.js';
-import { Confinement, confinementOf, outside } from '../safe-read/confinement.js';
+import { confinementOf } from '../alias/alias-confinement.js';
+import { Confinement, outside } from '../safe-read/confinement.js';
 import { hasGlobChars } from '../walk/glob.js';
 import type { ConvReader } from '../workflow/load-conv.js';
 

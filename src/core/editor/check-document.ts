@@ -1,49 +1,20 @@
 import { type Diagnostic, type Finding, isRefcatError } from '../../shared/errors.js';
-import { PatternBudget } from '../extract/pattern-search.js';
+import { PatternBudget } from '../regex/pattern-search.js';
 import { readTextFile } from '../safe-read/read-text-file.js';
 import { validateConv } from '../workflow/validate-conv.js';
-import { type DocumentKind, documentRefs, type LocatedRef, textLines } from './document-refs.js';
+import type { PublishDiagnosticsParams } from 'vscode-languageserver-protocol/node.js';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { documentRefs, type LocatedRef, textLines } from './document-refs.js';
+import type { CheckedDocument, CheckPass, DocumentCheck, EditorDocument } from './document-check.js';
 import { docSearchDirs, type EditorSession } from './editor-session.js';
 import { type EditorFinding, type FindingSeverity, lineSpan } from './editor-findings.js';
 import { snippetCheck } from './snippet-findings.js';
+import { type DriftNote, driftNotes, placeDriftNotes } from './drift-findings.js';
+import { type LspServer, type Published, servedFile, toDiagnostic } from './lsp-protocol.js';
 import { notClonedDiagnostic } from '../verify-refs/group-not-cloned.js';
 import { primeSymbolTables } from './symbol-refs.js';
 
-/** A document as the editor holds it: unsaved text counts. */
-export interface EditorDocument {
-  /** Absolute path (for an unsaved new buffer: where it would be). */
-  path: string;
-  kind: DocumentKind;
-  text: string;
-  version: number;
-}
-
-/** A document with its lines and refs found once, for every check to share. */
-export interface CheckedDocument extends EditorDocument {
-  lines: string[];
-  refs: LocatedRef[];
-}
-
-/**
- * One check of one document version: the pattern budget every ref and citation of it shares (as
- * a CLI run shares one), and the pause a long check takes between slices of work, which lets the
- * server answer other requests (a hover on another document) and says whether to go on.
- */
-export interface CheckPass {
-  budget: PatternBudget;
-  /**
-   * Called before each piece of work (a ref, a citation): every SLICE pieces it yields to the
-   * event loop; resolves to false when a newer version arrived (stop: the result would be stale).
-   */
-  step(): Promise<boolean>;
-}
-
-/**
- * A check beyond refs and workflows, run on every change with the same inputs: stale cited
- * snippets (docs/snippets.md), with their "Refresh snippet from <ref>" fix. Null: stopped by a
- * step that said a newer version arrived.
- */
-export type DocumentCheck = (doc: CheckedDocument, session: EditorSession, pass: CheckPass) => Promise<EditorFinding[] | null>;
+/** The checks beyond refs and workflows (document-check.ts). */
 export const EXTRA_CHECKS: DocumentCheck[] = [snippetCheck];
 
 /**
@@ -152,4 +123,108 @@ function workflowFindings(doc: CheckedDocument, session: EditorSession): EditorF
     }
   }
   return out;
+}
+
+/** Per open document: drift found on open or save, what was last published, the pending check. */
+interface DocState {
+  drift: DriftNote[];
+  wantDrift: boolean;
+  published: Published | null;
+  timer: NodeJS.Timeout | null;
+}
+
+/** What the diagnostics of `refcat lsp` need of the server beyond LspServer. */
+export interface DiagnosticsWiring {
+  server: LspServer;
+  /** Every open document (a save checks them all again). */
+  all(): TextDocument[];
+  send(params: PublishDiagnosticsParams): void;
+  log(line: string): void;
+  /** Quiet time after a change before the document is checked. */
+  debounceMs: number;
+}
+
+/**
+ * The diagnostics of `refcat lsp` (docs/editor.md#how-it-checks): each open document is checked a
+ * quiet moment after it changes, its drift found on open and on save, and what is published is
+ * only ever the check of the version the client still holds.
+ */
+export class DiagnosticsPublisher {
+  private readonly states = new Map<string, DocState>();
+
+  constructor(private readonly wiring: DiagnosticsWiring) {}
+
+  opened(uri: string): void {
+    this.schedule(uri, true);
+  }
+
+  changed(uri: string): void {
+    this.schedule(uri, false);
+  }
+
+  /** A saved file may be a target or a config file of other open documents: check them again. */
+  saved(uri: string): void {
+    this.wiring.server.session.refresh();
+    for (const doc of this.wiring.all()) this.schedule(doc.uri, doc.uri === uri);
+  }
+
+  closed(uri: string): void {
+    const st = this.states.get(uri);
+    if (st?.timer) clearTimeout(st.timer);
+    this.states.delete(uri);
+    if (servedFile(uri)) this.wiring.send({ uri, diagnostics: [] });
+  }
+
+  published(uri: string): Published | null | undefined {
+    return this.states.get(uri)?.published;
+  }
+
+  /** Pending checks are dropped: the server is ending. */
+  stop(): void {
+    for (const st of this.states.values()) if (st.timer) clearTimeout(st.timer);
+    this.states.clear();
+  }
+
+  private schedule(uri: string, drift: boolean): void {
+    if (!servedFile(uri)) return;
+    let st = this.states.get(uri);
+    if (!st) this.states.set(uri, (st = { drift: [], wantDrift: false, published: null, timer: null }));
+    st.wantDrift ||= drift;
+    if (st.timer) clearTimeout(st.timer);
+    const state = st;
+    st.timer = setTimeout(() => {
+      state.timer = null;
+      this.run(uri).catch((err: unknown) => this.wiring.log(`refcat lsp: checking ${uri} failed: ${(err as Error).stack ?? String(err)}`));
+    }, this.wiring.debounceMs);
+  }
+
+  /** Check the document's current version; publish only if it is still the current one then. */
+  private async run(uri: string): Promise<void> {
+    const { server } = this.wiring;
+    const doc = server.document(uri);
+    const file = servedFile(uri);
+    const st = this.states.get(uri);
+    if (!doc || !file || !st) return;
+    const session = server.session;
+    const version = doc.version;
+    const isCurrent = () => this.states.get(uri) === st && server.document(uri)?.version === version;
+    const text = doc.getText();
+    const findings = await checkDocument({ path: file.path, kind: file.kind, text, version }, session, isCurrent);
+    if (findings === null || !isCurrent()) return;
+    const lines = textLines(text);
+    if (st.wantDrift) {
+      st.wantDrift = false;
+      st.drift = findings.some((f) => f.code === 'document_too_large')
+        ? []
+        : await driftNotes({ path: file.path, kind: file.kind, text, version, lines, refs: documentRefs(text, file.kind, session.isKnownAlias, file.path) }, session);
+      if (!isCurrent()) return;
+    }
+    // A broken ref has its error: its unknown verdict (not there at the base either) would say it twice.
+    const at = (f: EditorFinding) => `${f.span.startLine}:${f.span.startColumn}\0${f.ref}`;
+    const broken = new Set(findings.filter((f) => f.severity === 'error' && f.ref).map(at));
+    const drift = placeDriftNotes(st.drift, lines).filter((f) => f.code !== 'unknown' || !broken.has(at(f)));
+    const all = [...findings, ...drift].sort((x, y) => x.span.startLine - y.span.startLine || x.span.startColumn - y.span.startColumn);
+    st.published = { version, findings: all };
+    this.wiring.send({ uri, version, diagnostics: all.map(toDiagnostic) });
+  }
 }

@@ -1,31 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { type CompletionItem, CompletionItemKind, type CompletionList } from 'vscode-languageserver-protocol/node.js';
 import { isRefcatError } from '../../shared/errors.js';
 import { extract } from '../extract/extract.js';
 import type { Confinement } from '../safe-read/confinement.js';
-import type { SymbolKind } from '../symbols/declaration.js';
 import { DEFAULT_SKIP_DIRS } from '../walk/collect-files.js';
 import { GitIgnore } from '../walk/gitignore.js';
 import type { DocumentKind } from './document-refs.js';
+import type { CompletionEntry, Completions } from './completion-entry.js';
 import { docSearchDirs, type EditorSession } from './editor-session.js';
+import { here, type LspServer, toRange } from './lsp-protocol.js';
+import { symbolCompletions } from './symbol-refs.js';
 
-export interface CompletionEntry {
-  label: string;
-  kind: 'file' | 'folder' | 'lines' | 'symbol';
-  /** For a symbol path (symbol-refs.ts): what it declares. */
-  symbolKind?: SymbolKind;
-  detail?: string;
-  /** Replaces the columns [from, to) of the line. */
-  newText: string;
-  from: number;
-  to: number;
-}
-
-export interface Completions {
-  entries: CompletionEntry[];
-  /** More entries matched than were sent: the client asks again as the user types on. */
-  incomplete: boolean;
-}
+export type { CompletionEntry, Completions } from './completion-entry.js';
 
 /** Most entries of one completion list. */
 export const MAX_COMPLETIONS = 200;
@@ -120,4 +107,47 @@ function statOrNull(p: string): fs.Stats | null {
   } catch {
     return null;
   }
+}
+
+/** `textDocument/completion` (docs/editor.md#what-you-get): paths and lines (completeRef), then symbol paths. */
+export async function completionHandler(params: unknown, server: LspServer): Promise<CompletionList | null> {
+  const at = here(params, server);
+  if (!at) return null;
+  const { session } = server;
+  const column = Math.min(at.character, at.lineText.length);
+  const { entries: paths, incomplete } = completeRef(at.lineText, column, at.file.path, at.file.kind, session);
+  const entries = [...paths, ...(await symbolCompletions(at.lineText, column, at.file.path, at.file.kind, session))];
+  const items: CompletionItem[] = entries.map((e, i) => ({
+    label: e.label,
+    kind: completionKind(e),
+    ...(e.detail ? { detail: e.detail } : {}),
+    sortText: String(i).padStart(4, '0'),
+    textEdit: { range: toRange({ startLine: at.line, startColumn: e.from, endLine: at.line, endColumn: e.to }), newText: e.newText },
+  }));
+  return { isIncomplete: incomplete, items };
+}
+
+/** What a client shows beside an entry: a declaration's own kind for a symbol path. */
+const SYMBOL_ITEM_KINDS: Record<string, CompletionItemKind> = {
+  function: CompletionItemKind.Function,
+  method: CompletionItemKind.Method,
+  class: CompletionItemKind.Class,
+  struct: CompletionItemKind.Struct,
+  enum: CompletionItemKind.Enum,
+  interface: CompletionItemKind.Interface,
+  protocol: CompletionItemKind.Interface,
+  trait: CompletionItemKind.Interface,
+  object: CompletionItemKind.Class,
+  type: CompletionItemKind.TypeParameter,
+  module: CompletionItemKind.Module,
+  constant: CompletionItemKind.Constant,
+  variable: CompletionItemKind.Variable,
+  property: CompletionItemKind.Property,
+  field: CompletionItemKind.Field,
+  enum_case: CompletionItemKind.EnumMember,
+};
+
+function completionKind(e: CompletionEntry): CompletionItemKind {
+  if (e.kind === 'symbol') return SYMBOL_ITEM_KINDS[e.symbolKind ?? ''] ?? CompletionItemKind.Reference;
+  return e.kind === 'folder' ? CompletionItemKind.Folder : e.kind === 'file' ? CompletionItemKind.File : CompletionItemKind.Value;
 }

@@ -1,5 +1,5 @@
 import { fencedBlocks } from '../snippets/fenced-blocks.js';
-import { findDocRefs, refsInLine } from '../verify-refs/find-doc-refs.js';
+import { findDocRefs, refsInLine } from '../doc-refs/find-doc-refs.js';
 import { splitRefs } from '../workflow/conv-refs.js';
 
 /** How a document's refs are found: as `verify refs` finds them in docs, or as `validate` in workflows. */

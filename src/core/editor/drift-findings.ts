@@ -4,7 +4,7 @@ import { findUp } from '../../shared/paths.js';
 import { changedText } from '../drift/changed-text.js';
 import { detectDrift, type DriftEntry, type DriftRefInput } from '../drift/detect-drift.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
-import type { CheckedDocument } from './check-document.js';
+import type { CheckedDocument } from './document-check.js';
 import { docSearchDirs, type EditorSession } from './editor-session.js';
 import { type EditorFinding, lineSpan } from './editor-findings.js';
 

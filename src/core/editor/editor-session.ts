@@ -4,8 +4,9 @@ import type { Context } from '../../shared/context.js';
 import { type Diagnostic, isRefcatError } from '../../shared/errors.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
 import { extract } from '../extract/extract.js';
-import { type Confinement, confinementOf } from '../safe-read/confinement.js';
-import type { PatternBudget } from '../extract/pattern-search.js';
+import { confinementOf } from '../alias/alias-confinement.js';
+import type { Confinement } from '../safe-read/confinement.js';
+import type { PatternBudget } from '../regex/pattern-search.js';
 import { hasGlobChars } from '../walk/glob.js';
 
 /** What one ref check gave: the CLI's errors and warnings for it. */

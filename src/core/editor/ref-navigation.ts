@@ -1,3 +1,5 @@
+import { pathToFileURL } from 'node:url';
+import type { Hover, Location } from 'vscode-languageserver-protocol/node.js';
 import { isRefcatError } from '../../shared/errors.js';
 import { isFile } from '../../shared/paths.js';
 import { extract, type Extraction } from '../extract/extract.js';
@@ -7,6 +9,8 @@ import { addSuggestions, type RefFinding } from '../verify-refs/verify-refs.js';
 import type { LocatedRef } from './document-refs.js';
 import { docSearchDirs, type EditorSession } from './editor-session.js';
 import type { EditorFix, EditorFinding } from './editor-findings.js';
+import { here, type LspServer, toRange } from './lsp-protocol.js';
+import { primeSymbolTables } from './symbol-refs.js';
 
 /** Hover shows at most this many selected lines (docs/editor.md#hover). */
 export const HOVER_MAX_LINES = 40;
@@ -79,8 +83,6 @@ export function refTarget(r: LocatedRef, docPath: string, session: EditorSession
     throw err;
   }
 }
-
-
 /**
  * "Replace with <suggestion>" for a ref to a missing file: the files of the same name that
  * `verify refs --suggest-fixes` proposes (below the root, or the alias target), best first. Asked
@@ -103,4 +105,21 @@ export function replacementFixes(finding: EditorFinding, docPath: string, sessio
 /** A workflow ref written without `@` keeps that form. */
 function keepForm(written: string, suggestion: string): string {
   return suggestion.startsWith('@') && !written.startsWith('@') && !/^[A-Za-z][\w-]*:/.test(written) ? suggestion.slice(1) : suggestion;
+}
+
+/** `textDocument/hover` (docs/editor.md#what-you-get): the ref under the cursor, as hoverMarkdown shows it. */
+export async function hoverHandler(params: unknown, server: LspServer): Promise<Hover | null> {
+  const at = here(params, server);
+  if (!at?.ref) return null;
+  await primeSymbolTables([at.ref.ref], at.file.path, server.session);
+  return { contents: { kind: 'markdown', value: hoverMarkdown(at.ref, at.file.path, server.session) }, range: toRange({ startLine: at.line, startColumn: at.ref.start, endLine: at.line, endColumn: at.ref.end }) };
+}
+
+/** `textDocument/definition`: where refTarget lands, or null for no definition. */
+export async function definitionHandler(params: unknown, server: LspServer): Promise<Location[] | null> {
+  const at = here(params, server);
+  if (!at?.ref) return null;
+  await primeSymbolTables([at.ref.ref], at.file.path, server.session);
+  const targets = refTarget(at.ref, at.file.path, server.session);
+  return targets.length === 0 ? null : targets.map((t) => ({ uri: pathToFileURL(t.file).href, range: { start: { line: t.line, character: 0 }, end: { line: t.line, character: 0 } } }));
 }

@@ -3,7 +3,7 @@ import { extract } from '../extract/extract.js';
 import { docCitations, judgeSnippet, staleText } from '../snippets/judge-snippets.js';
 import { applyLineEdits, type LineEdit, refreshEdits } from '../snippets/refresh-snippet.js';
 import { SnippetFiles } from '../snippets/snippet-files.js';
-import type { CheckedDocument, CheckPass, DocumentCheck } from './check-document.js';
+import type { CheckedDocument, CheckPass, DocumentCheck } from './document-check.js';
 import { docSearchDirs, type EditorSession } from './editor-session.js';
 import type { EditorFinding } from './editor-findings.js';
 

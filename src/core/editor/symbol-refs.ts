@@ -6,7 +6,7 @@ import { loadFileDeclarations } from '../symbols/declaration-table.js';
 import { primeSymbolTables as primeTables } from '../symbols/prime-tables.js';
 import { symbolLanguageOf } from '../symbols/languages.js';
 import type { RefSpec } from '../ref-spec/ref-spec.js';
-import type { CompletionEntry } from './complete-ref.js';
+import type { CompletionEntry } from './completion-entry.js';
 import type { DocumentKind } from './document-refs.js';
 import { docSearchDirs, type EditorSession } from './editor-session.js';
 

@@ -2,7 +2,7 @@ import { compilePattern } from '../ref-spec/pattern-syntax.js';
 import type { PatternSelector, RangeSelector } from '../ref-spec/ref-spec.js';
 import { DEFAULT_MAX_BLOCK_LINES, LOOKBACK_LINES, scanSemantic } from './block.js';
 import type { LineReader } from './line-reader.js';
-import { type PatternBudget, PatternTimeout } from './pattern-search.js';
+import { type PatternBudget, PatternTimeout } from '../regex/pattern-search.js';
 
 /** Lines chosen from one file, before any rendering. */
 export interface Selection {

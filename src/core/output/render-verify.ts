@@ -127,20 +127,26 @@ interface DriftLine {
   entry: DriftEntry;
 }
 
-/** One line per ref that is not unchanged or anchored (docs/reference.md#drift-verdicts). */
-function driftLines(r: VerifyRefsReport, cwd: string): DriftLine[] {
-  if (!r.drift) return [];
-  const lines: DriftLine[] = [];
-  const since = (e: DriftEntry) => (e.base ? `since ${e.base.slice(0, 7)}` : '');
-  const dryFixed = new Set(r.drift.dryRun ? r.drift.fixes.map((f) => `${f.file}\0${f.line}\0${f.oldRef}`) : []);
+/** Which refs (by file, line and ref) --fix would fix, --fix-snippets refreshed, --accept recorded, and are broken. */
+function driftKeys(r: VerifyRefsReport, drift: NonNullable<VerifyRefsReport['drift']>) {
+  const dryFixed = new Set(drift.dryRun ? drift.fixes.map((f) => `${f.file}\0${f.line}\0${f.oldRef}`) : []);
   // A changed ref whose snippet --fix-snippets refreshed has its own REFRESHED line.
   const refreshed = new Set((r.snippets?.refresh?.refreshed ?? []).map((x) => `${x.file}\0${x.line}\0${x.oldRef}`));
-  const justAccepted = new Map((r.drift.acceptances ?? []).map((a) => [`${a.file}\0${a.line}\0${a.ref}`, a.acceptFile]));
+  const justAccepted = new Map((drift.acceptances ?? []).map((a) => [`${a.file}\0${a.line}\0${a.ref}`, a.acceptFile]));
   // A broken ref has its ERROR line (a lenient workflow's missing file its WARNING line): its
   // unknown verdict (a file that is not there now and was not at the base either) would say it
   // twice. --json still lists the verdict.
   const missing = [...r.errors, ...r.warnings.filter((f) => MISSING_CODES.has(f.code))];
   const broken = new Set(missing.filter((f) => f.ref && f.file).map((f) => `${f.file}\0${f.line}\0${f.ref}`));
+  return { dryFixed, refreshed, justAccepted, broken };
+}
+
+/** One line per ref that is not unchanged or anchored (docs/reference.md#drift-verdicts). */
+function driftLines(r: VerifyRefsReport, cwd: string): DriftLine[] {
+  if (!r.drift) return [];
+  const lines: DriftLine[] = [];
+  const since = (e: DriftEntry) => (e.base ? `since ${e.base.slice(0, 7)}` : '');
+  const { dryFixed, refreshed, justAccepted, broken } = driftKeys(r, r.drift);
   // Refs into a folder not cloned are one line per folder, where its first ref was.
   const notCloned = new Map<string, number>();
   for (const e of r.drift.entries) if (e.notCloned) notCloned.set(e.notCloned, (notCloned.get(e.notCloned) ?? 0) + 1);

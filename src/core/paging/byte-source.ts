@@ -2,18 +2,12 @@ import fs from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { PageTable } from './page-index.js';
 import { ByteScanner, type ScanTotals } from './byte-scanner.js';
+import type { ByteSource } from '../safe-write/safe-write.js';
+
+export type { ByteSource };
 
 /** Text is handed out in blocks of this many bytes, so a 1 GiB `--all` never sits in memory. */
 const BLOCK = 1 << 20;
-
-/** Where the bytes of some content live: in memory, or in a file read by positioned reads. */
-export interface ByteSource {
-  readonly size: number;
-  bytes(start: number, end: number): Buffer;
-  /** The text of [start, end) in blocks; `start` and `end` must be on character boundaries. */
-  text(start: number, end: number): Iterable<string>;
-  close(): void;
-}
 
 export class BufferSource implements ByteSource {
   constructor(private readonly buf: Buffer) {}

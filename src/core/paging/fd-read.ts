@@ -280,26 +280,7 @@ function view(c: Content, opts: FdReadOptions, pageSize: number, ctx: Context, w
     },
   };
 
-  if (opts.lines) {
-    const total = c.totals.lines;
-    const { start } = opts.lines;
-    if (start > total) {
-      const range = total === 0 ? 'none, the content is empty' : `1-${total}`;
-      throw new FdError('invalid_lines', fd, `Invalid line range. Valid range: ${range}`);
-    }
-    let end = opts.lines.end ?? total;
-    if (end > total) {
-      warnings.push({
-        code: 'clamped',
-        message: `Line range exceeds content bounds: ${fd} --lines ${start}-${end}`,
-        details: [`Content has ${total} lines, will clamp to ${start}-${total}`],
-      });
-      end = total;
-    }
-    const from = lineOffset(c, start);
-    const to = lineOffset(c, end + 1);
-    return { ...base, kind: 'lines', page: null, continued: false, truncated: false, lineStart: start, lineEnd: end, next: null, text: c.bytes.text(from, to) };
-  }
+  if (opts.lines) return { ...base, ...linesView(c, fd, opts.lines, warnings) };
 
   if (opts.all) {
     const first = c.pages.get(1);
@@ -333,6 +314,28 @@ function view(c: Content, opts: FdReadOptions, pageSize: number, ctx: Context, w
     next: kind === 'result' && count > 1 ? nextCommand(fd, opts, pageSize, ctx, onTheFly) : null,
     text: c.bytes.text(span.start, span.end),
   };
+}
+
+/** `--lines START-END`: those lines, an end past the content clamped with a warning. */
+function linesView(c: Content, fd: string, lines: NonNullable<FdReadOptions['lines']>, warnings: Diagnostic[]) {
+  const total = c.totals.lines;
+  const { start } = lines;
+  if (start > total) {
+    const range = total === 0 ? 'none, the content is empty' : `1-${total}`;
+    throw new FdError('invalid_lines', fd, `Invalid line range. Valid range: ${range}`);
+  }
+  let end = lines.end ?? total;
+  if (end > total) {
+    warnings.push({
+      code: 'clamped',
+      message: `Line range exceeds content bounds: ${fd} --lines ${start}-${end}`,
+      details: [`Content has ${total} lines, will clamp to ${start}-${total}`],
+    });
+    end = total;
+  }
+  const from = lineOffset(c, start);
+  const to = lineOffset(c, end + 1);
+  return { kind: 'lines' as const, page: null, continued: false, truncated: false, lineStart: start, lineEnd: end, next: null, text: c.bytes.text(from, to) };
 }
 
 /** The byte offset where line `line` starts (the content's size past the last line). */

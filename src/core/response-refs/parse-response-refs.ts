@@ -150,14 +150,7 @@ function parsePass(
       }
       for (const outer of stack) outer.inner.push([start, end]);
       const attributes = parseAttributes(g.attrs ?? '');
-      let id: string | null = attributes.id ?? null;
-      if (id === null) {
-        warn('ref_no_id', `<ref> without an id at line ${at}: ignored`);
-      } else if (!REF_ID.test(id)) {
-        warn('ref_bad_id', `Invalid ref id '${id}' at line ${at} (ids are made of A-Z a-z 0-9 _ . : -): ignored`);
-        id = null;
-      }
-      stack.push({ id, attributes, line: at, contentStart: end, inner: [], start });
+      stack.push({ id: openId(attributes, at, warn), attributes, line: at, contentStart: end, inner: [], start });
       continue;
     }
 
@@ -165,31 +158,60 @@ function parsePass(
       tooDeep--;
       continue;
     }
-    const open = stack.pop();
-    if (!open) {
-      warn('ref_stray_close', `</ref> without an opening <ref> at line ${at}: ignored`);
-      continue;
-    }
-    for (const outer of stack) outer.inner.push([start, end]);
-    if (open.id === null) continue;
-    const content = trimContent(withoutTags(text, open.contentStart, start, open.inner));
-    const previous = found.get(open.id);
-    if (previous) {
-      warn('ref_duplicate', `Duplicate ref id '${open.id}' at lines ${previous.line} and ${open.line}: the last one (line ${open.line}) wins`);
-    }
-    found.set(open.id, {
-      id: open.id,
-      content,
-      line: open.line,
-      endLine: at,
-      lines: lineCount(content),
-      chars: codePoints(content),
-      attributes: open.attributes,
-    });
-    openedAt.set(open.id, open.start);
+    closeTag(text, { start, end, at }, stack, found, openedAt, warn);
   }
   const refs = [...found.values()].sort((a, b) => openedAt.get(a.id)! - openedAt.get(b.id)!);
   return { refs, warnings, unclosed: stack };
+}
+
+/** The id of an opening tag, or null (with a warning) for a tag without a valid one: its content is ignored. */
+function openId(attributes: Record<string, string>, at: number, warn: (code: string, message: string) => void): string | null {
+  const id = attributes.id ?? null;
+  if (id === null) {
+    warn('ref_no_id', `<ref> without an id at line ${at}: ignored`);
+    return null;
+  }
+  if (!REF_ID.test(id)) {
+    warn('ref_bad_id', `Invalid ref id '${id}' at line ${at} (ids are made of A-Z a-z 0-9 _ . : -): ignored`);
+    return null;
+  }
+  return id;
+}
+
+/**
+ * A `</ref>`: it closes the innermost open ref, whose content (its inner tags taken out) is found
+ * under its id; the last of two refs with one id wins, with a warning.
+ */
+function closeTag(
+  text: string,
+  { start, end, at }: { start: number; end: number; at: number },
+  stack: Open[],
+  found: Map<string, ResponseRef>,
+  openedAt: Map<string, number>,
+  warn: (code: string, message: string) => void,
+): void {
+  const open = stack.pop();
+  if (!open) {
+    warn('ref_stray_close', `</ref> without an opening <ref> at line ${at}: ignored`);
+    return;
+  }
+  for (const outer of stack) outer.inner.push([start, end]);
+  if (open.id === null) return;
+  const content = trimContent(withoutTags(text, open.contentStart, start, open.inner));
+  const previous = found.get(open.id);
+  if (previous) {
+    warn('ref_duplicate', `Duplicate ref id '${open.id}' at lines ${previous.line} and ${open.line}: the last one (line ${open.line}) wins`);
+  }
+  found.set(open.id, {
+    id: open.id,
+    content,
+    line: open.line,
+    endLine: at,
+    lines: lineCount(content),
+    chars: codePoints(content),
+    attributes: open.attributes,
+  });
+  openedAt.set(open.id, open.start);
 }
 
 function newlineOffsets(text: string): number[] {

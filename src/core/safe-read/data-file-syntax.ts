@@ -45,32 +45,9 @@ export function jsonErrorOffset(text: string): number | null {
     while (i < text.length && WHITESPACE.has(text.charCodeAt(i))) i++;
   };
   const string = (): boolean => {
-    if (text[i] !== '"') return false;
-    for (i++; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 0x22) {
-        i++;
-        return true;
-      }
-      if (c < 0x20) return false;
-      if (c === 0x5c) {
-        const e = text[i + 1];
-        if (e === 'u') {
-          for (let k = 2; k < 6; k++) {
-            if (!/[0-9a-fA-F]/.test(text[i + k] ?? '')) {
-              i += k;
-              return false;
-            }
-          }
-          i += 5;
-        } else if (e !== undefined && '"\\/bfnrt'.includes(e)) i++;
-        else {
-          i++;
-          return false;
-        }
-      }
-    }
-    return false;
+    const r = scanString(text, i);
+    i = r.at;
+    return r.ok;
   };
   const key = (): boolean => {
     if (!string()) return false;
@@ -120,4 +97,38 @@ export function jsonErrorOffset(text: string): number | null {
       open.pop();
     } else return i;
   }
+}
+
+/**
+ * The JSON string starting at `from` (at its `"`): whether it is one, and where the scan stopped
+ * (past its closing quote, or at the character that is wrong).
+ */
+function scanString(text: string, from: number): { ok: boolean; at: number } {
+  let i = from;
+  if (text[i] !== '"') return { ok: false, at: i };
+  for (i++; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      i++;
+      return { ok: true, at: i };
+    }
+    if (c < 0x20) return { ok: false, at: i };
+    if (c === 0x5c) {
+      const e = text[i + 1];
+      if (e === 'u') {
+        for (let k = 2; k < 6; k++) {
+          if (!/[0-9a-fA-F]/.test(text[i + k] ?? '')) {
+            i += k;
+            return { ok: false, at: i };
+          }
+        }
+        i += 5;
+      } else if (e !== undefined && '"\\/bfnrt'.includes(e)) i++;
+      else {
+        i++;
+        return { ok: false, at: i };
+      }
+    }
+  }
+  return { ok: false, at: i };
 }

@@ -4,8 +4,7 @@ import type { Context } from '../../shared/context.js';
 import { RefcatError, UsageError } from '../../shared/errors.js';
 import { gitDirectoryMadeBy, gitDirectoryOf } from '../../shared/git-directory.js';
 import { expandHome, shownPath } from '../../shared/paths.js';
-import { PatternBudget, PatternTimeout } from '../extract/pattern-search.js';
-import type { ByteSource } from '../paging/byte-source.js';
+import { PatternBudget, PatternTimeout } from '../regex/pattern-search.js';
 import { AtomicFile, reclaimTemps, TargetExistsError } from './atomic-file.js';
 import { makeDirs } from './make-dirs.js';
 import { acquireLock } from './write-lock.js';
@@ -14,6 +13,19 @@ import type { WriteMode } from './write-mode.js';
 import { lineStarts } from '../../shared/line-starts.js';
 
 export { WRITE_MODES, type WriteMode } from './write-mode.js';
+
+/**
+ * Where the bytes of what is written live: in memory, or in a file read by positioned reads
+ * (paging/byte-source.ts makes both). Declared here, where it is read, so that the writer needs
+ * nothing of the pages it writes.
+ */
+export interface ByteSource {
+  readonly size: number;
+  bytes(start: number, end: number): Buffer;
+  /** The text of [start, end) in blocks; `start` and `end` must be on character boundaries. */
+  text(start: number, end: number): Iterable<string>;
+  close(): void;
+}
 
 export interface SafeWriteOptions {
   /** The target as the user wrote it (relative to ctx.cwd). */

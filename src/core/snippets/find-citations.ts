@@ -1,4 +1,4 @@
-import { findDocRefs } from '../verify-refs/find-doc-refs.js';
+import { findDocRefs } from '../doc-refs/find-doc-refs.js';
 import type { FencedBlock } from './fenced-blocks.js';
 
 /**

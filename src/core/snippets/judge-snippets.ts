@@ -4,9 +4,8 @@ import { compareSnippet, findRunIn, type SnippetStatus } from './compare-snippet
 import { SnippetFiles } from './snippet-files.js';
 import { fencedBlocks, mayHoldFence } from './fenced-blocks.js';
 import { type Citation, type CitationForm, findCitations } from './find-citations.js';
-import { MARKER_OFF, MARKER_ON } from '../verify-refs/find-doc-refs.js';
+import { MARKER_OFF, MARKER_ON } from '../doc-refs/find-doc-refs.js';
 import { isFile } from '../../shared/paths.js';
-import type { SnippetLeft, SnippetRefresh } from './snippet-drift.js';
 import { utf8Of } from '../../shared/byte-text.js';
 import { lineEnd, lineStarts } from '../../shared/line-starts.js';
 
@@ -53,6 +52,24 @@ export interface SnippetReport {
   entries: SnippetEntry[];
   /** With --fix-snippets: what was refreshed (or would be, with dryRun) and what was left. */
   refresh?: { refreshed: SnippetRefresh[]; left: SnippetLeft[]; dryRun: boolean };
+}
+
+/** A snippet --fix-snippets rewrote (or, with dryRun, would). */
+export interface SnippetRefresh {
+  file: string;
+  line: number;
+  oldRef: string;
+  newRef: string;
+  oldLines: number;
+  newLines: number;
+}
+
+/** A stale snippet --fix-snippets left alone, and why. */
+export interface SnippetLeft {
+  file: string;
+  line: number;
+  ref: string;
+  reason: string;
 }
 
 export function emptySnippetReport(): SnippetReport {

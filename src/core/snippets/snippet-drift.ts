@@ -6,7 +6,7 @@ import { writeFileAtomic } from '../safe-write/atomic-file.js';
 import { compareSnippet } from './compare-snippet.js';
 import { fencedBlocks } from './fenced-blocks.js';
 import { type Citation, findCitations } from './find-citations.js';
-import { judgeSnippet, type SnippetEntry, type SnippetReport } from './judge-snippets.js';
+import { judgeSnippet, type SnippetEntry, type SnippetLeft, type SnippetRefresh, type SnippetReport } from './judge-snippets.js';
 import { SnippetFiles } from './snippet-files.js';
 import { applyLineEdits, refreshEdits } from './refresh-snippet.js';
 
@@ -71,24 +71,6 @@ export function judgeFixedAgain(snippets: SnippetReport, drift: DriftReport, sel
   }
 }
 
-/** A snippet --fix-snippets rewrote (or, with dryRun, would). */
-export interface SnippetRefresh {
-  file: string;
-  line: number;
-  oldRef: string;
-  newRef: string;
-  oldLines: number;
-  newLines: number;
-}
-
-/** A stale snippet --fix-snippets left alone, and why. */
-export interface SnippetLeft {
-  file: string;
-  line: number;
-  ref: string;
-  reason: string;
-}
-
 export interface RefreshResult {
   refreshed: SnippetRefresh[];
   left: SnippetLeft[];
@@ -109,26 +91,7 @@ export function refreshSnippets(
 ): RefreshResult {
   const entries = driftOf(drift);
   const result: RefreshResult = { refreshed: [], left: [] };
-  const byFile = new Map<string, { s: SnippetEntry; d: DriftEntry; code: string[] }[]>();
-  for (const s of snippets.entries) {
-    if (s.status !== 'stale') continue;
-    const d = entries.get(key(s.file, s.line, s.ref));
-    const leave = (reason: string) => result.left.push({ file: s.file, line: s.line, ref: s.ref, reason });
-    const base = s.base ? s.base.slice(0, 7) : null;
-    if (!d || !base || s.verbatimAtBase === null || s.verbatimAtBase === undefined) leave('no base to compare with');
-    else if (!s.verbatimAtBase) leave(`not a verbatim copy at ${base}`);
-    else if (d.status === 'deleted') leave(`its file was deleted since ${base}`);
-    else if (d.status !== 'changed' || !refreshedRef(d)) leave(`its ref is ${d.status}, not changed`);
-    else {
-      const selected = select(s, refreshedRef(d)!);
-      if (!selected) leave(`${refreshedRef(d)} does not resolve`);
-      else {
-        const list = byFile.get(s.file) ?? [];
-        list.push({ s, d, code: selected.flatMap((x) => x.lines) });
-        byFile.set(s.file, list);
-      }
-    }
-  }
+  const byFile = refreshable(snippets, entries, select, result.left);
   for (const [file, list] of byFile) {
     let buf: Buffer;
     try {
@@ -145,7 +108,7 @@ export function refreshSnippets(
       bareFileExists: () => true,
     });
     const edits = [];
-    const done: { s: SnippetEntry; d: DriftEntry; code: string[] }[] = [];
+    const done: Refreshable[] = [];
     for (const item of list) {
       const c = sameCitation(now, item.s.citation);
       if (!c) {
@@ -170,22 +133,65 @@ export function refreshSnippets(
       const mode = fs.statSync(file).mode & 0o7777;
       writeFileAtomic(file, applyLineEdits(docLines, edits).join('\n'), { mode, durable: true });
     }
-    for (const { s, d, code } of done) {
-      const newRef = refreshedRef(d)!;
-      result.refreshed.push({ file, line: s.line, oldRef: s.ref, newRef, oldLines: s.citation.snippet.length, newLines: code.length });
-      if (options.dryRun) continue;
-      snippets.stale--;
-      snippets.verbatim++;
-      s.status = 'verbatim';
-      s.missing = 0;
-      s.missingLines = [];
-      s.nowAt = null;
-      d.status = 'fixed';
-    }
+    for (const item of done) result.refreshed.push(refreshed(file, item, snippets, options.dryRun));
   }
   drift.counts.changed = drift.entries.filter((e) => e.status === 'changed').length;
   drift.counts.fixed = drift.entries.filter((e) => e.status === 'fixed').length;
   return result;
+}
+
+/** A stale snippet --fix-snippets may refresh, with its drift entry and the lines its new ref selects. */
+interface Refreshable {
+  s: SnippetEntry;
+  d: DriftEntry;
+  code: string[];
+}
+
+/**
+ * The stale snippets that were verbatim at base and whose ref drift found `changed`, by document,
+ * with their new lines; every other stale snippet goes to `left`, saying why.
+ */
+function refreshable(
+  snippets: SnippetReport,
+  entries: ReadonlyMap<string, DriftEntry>,
+  select: (entry: SnippetEntry, ref: string) => Extraction[] | null,
+  left: SnippetLeft[],
+): Map<string, Refreshable[]> {
+  const byFile = new Map<string, Refreshable[]>();
+  for (const s of snippets.entries) {
+    if (s.status !== 'stale') continue;
+    const d = entries.get(key(s.file, s.line, s.ref));
+    const leave = (reason: string) => left.push({ file: s.file, line: s.line, ref: s.ref, reason });
+    const base = s.base ? s.base.slice(0, 7) : null;
+    if (!d || !base || s.verbatimAtBase === null || s.verbatimAtBase === undefined) leave('no base to compare with');
+    else if (!s.verbatimAtBase) leave(`not a verbatim copy at ${base}`);
+    else if (d.status === 'deleted') leave(`its file was deleted since ${base}`);
+    else if (d.status !== 'changed' || !refreshedRef(d)) leave(`its ref is ${d.status}, not changed`);
+    else {
+      const selected = select(s, refreshedRef(d)!);
+      if (!selected) leave(`${refreshedRef(d)} does not resolve`);
+      else {
+        const list = byFile.get(s.file) ?? [];
+        list.push({ s, d, code: selected.flatMap((x) => x.lines) });
+        byFile.set(s.file, list);
+      }
+    }
+  }
+  return byFile;
+}
+
+/** What --fix-snippets says of a refreshed snippet; unless dryRun, its verdict and its ref's become fresh. */
+function refreshed(file: string, { s, d, code }: Refreshable, snippets: SnippetReport, dryRun: boolean): SnippetRefresh {
+  const done: SnippetRefresh = { file, line: s.line, oldRef: s.ref, newRef: refreshedRef(d)!, oldLines: s.citation.snippet.length, newLines: code.length };
+  if (dryRun) return done;
+  snippets.stale--;
+  snippets.verbatim++;
+  s.status = 'verbatim';
+  s.missing = 0;
+  s.missingLines = [];
+  s.nowAt = null;
+  d.status = 'fixed';
+  return done;
 }
 
 /** The ref a refreshed snippet cites: a line ref's new range; a symbol ref stays as it is (docs/drift.md#symbol-refs). */

@@ -4,14 +4,7 @@ import type { Context } from '../../shared/context.js';
 import { shownPath } from '../../shared/paths.js';
 import type { AliasEntry, AliasResolver } from '../alias/resolve-aliases.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
-import type { RefFinding } from './verify-refs.js';
-
-/** One ref of a grouped finding. */
-export interface GroupedRef {
-  file: string;
-  line: number | null;
-  ref: string;
-}
+import type { GroupedRef, RefFinding } from './ref-finding.js';
 
 /**
  * Refs into an alias whose folder does not exist (an external repository not cloned yet) are one

@@ -7,7 +7,7 @@ import { type ConvReader, loadConv } from '../workflow/load-conv.js';
 import { Confinement } from '../safe-read/confinement.js';
 import { checkConvRefs, relaxedBy, relaxMissing, workflowAliases } from '../workflow/validate-conv.js';
 import { extract } from '../extract/extract.js';
-import { PatternBudget } from '../extract/pattern-search.js';
+import { PatternBudget } from '../regex/pattern-search.js';
 import { ReadCache } from '../extract/read-cache.js';
 import { SnippetFiles } from '../snippets/snippet-files.js';
 import { WalkCache } from '../walk/walk-cache.js';
@@ -15,8 +15,9 @@ import { hasGlobChars } from '../walk/glob.js';
 import { MAX_TEXT_FILE_BYTES, readTextFile, TextFileError } from '../safe-read/read-text-file.js';
 import { collectFiles, type SkippedFile, walkFiles } from '../walk/collect-files.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
-import { findDocRefs } from './find-doc-refs.js';
-import { type GroupedRef, groupNotCloned } from './group-not-cloned.js';
+import { findDocRefs } from '../doc-refs/find-doc-refs.js';
+import { groupNotCloned } from './group-not-cloned.js';
+import type { RefFinding } from './ref-finding.js';
 import { convRefs } from '../workflow/conv-refs.js';
 import { WorkflowParts } from '../workflow/workflow-parts.js';
 import { type PlannedWorkflow, planWorkflows } from './plan-workflows.js';
@@ -82,12 +83,7 @@ export interface VerifyRefsOptions {
   onRefs?: (refs: readonly (DriftRefInput | UnresolvedDriftRef)[]) => void;
 }
 
-export interface RefFinding extends Finding {
-  /** With suggestFixes: refs to existing files with the same name, best first. */
-  suggestions?: string[];
-  /** A finding that stands for several refs (an alias folder not cloned): each of them. */
-  refs?: GroupedRef[];
-}
+export type { RefFinding } from './ref-finding.js';
 
 export interface VerifyRefsReport {
   filesScanned: number;
@@ -165,48 +161,67 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
     if (driftRefs) detach(driftRefs, driftBefore);
   }
   if (driftRefs) options.onRefs?.(driftRefs);
-  let drift: VerifyRefsReport['drift'];
-  if (options.drift && driftRefs) {
-    const found = await detectDrift(driftRefs, ctx, { since: options.drift.since, git: options.drift.git, blameEveryFile: options.drift.blameEveryFile, confine: options.confine });
-    keepBareRefs(found, bareRefs);
-    const dryRun = options.drift.dryRun ?? false;
-    const isKnownAlias = aliasOrUnsure(base);
-    const fixes = options.drift.fix ? await fixDrift(found, ctx, { dryRun, isKnownAlias }) : [];
-    const acceptances = options.drift.accept ? acceptDrift(found, ctx, { dryRun }) : undefined;
-    drift = { ...found, dryRun, fixes, ...(acceptances ? { acceptances } : {}) };
-    if (snippets) {
-      // A snippet's lines as its (new) ref selects them now, looked up as the doc's refs are.
-      const select = (s: SnippetEntry, ref: string) => {
-        const report = extract([s.citation.bare && !ref.startsWith('@') ? '@' + ref : ref], ctx, { searchDirs: [...s.searchDirs], aliases: base, patternBudget: budget });
-        return report.errors.length === 0 ? report.results : null;
-      };
-      judgeAtBase(snippets, drift);
-      judgeFixedAgain(snippets, drift, select);
-      if (options.drift.fixSnippets) {
-        snippets.refresh = { ...refreshSnippets(snippets, drift, select, { dryRun, isKnownAlias }), dryRun };
-      }
-    }
-  }
+  const drift = options.drift && driftRefs ? await driftPass(driftRefs, options.drift, { ctx, aliases: base, budget, bareRefs, snippets, confine: options.confine }) : undefined;
   if (options.suggestFixes) addSuggestions(findings, base, files.map((f) => f.root), ctx);
 
   const grouped = groupNotCloned(findings, base, ctx, { allowMissing: options.allowMissing ?? false });
+  return reportOf(grouped, { filesScanned: files.length, skipped, refsFound, strict: options.strict ?? false, snippets, drift });
+}
+
+/** The report of a run from its findings (not-cloned refs grouped) and what it scanned. */
+function reportOf(
+  grouped: readonly RefFinding[],
+  scan: { filesScanned: number; skipped: SkippedFile[]; refsFound: number; strict: boolean; snippets: SnippetReport | undefined; drift: VerifyRefsReport['drift'] },
+): VerifyRefsReport {
   const errors = grouped.filter((f) => f.severity === 'error');
   const warnings = grouped.filter((f) => f.severity === 'warning');
   // Findings without a ref (a malformed ALIAS, an unreadable file) fail the run but are not refs.
   const broken = new Set(errors.flatMap((f): { file: string; line: number | null; ref?: string }[] => f.refs ?? (f.ref ? [f] : [])).map((f) => `${f.file}\0${f.line}\0${f.ref}`)).size;
   return {
-    filesScanned: files.length,
-    skipped,
-    refsFound,
-    valid: refsFound - broken,
+    filesScanned: scan.filesScanned,
+    skipped: scan.skipped,
+    refsFound: scan.refsFound,
+    valid: scan.refsFound - broken,
     broken,
     errors,
     warnings,
     passed:
-      errors.length === 0 && !(options.strict && warnings.length > 0) && driftPasses(drift, options.strict ?? false) && (snippets?.stale ?? 0) === 0,
-    ...(snippets ? { snippets } : {}),
-    ...(drift ? { drift } : {}),
+      errors.length === 0 && !(scan.strict && warnings.length > 0) && driftPasses(scan.drift, scan.strict) && (scan.snippets?.stale ?? 0) === 0,
+    ...(scan.snippets ? { snippets: scan.snippets } : {}),
+    ...(scan.drift ? { drift: scan.drift } : {}),
   };
+}
+
+/**
+ * Drift over every ref found (docs/drift.md), with --fix and --accept, and the cited snippets
+ * judged at their refs' base (docs/snippets.md#with---drift), refreshed with --fix-snippets.
+ */
+async function driftPass(
+  driftRefs: readonly (DriftRefInput | UnresolvedDriftRef)[],
+  opts: NonNullable<VerifyRefsOptions['drift']>,
+  run: { ctx: Context; aliases: AliasResolver; budget: PatternBudget; bareRefs: ReadonlySet<string>; snippets: SnippetReport | undefined; confine: Confinement | undefined },
+): Promise<NonNullable<VerifyRefsReport['drift']>> {
+  const { snippets } = run;
+  const found = await detectDrift(driftRefs, run.ctx, { since: opts.since, git: opts.git, blameEveryFile: opts.blameEveryFile, confine: run.confine });
+  keepBareRefs(found, run.bareRefs);
+  const dryRun = opts.dryRun ?? false;
+  const isKnownAlias = aliasOrUnsure(run.aliases);
+  const fixes = opts.fix ? await fixDrift(found, run.ctx, { dryRun, isKnownAlias }) : [];
+  const acceptances = opts.accept ? acceptDrift(found, run.ctx, { dryRun }) : undefined;
+  const drift: NonNullable<VerifyRefsReport['drift']> = { ...found, dryRun, fixes, ...(acceptances ? { acceptances } : {}) };
+  if (snippets) {
+    // A snippet's lines as its (new) ref selects them now, looked up as the doc's refs are.
+    const select = (s: SnippetEntry, ref: string) => {
+      const report = extract([s.citation.bare && !ref.startsWith('@') ? '@' + ref : ref], run.ctx, { searchDirs: [...s.searchDirs], aliases: run.aliases, patternBudget: run.budget });
+      return report.errors.length === 0 ? report.results : null;
+    };
+    judgeAtBase(snippets, drift);
+    judgeFixedAgain(snippets, drift, select);
+    if (opts.fixSnippets) {
+      snippets.refresh = { ...refreshSnippets(snippets, drift, select, { dryRun, isKnownAlias }), dryRun };
+    }
+  }
+  return drift;
 }
 
 /**
@@ -335,23 +350,28 @@ interface DocSinks {
   walkCache: WalkCache;
 }
 
-/** The refs checked, or the grammars its symbol refs need first (nothing was checked then). */
-function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolver, sinks: DocSinks): number | SymbolLanguage[] {
-  const { findings, budget, driftRefs, snippets, comparable, bareRefs, confine, readCache, snippetFiles, walkCache } = sinks;
-  let text: string;
+/**
+ * A doc's byte text (shared/byte-text.ts), or null with a finding: binary, not UTF-8 or too large
+ * is not a doc, not scanned, with a warning (so --strict fails); anything else fails the run.
+ */
+function readDoc(file: string, ctx: Context, findings: Finding[]): string | null {
   try {
-    // Byte text: each line is decoded when it is read (shared/byte-text.ts).
-    text = readTextFile(file, MAX_DOC_BYTES, { bytes: true });
+    return readTextFile(file, MAX_DOC_BYTES, { bytes: true });
   } catch (err) {
     if (!(err instanceof TextFileError)) throw err;
-    // Binary, not UTF-8 or too large: not a doc, not scanned, with a warning (so --strict fails);
-    // anything else fails the run.
     const skip = err.code === 'too_large' || err.code === 'binary';
     const problem = err.code === 'binary' ? 'is binary or not UTF-8' : err.problem;
     const message = `${skip ? 'Not scanned' : 'Cannot read'}: ${shownPath(ctx.cwd, file)} ${problem}`;
     findings.push({ severity: skip ? 'warning' : 'error', code: skip ? err.code : 'unreadable', message, details: [], file, line: null });
-    return 0;
+    return null;
   }
+}
+
+/** The refs checked, or the grammars its symbol refs need first (nothing was checked then). */
+function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolver, sinks: DocSinks): number | SymbolLanguage[] {
+  const { findings, budget, driftRefs, snippets, comparable, bareRefs, confine, readCache, snippetFiles, walkCache } = sinks;
+  const text = readDoc(file, ctx, findings);
+  if (text === null) return 0;
   const isKnownAlias = aliasOrUnsure(aliases);
   const dir = path.dirname(file);
   const searchDirs = [...new Set([dir, root, ctx.cwd])];

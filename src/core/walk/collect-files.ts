@@ -69,12 +69,7 @@ export interface CollectedFile {
  * names nothing at all is a usage error.
  */
 export function collectFiles(inputs: readonly string[], ctx: Context, options: CollectOptions): Collected {
-  const exclude = (options.exclude ?? [])
-    .map((glob) => {
-      if (glob.length > MAX_RULE_CHARS) throw new UsageError(`--exclude: glob too long: ${glob.length} characters (at most ${MAX_RULE_CHARS})`, { code: 'glob_too_long' });
-      return parseRule(glob);
-    })
-    .filter((r): r is Rule => r !== null);
+  const exclude = excludeRules(options.exclude ?? []);
   const wanted = (file: string) => options.extensions.some((ext) => file.toLowerCase().endsWith(ext));
   const seen = new Set<string>();
   const out: CollectedFile[] = [];
@@ -130,6 +125,16 @@ export function collectFiles(inputs: readonly string[], ctx: Context, options: C
     }
   }
   return { files: out, skipped };
+}
+
+/** The `--exclude` globs as ignore rules; a glob too long to match safely is a usage error. */
+function excludeRules(globs: readonly string[]): Rule[] {
+  return globs
+    .map((glob) => {
+      if (glob.length > MAX_RULE_CHARS) throw new UsageError(`--exclude: glob too long: ${glob.length} characters (at most ${MAX_RULE_CHARS})`, { code: 'glob_too_long' });
+      return parseRule(glob);
+    })
+    .filter((r): r is Rule => r !== null);
 }
 
 /** SkippedFile.by for a file that an `-e/--exclude` glob kept out. */

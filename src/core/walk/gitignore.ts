@@ -3,7 +3,7 @@ import path from 'node:path';
 import { findUp } from '../../shared/paths.js';
 import { MAX_TEXT_FILE_BYTES } from '../safe-read/read-text-file.js';
 import { compileGlob, type GlobMatcher, MAX_GLOB_CHARS } from './glob-match.js';
-import { holdsAny } from './regex-nfa.js';
+import { holdsAny } from '../regex/regex-nfa.js';
 
 export interface Rule {
   negated: boolean;

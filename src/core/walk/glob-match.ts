@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { RefError } from '../../shared/errors.js';
 import { lazyRequire } from '../../shared/lazy.js';
-import { DEFAULT_PATTERN_BUDGET_MS, PatternBudget, PatternTimeout } from '../extract/pattern-search.js';
-import { compileRegex, holdsAny } from './regex-nfa.js';
+import { DEFAULT_PATTERN_BUDGET_MS, PatternBudget, PatternTimeout } from '../regex/pattern-search.js';
+import { compileRegex, holdsAny } from '../regex/regex-nfa.js';
 
 const picomatch = lazyRequire<typeof import('picomatch')>('picomatch');
 
@@ -18,7 +18,7 @@ export interface GlobMatcher {
  * polynomial in the name whatever the glob (docs/reference.md#limits-and-hostile-input). Plain
  * globs of one `*` a segment run picomatch's regex in V8, which has nothing there to backtrack
  * over; other plain globs are matched segment by segment, and the rest by picomatch's regex run
- * in regex-nfa.ts. `windows` (picomatch's option) defaults, as there, to whether this is Windows.
+ * in regex/regex-nfa.ts. `windows` (picomatch's option) defaults, as there, to whether this is Windows.
  */
 export function compileGlob(glob: string, options: { dot: boolean; windows?: boolean }): GlobMatcher {
   if (glob.length > MAX_GLOB_CHARS) throw globTooLong(glob);
@@ -206,7 +206,7 @@ function matchSegment(p: string, name: string, from: number, to: number, noDot: 
 }
 
 /**
- * What regex-nfa.ts leaves to V8 (a glob holding `\1`, `(?<=`, `\x41`: regex syntax no ordinary
+ * What regex/regex-nfa.ts leaves to V8 (a glob holding `\1`, `(?<=`, `\x41`: regex syntax no ordinary
  * glob has) runs under the CPU budget of user patterns, one budget per glob.
  */
 function budgeted(glob: string, re: RegExp): (s: string) => boolean {

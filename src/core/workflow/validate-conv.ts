@@ -5,7 +5,7 @@ import { type Diagnostic, type Finding, isRefcatError, RefError } from '../../sh
 import { shownPath } from '../../shared/paths.js';
 import { closest } from '../../shared/did-you-mean.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
-import { PatternBudget } from '../extract/pattern-search.js';
+import { PatternBudget } from '../regex/pattern-search.js';
 import { extract, resolveFiles } from '../extract/extract.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { ALLOWED_VALUES, STEP_DIRECTIVES } from './conv-directives.js';
