@@ -102,4 +102,4 @@ export {
 } from './core/drift/detect-drift.js';
 export { fixDrift, fileStamp, type DriftFix, type DriftNotFixed } from './core/drift/fix-drift.js';
 export { acceptDrift, ACCEPT_FILE, type DriftAcceptance } from './core/drift/accept-drift.js';
-export { GitRunner, GitError } from './core/drift/git-runner.js';
+export { GitRunner, GitError } from './core/git/git-runner.js';

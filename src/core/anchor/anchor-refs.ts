@@ -5,7 +5,7 @@ import { ConfigError } from '../../shared/errors.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
 import { detectDrift, type DriftEntry, type DriftRefInput, type DriftReport } from '../drift/detect-drift.js';
 import { type DriftNotFixed, fixDrift } from '../drift/fix-drift.js';
-import type { GitRunner } from '../drift/git-runner.js';
+import type { GitRunner } from '../git/git-runner.js';
 import type { RangeSelector, SymbolSelector } from '../ref-spec/ref-spec.js';
 import { verifyRefs } from '../verify-refs/verify-refs.js';
 import { hasGlobChars } from '../walk/glob.js';

@@ -7,11 +7,11 @@ import type { AliasEntry } from '../alias/resolve-aliases.js';
 import { escapePath, formatSelector, formatSpan, safePath } from '../ref-spec/format-ref-spec.js';
 import type { LineSpan, RangeSelector, RefSpec, SymbolSelector } from '../ref-spec/ref-spec.js';
 import type { Confinement } from '../safe-read/confinement.js';
-import { editsInside, type FileChange, type Hunk, mapLine, parseDiff, parseFileDiffs, type RepoChanges } from './diff-hunks.js';
+import { editsInside, type FileChange, type Hunk, mapLine, parseDiff, parseFileDiffs, type RepoChanges } from '../git/diff-hunks.js';
 import { type AcceptKey, applyAccepted, linesHash } from './accept-drift.js';
 import type { DriftNotFixed } from './fix-drift.js';
-import { argBatches, lineRanges, MAX_REVISION_CHARS } from './arg-batches.js';
-import { GitError, GitRunner } from './git-runner.js';
+import { argBatches, lineRanges, MAX_REVISION_CHARS } from '../git/arg-batches.js';
+import { GitError, GitRunner } from '../git/git-runner.js';
 import { judgeSymbol } from './symbol-drift.js';
 
 /**

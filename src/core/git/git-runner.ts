@@ -1,3 +1,18 @@
+/**
+ * The git room: every git process refcat starts runs here, through GitRunner, and the files beside
+ * this one ask git one kind of question each (blame, blob reads, a tree's paths, a diff, a log,
+ * revisions) and parse its answer into data. Callers (drift, anchor) hold the policy; this room
+ * knows git's commands and output formats only.
+ *
+ * The hardening, and why: the repositories git runs in are anyone's (a cloned alias target, a
+ * doc's repository in CI), and their config can name programs. So git runs without a shell, with
+ * no fsmonitor hook, no textconv (callers pass `--no-textconv`), every clean/smudge/process filter
+ * emptied on the command line, no lazy fetch of a partial clone's missing objects (reading must
+ * never reach the network), no pager, no prompt, and LC_ALL=C so the messages parsed are git's own
+ * (docs/reference.md#limits-and-hostile-input). Process slots cap the git children running at once
+ * across every runner of the process (a server's calls), and command lines are cut into bounded
+ * batches (arg-batches.ts), so no input size runs out of file descriptors or argument space.
+ */
 import os from 'node:os';
 import type { Context } from '../../shared/context.js';
 import { RefcatError, UsageError } from '../../shared/errors.js';
