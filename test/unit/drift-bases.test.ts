@@ -1,7 +1,8 @@
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { detectDrift, type DriftRefInput } from '../../src/core/drift/detect-drift.js';
+import { detectDrift } from '../../src/core/drift/detect-drift.js';
+import type { DriftRefInput } from '../../src/core/drift/drift-types.js';
 import { GitRunner } from '../../src/core/git/git-runner.js';
 import { parseRef } from '../../src/core/ref-spec/parse-ref-spec.js';
 import { GitRepo, numbered } from '../helpers/git-repo.js';

@@ -7,7 +7,7 @@ import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { reclaimTemps, writeFileAtomic } from '../safe-write/atomic-file.js';
 import { refsInLine } from '../verify-refs/find-doc-refs.js';
 import { hasGlobChars } from '../walk/glob.js';
-import { type DriftEntry, type DriftReport, groupInto, type RefTarget, resolveSpan } from './detect-drift.js';
+import { type DriftEntry, type DriftNotFixed, type DriftReport, groupInto, type RefTarget, resolveSpan } from './drift-types.js';
 import { lineStarts } from '../../shared/line-starts.js';
 
 export interface DriftFix {
@@ -20,25 +20,6 @@ export interface DriftFix {
 
 /** Characters a ref may hold (docs/reference.md#verify-refs): a match must not run on into one. */
 const REF_CHAR = /[^\s`'"<>()[\]{}|,;]/;
-
-/** A scanned file --fix left as it was, and why (docs/reference.md#drift-verdicts). */
-export interface DriftNotFixed {
-  /** Absolute path of the scanned file. */
-  file: string;
-  /** How many moved refs it holds that were not rewritten. */
-  refs: number;
-  reason: string;
-  /**
-   * `unwritable` and `outside` fail the run; `changed`, `interrupted`, `no_round_trip` (one ref
-   * whose new form would not read back as the same file and lines) and `review_first` (one ref on
-   * a line that also holds a changed or deleted ref) are warnings.
-   */
-  kind: 'changed' | 'outside' | 'unwritable' | 'interrupted' | 'no_round_trip' | 'review_first';
-  /** no_round_trip and review_first: the ref's line and what it would have become. */
-  line?: number;
-  ref?: string;
-  newRef?: string;
-}
 
 /**
  * What a scanned file was like when it was scanned (inode, size, modification time), to tell
