@@ -1,11 +1,10 @@
+/**
+ * The words every file of drift shares (what a ref is, what its verdict says, what --fix left and
+ * what --accept records), kept below the files that detect, fix and accept, so that none of those
+ * imports another for a type.
+ */
 import type { AliasEntry } from '../alias/resolve-aliases.js';
 import type { LineSpan, RangeSelector, RefSpec, SymbolSelector } from '../ref-spec/ref-spec.js';
-
-/*
- * The words every file of drift shares (what a ref is, what its verdict says, what --fix left and
- * what --accept records), kept below the files that make them, detect, fix and accept, so that
- * none of those imports another for a type.
- */
 
 /**
  * Verdicts of docs/reference.md#drift-verdicts; `fixed` is a `moved` ref that --fix rewrote,
