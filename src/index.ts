@@ -91,15 +91,8 @@ export { parseResponseRefs, type ResponseRef, type ResponseRefs } from './core/r
 export { loadTokenizer, ENCODINGS, type Encoding, type Tokenizer } from './core/tokens/tokenizer.js';
 export { budgetMarkdown, tokensJson, type BudgetOptions, type BudgetedMarkdown } from './core/tokens/token-budget.js';
 
-export {
-  detectDrift,
-  type DetectDriftOptions,
-  type DriftEntry,
-  type DriftRefInput,
-  type DriftReport,
-  type DriftStatus,
-  type UnresolvedDriftRef,
-} from './core/drift/detect-drift.js';
-export { fixDrift, fileStamp, type DriftFix, type DriftNotFixed } from './core/drift/fix-drift.js';
+export { detectDrift, type DetectDriftOptions } from './core/drift/detect-drift.js';
+export type { DriftEntry, DriftNotFixed, DriftRefInput, DriftReport, DriftStatus, UnresolvedDriftRef } from './core/drift/drift-types.js';
+export { fixDrift, fileStamp, type DriftFix } from './core/drift/fix-drift.js';
 export { acceptDrift, ACCEPT_FILE, type DriftAcceptance } from './core/drift/accept-drift.js';
-export { GitRunner, GitError } from './core/drift/git-runner.js';
+export { GitRunner, GitError } from './core/git/git-runner.js';

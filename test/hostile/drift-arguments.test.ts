@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { argBatches, lineRanges } from '../../src/core/drift/arg-batches.js';
-import { detectDrift, type DriftRefInput } from '../../src/core/drift/detect-drift.js';
-import { GitRunner } from '../../src/core/drift/git-runner.js';
+import { argBatches, lineRanges } from '../../src/core/git/arg-batches.js';
+import { detectDrift } from '../../src/core/drift/detect-drift.js';
+import type { DriftRefInput } from '../../src/core/drift/drift-types.js';
+import { GitRunner } from '../../src/core/git/git-runner.js';
 import { parseRef } from '../../src/core/ref-spec/parse-ref-spec.js';
 import { GitRepo, numbered } from '../helpers/git-repo.js';
 import { refcatInProcess } from '../helpers/in-process.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapLine, parseDiff } from '../../src/core/drift/diff-hunks.js';
+import { mapLine, parseDiff } from '../../src/core/git/diff-hunks.js';
 
 const HUNKS = [
   { oldStart: 3, oldCount: 0, newStart: 4, newCount: 2 }, // 2 lines inserted after old line 3

@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GIT_SLOTS, GitError, GitRunner, GitSlots } from '../../src/core/drift/git-runner.js';
+import { GIT_SLOTS, GitError, GitRunner, GitSlots } from '../../src/core/git/git-runner.js';
 import { detectDrift, parseRef } from '../../src/index.js';
 import { GitRepo, numbered } from '../helpers/git-repo.js';
 import { testCtx, tmpDir } from '../helpers/tmp.js';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { RefError } from '../../shared/errors.js';
-import { resolveSpan } from '../drift/detect-drift.js';
+import { resolveSpan } from '../drift/drift-types.js';
 import { formatSelector } from '../ref-spec/format-ref-spec.js';
 import type { LineSpan, RangeSelector, SymbolSelector } from '../ref-spec/ref-spec.js';
 import type { Declaration } from '../symbols/declaration.js';

@@ -7,7 +7,7 @@ import { type Confinement, leadsOutside } from '../safe-read/confinement.js';
 import { parseJson } from '../safe-read/data-file-syntax.js';
 import { readTextFile, TextFileError } from '../safe-read/read-text-file.js';
 import { writeFileAtomic } from '../safe-write/atomic-file.js';
-import type { DriftEntry, DriftReport } from './detect-drift.js';
+import type { DriftEntry, DriftReport } from './drift-types.js';
 
 /** Loaded on first use: node:crypto is a few ms of start-up for every command that links this file. */
 const crypto = lazyRequire<typeof import('node:crypto')>('node:crypto');
@@ -25,16 +25,6 @@ export const ACCEPT_FILE = 'refcat-accepted.json';
 interface AcceptedRef {
   doc: string;
   ref: string;
-  lines: string;
-}
-
-/** What identifies a `changed` ref for acceptance; set by detectDrift. */
-export interface AcceptKey {
-  /** Root of the doc's repository, where ACCEPT_FILE is. */
-  repo: string;
-  /** The doc's path from that root, `/`-separated. */
-  doc: string;
-  /** `sha256:` of the lines the ref selects now, joined by `\n`. */
   lines: string;
 }
 

@@ -1,4 +1,4 @@
-import type { DriftEntry } from './detect-drift.js';
+import type { DriftEntry } from './drift-types.js';
 
 /**
  * What happened to a changed ref's lines, as the CLI and the editor say it (docs/drift.md#how-it-decides):

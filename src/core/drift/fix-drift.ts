@@ -5,9 +5,11 @@ import { stopOnInterrupt } from '../../shared/interrupt.js';
 import { findUp, shownPath } from '../../shared/paths.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { reclaimTemps, writeFileAtomic } from '../safe-write/atomic-file.js';
-import { refsInLine } from '../verify-refs/find-doc-refs.js';
+// A new ref must read back exactly as `verify refs` reads refs in a doc (roundTripProblem): the
+// one doc-ref scanner checks it, never a copy of it.
+import { refsInLine } from '../doc-refs/find-doc-refs.js';
 import { hasGlobChars } from '../walk/glob.js';
-import { type DriftEntry, type DriftReport, groupInto, type RefTarget, resolveSpan } from './detect-drift.js';
+import { type DriftEntry, type DriftNotFixed, type DriftReport, groupInto, type RefTarget, resolveSpan } from './drift-types.js';
 import { lineStarts } from '../../shared/line-starts.js';
 
 export interface DriftFix {
@@ -20,25 +22,6 @@ export interface DriftFix {
 
 /** Characters a ref may hold (docs/reference.md#verify-refs): a match must not run on into one. */
 const REF_CHAR = /[^\s`'"<>()[\]{}|,;]/;
-
-/** A scanned file --fix left as it was, and why (docs/reference.md#drift-verdicts). */
-export interface DriftNotFixed {
-  /** Absolute path of the scanned file. */
-  file: string;
-  /** How many moved refs it holds that were not rewritten. */
-  refs: number;
-  reason: string;
-  /**
-   * `unwritable` and `outside` fail the run; `changed`, `interrupted`, `no_round_trip` (one ref
-   * whose new form would not read back as the same file and lines) and `review_first` (one ref on
-   * a line that also holds a changed or deleted ref) are warnings.
-   */
-  kind: 'changed' | 'outside' | 'unwritable' | 'interrupted' | 'no_round_trip' | 'review_first';
-  /** no_round_trip and review_first: the ref's line and what it would have become. */
-  line?: number;
-  ref?: string;
-  newRef?: string;
-}
 
 /**
  * What a scanned file was like when it was scanned (inode, size, modification time), to tell
@@ -72,8 +55,37 @@ export async function fixDrift(
   const fixes: DriftFix[] = [];
   const notFixed: DriftNotFixed[] = [];
   report.notFixed = notFixed;
-  // A ref's base is the commit that last changed its doc line: rewriting a line would make that
-  // commit the base of a changed or deleted ref beside it, and its verdict would be gone unreviewed.
+  const byFile = rewritesByFile(report, notFixed);
+  const reclaimed = new Set<string>();
+  let first = true;
+  let interrupted = false;
+  const settled = options.dryRun ? () => {} : stopOnInterrupt(() => (interrupted = true));
+  try {
+    for (const [file, entries] of byFile) {
+      // Between two files: let a signal in, and stop there if one came.
+      if (!first && !options.dryRun) await new Promise((resolve) => setImmediate(resolve));
+      first = false;
+      if (interrupted || options.signal?.aborted) {
+        notFixed.push({ file, refs: entries.length, reason: 'not written: interrupted', kind: 'interrupted' });
+        continue;
+      }
+      fixFile(file, entries, ctx, options, { fixes, notFixed, reclaimed });
+    }
+  } finally {
+    settled();
+  }
+  report.counts.moved = report.entries.filter((e) => e.status === 'moved').length;
+  report.counts.deleted = report.entries.filter((e) => e.status === 'deleted').length;
+  report.counts.fixed = report.entries.filter((e) => e.status === 'fixed').length;
+  return fixes;
+}
+
+/**
+ * The entries --fix rewrites, by scanned file. A ref's base is the commit that last changed its
+ * doc line: rewriting a line would make that commit the base of a changed or deleted ref beside
+ * it, and its verdict would be gone unreviewed, so such a line is left (`review_first`).
+ */
+function rewritesByFile(report: DriftReport, notFixed: DriftNotFixed[]): Map<string, DriftEntry[]> {
   const needsReview = new Set(report.entries.filter((e) => (e.status === 'changed' || e.status === 'deleted') && !rewritable(e)).map((e) => `${e.file}\0${e.line}`));
   const byFile = new Map<string, DriftEntry[]>();
   for (const e of report.entries) {
@@ -84,69 +96,61 @@ export async function fixDrift(
     }
     groupInto(byFile, e.file, e);
   }
-  const reclaimed = new Set<string>();
-  let first = true;
-  let interrupted = false;
-  const settled = options.dryRun ? () => {} : stopOnInterrupt(() => (interrupted = true));
+  return byFile;
+}
+
+/** What fixDrift gathers over the files: the fixes made, what was left, the folders whose temp files were reclaimed. */
+interface FixRun {
+  fixes: DriftFix[];
+  notFixed: DriftNotFixed[];
+  reclaimed: Set<string>;
+}
+
+/** Rewrite the refs of one scanned file in one atomic replace, or say in `run.notFixed` why not. */
+function fixFile(file: string, entries: readonly DriftEntry[], ctx: Context, options: { dryRun?: boolean; isKnownAlias?: (name: string) => boolean }, run: FixRun): void {
+  const { notFixed } = run;
+  const stamp = entries[0]!.stamp;
+  if (stamp !== undefined && fileStamp(file) !== stamp) {
+    notFixed.push({ file, refs: entries.length, reason: 'changed since it was scanned: run again', kind: 'changed' });
+    return;
+  }
+  const target = writeTarget(file, ctx, entries[0]!.includedBy);
+  if (typeof target !== 'string') {
+    notFixed.push({ file, refs: entries.length, reason: target.refused, kind: 'outside' });
+    return;
+  }
+  let buf: Buffer;
   try {
-  for (const [file, entries] of byFile) {
-    // Between two files: let a signal in, and stop there if one came.
-    if (!first && !options.dryRun) await new Promise((resolve) => setImmediate(resolve));
-    first = false;
-    if (interrupted || options.signal?.aborted) {
-      notFixed.push({ file, refs: entries.length, reason: 'not written: interrupted', kind: 'interrupted' });
-      continue;
+    buf = fs.readFileSync(target);
+  } catch (err) {
+    notFixed.push({ file, refs: entries.length, reason: `cannot read it: ${why(err)}`, kind: 'unwritable' });
+    return;
+  }
+  const edits = editsFor(buf, entries, { conv: file.toLowerCase().endsWith('.conv'), isKnownAlias: options.isKnownAlias ?? (() => false) }, (e, problem) =>
+    notFixed.push({ file, refs: 1, reason: `${e.ref} would become ${e.newRef}, which ${problem}`, kind: 'no_round_trip', line: e.line, ref: e.ref, newRef: e.newRef! }),
+  );
+  if (edits.length === 0) return;
+  if (!options.dryRun) {
+    const dir = path.dirname(target);
+    if (!run.reclaimed.has(dir)) {
+      reclaimTemps(dir, ctx.proc);
+      run.reclaimed.add(dir);
     }
-    const stamp = entries[0]!.stamp;
-    if (stamp !== undefined && fileStamp(file) !== stamp) {
-      notFixed.push({ file, refs: entries.length, reason: 'changed since it was scanned: run again', kind: 'changed' });
-      continue;
-    }
-    const target = writeTarget(file, ctx, entries[0]!.includedBy);
-    if (typeof target !== 'string') {
-      notFixed.push({ file, refs: entries.length, reason: target.refused, kind: 'outside' });
-      continue;
-    }
-    let buf: Buffer;
     try {
-      buf = fs.readFileSync(target);
+      const mode = fs.statSync(target).mode & 0o7777;
+      writeFileAtomic(target, applyEdits(buf, edits), { mode, durable: true, pid: ctx.proc?.pid });
     } catch (err) {
-      notFixed.push({ file, refs: entries.length, reason: `cannot read it: ${why(err)}`, kind: 'unwritable' });
-      continue;
-    }
-    const edits = editsFor(buf, entries, { conv: file.toLowerCase().endsWith('.conv'), isKnownAlias: options.isKnownAlias ?? (() => false) }, (e, problem) =>
-      notFixed.push({ file, refs: 1, reason: `${e.ref} would become ${e.newRef}, which ${problem}`, kind: 'no_round_trip', line: e.line, ref: e.ref, newRef: e.newRef! }),
-    );
-    if (edits.length === 0) continue;
-    if (!options.dryRun) {
-      const dir = path.dirname(target);
-      if (!reclaimed.has(dir)) {
-        reclaimTemps(dir, ctx.proc);
-        reclaimed.add(dir);
-      }
-      try {
-        const mode = fs.statSync(target).mode & 0o7777;
-        writeFileAtomic(target, applyEdits(buf, edits), { mode, durable: true, pid: ctx.proc?.pid });
-      } catch (err) {
-        notFixed.push({ file, refs: entries.length, reason: `cannot write in ${shownPath(ctx.cwd, dir)}/: ${why(err)}`, kind: 'unwritable' });
-        continue;
-      }
-    }
-    const done = new Set<DriftEntry>();
-    for (const x of edits) {
-      if (done.has(x.entry)) continue;
-      done.add(x.entry);
-      fixes.push({ file, line: x.entry.line, oldRef: x.entry.ref, newRef: x.entry.newRef! });
-      if (!options.dryRun) x.entry.status = 'fixed';
+      notFixed.push({ file, refs: entries.length, reason: `cannot write in ${shownPath(ctx.cwd, dir)}/: ${why(err)}`, kind: 'unwritable' });
+      return;
     }
   }
-  } finally {
-    settled();
+  const done = new Set<DriftEntry>();
+  for (const x of edits) {
+    if (done.has(x.entry)) continue;
+    done.add(x.entry);
+    run.fixes.push({ file, line: x.entry.line, oldRef: x.entry.ref, newRef: x.entry.newRef! });
+    if (!options.dryRun) x.entry.status = 'fixed';
   }
-  report.counts.moved = report.entries.filter((e) => e.status === 'moved').length;
-  report.counts.deleted = report.entries.filter((e) => e.status === 'deleted').length;
-  report.counts.fixed = report.entries.filter((e) => e.status === 'fixed').length;
-  return fixes;
 }
 
 /** What --fix writes: a moved ref, or an entry marked `rewrite` (a renamed declaration), with a new ref. */

@@ -25,7 +25,7 @@ import { resolveSymbol, symbolSpan } from '../symbols/resolve-symbol.js';
 export const RENAME_SHARE = 0.8;
 
 /**
- * What a symbol ref's verdict sets on its drift entry (detect-drift.ts applies it; the same field
+ * What a symbol ref's verdict sets on its drift entry (judge-line-refs.ts applies it; the same field
  * names as DriftEntry).
  */
 export interface SymbolVerdict {

@@ -1,7 +1,7 @@
 import { visible } from '../../shared/visible.js';
 import type { RefFinding, VerifyRefsReport } from '../verify-refs/verify-refs.js';
 import { shownPath } from '../../shared/paths.js';
-import type { DriftEntry } from '../drift/detect-drift.js';
+import type { DriftEntry } from '../drift/drift-types.js';
 import { changedText } from '../drift/changed-text.js';
 import { MISSING_CODES } from '../workflow/validate-conv.js';
 import { KNOWN_ALIASES } from '../alias/resolve-aliases.js';

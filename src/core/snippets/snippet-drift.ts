@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { DriftEntry, DriftReport } from '../drift/detect-drift.js';
+import type { DriftEntry, DriftReport } from '../drift/drift-types.js';
 import { roundTripProblem } from '../drift/fix-drift.js';
 import type { Extraction } from '../extract/extract.js';
 import { writeFileAtomic } from '../safe-write/atomic-file.js';

@@ -8,6 +8,9 @@
 /** Bytes of list arguments one git run gets, counting each argument's pointer and terminator. */
 export const ARG_BYTES_PER_CALL = 256 * 1024;
 
+/** Paths (or patterns) per git command line (well under any system's argument limit). */
+export const PATHS_PER_CALL = 2000;
+
 /** The longest revision or pin name refcat hands to git; longer is no revision (git's own names are far shorter). */
 export const MAX_REVISION_CHARS = 1024;
 

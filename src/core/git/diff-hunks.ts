@@ -157,3 +157,14 @@ export function editsInside(hunks: readonly Hunk[], start: number, end: number):
   }
   return { inserted, deleted };
 }
+
+/** Where new line `n` of a diff was before it: its old line, or null when the diff added it. */
+export function lineBefore(hunks: readonly Hunk[], n: number): number | null {
+  let offset = 0;
+  for (const h of hunks) {
+    if (h.newCount === 0 ? n <= h.newStart : n < h.newStart) return n - offset;
+    if (n < h.newStart + h.newCount) return null;
+    offset += h.newCount - h.oldCount;
+  }
+  return n - offset;
+}

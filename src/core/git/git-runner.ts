@@ -1,3 +1,18 @@
+/**
+ * The git room: every git process refcat starts runs here, through GitRunner, and the files beside
+ * this one ask git one kind of question each (blame, blob reads, a tree's paths, a diff, a log,
+ * revisions) and parse its answer into data. Callers (drift, anchor) hold the policy; this room
+ * knows git's commands and output formats only.
+ *
+ * The hardening, and why: the repositories git runs in are anyone's (a cloned alias target, a
+ * doc's repository in CI), and their config can name programs. So git runs without a shell, with
+ * no fsmonitor hook, no textconv (callers pass `--no-textconv`), every clean/smudge/process filter
+ * emptied on the command line, no lazy fetch of a partial clone's missing objects (a fetch runs
+ * the transport the remote's config names, over the network), no pager, no prompt, and LC_ALL=C so the messages parsed are git's own
+ * (docs/reference.md#limits-and-hostile-input). Process slots cap the git children running at once
+ * across every runner of the process (a server's calls), and command lines are cut into bounded
+ * batches (arg-batches.ts), so no input size runs out of file descriptors or argument space.
+ */
 import os from 'node:os';
 import type { Context } from '../../shared/context.js';
 import { RefcatError, UsageError } from '../../shared/errors.js';
@@ -61,13 +76,11 @@ interface Outcome {
 }
 
 /**
- * The `git` command, run without a shell and without depending on the user's git config for
- * anything we parse (docs/reference.md#drift-verdicts): no colours, no external diff tools, paths
- * unquoted. Git executes nothing a repository's config names (docs/reference.md#limits-and-hostile-input):
- * no fsmonitor hook, no textconv (callers pass `--no-textconv`), no clean/smudge filter, no lazy
- * fetch of a partial clone's missing objects. Runs are asynchronous and at most `concurrency` run
- * at once. Every run is counted, so that a caller (and the bench) can see that git is run a
- * bounded number of times, not once per ref.
+ * The `git` command, hardened as this file's opening comment says, and without depending on the
+ * user's git config for anything we parse (docs/reference.md#drift-verdicts): no colours, no
+ * external diff tools, paths unquoted. Runs are asynchronous and at most `concurrency` run at
+ * once. Every run is counted, so that a caller (and the bench) can see that git is run a bounded
+ * number of times, not once per ref.
  */
 export class GitRunner {
   /** How many git processes this runner has started. */
