@@ -82,7 +82,7 @@ export function loadGrammar(language: SymbolLanguage): Promise<Grammar> {
       const lang: Language = await load;
       const parser = new ts.Parser();
       parser.setLanguage(lang);
-      const grammar = withLazyDefinitions({ language, parser }, () => new ts.Query(lang, readQuery(language.id)));
+      const grammar = withLazyDefinitions({ language, parser }, () => new ts.Query(lang, readQuery(language.query ?? language.id)));
       ready.set(language.id, grammar);
       return grammar;
     })();

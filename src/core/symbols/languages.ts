@@ -6,8 +6,10 @@ import path from 'node:path';
  * ./queries/<id>.scm. Adding a language is adding a row and a query file.
  */
 export interface SymbolLanguage {
-  /** Also the query file's name. */
+  /** Also the query file's name, unless `query` names another grammar's. */
   id: string;
+  /** The query file of a grammar whose nodes this one shares (TSX reads TypeScript's query). */
+  query?: string;
   /** The grammar's file in tree-sitter-wasms/out/. */
   wasm: string;
   extensions: readonly string[];
@@ -21,7 +23,7 @@ export interface SymbolLanguage {
 
 export const SYMBOL_LANGUAGES: readonly SymbolLanguage[] = [
   { id: 'typescript', wasm: 'tree-sitter-typescript.wasm', extensions: ['ts', 'mts', 'cts'] },
-  { id: 'tsx', wasm: 'tree-sitter-tsx.wasm', extensions: ['tsx'] },
+  { id: 'tsx', wasm: 'tree-sitter-tsx.wasm', extensions: ['tsx'], query: 'typescript' },
   { id: 'javascript', wasm: 'tree-sitter-javascript.wasm', extensions: ['js', 'jsx', 'mjs', 'cjs'] },
   { id: 'python', wasm: 'tree-sitter-python.wasm', extensions: ['py', 'pyi'], outline: { statementBodies: true, docstrings: true } },
   { id: 'swift', wasm: 'tree-sitter-swift.wasm', extensions: ['swift'] },

@@ -1,4 +1,4 @@
-; TypeScript declarations (docs/symbols.md#languages). Started from tree-sitter-typescript's
+; TypeScript declarations, also read for TSX, whose grammar shares these nodes (docs/symbols.md#languages). Started from tree-sitter-typescript's
 ; tags.scm (functions, classes, methods, interfaces, modules); refcat adds enums and their members,
 ; type aliases, fields, accessors and top-level constants and variables. Captures:
 ; @definition.<kind> on the declaration, @name on its name. The first pattern that matches a node wins.
