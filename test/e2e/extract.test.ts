@@ -509,14 +509,14 @@ describe('README', () => {
     expect(r).toEqual({ code: 0, stdout: shown!.replace('/home/me/refcat', REPO), stderr: '' });
   });
 
-  it('its quick-start ref resolves to a function', () => {
+  it('its quick-start ref resolves to a function by name, with its doc comment', () => {
     const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
     const ref = /npm install && npx refcat '([^']+)'/.exec(readme)?.[1];
     expect(ref).toBeDefined();
     const r = refcat([ref!, '-q'], { cwd: REPO });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    expect(r.stdout).toMatch(/^export function parseRef\([\s\S]*\n}\n$/);
+    expect(r.stdout).toMatch(/^\/\*\*\n[\s\S]*?\*\/\nexport function parseRef\([\s\S]*\n}\n$/);
   });
 
   it('the refs in the docs into this repository resolve, and the docs link only to pages that exist', () => {
