@@ -35,7 +35,7 @@ const token = (n: Node, t: string) => n.children.find((c) => c !== null && !c.is
 const member = (scope: Scope, fn: string, inType: string) => (scope.role === 'type' ? inType : fn);
 const SYMBOL_NAME = /^[\p{L}\p{N}_$]+[!?]?$/u;
 const LOCAL_KINDS = new Set(['variable', 'constant', 'field', 'property']);
-const FUNCTION_SCOPES = new Set(['arrow_function', 'function_expression', 'function', 'generator_function', 'lambda', 'lambda_literal', 'func_literal', 'computed_property', 'computed_getter', 'computed_setter', 'willset_didset_block']);
+const FUNCTION_SCOPES = new Set(['type_arguments', 'arrow_function', 'function_expression', 'function', 'generator_function', 'lambda', 'lambda_literal', 'func_literal', 'computed_property', 'computed_getter', 'computed_setter', 'willset_didset_block']);
 
 function one(name: Node | null, kind: string, node: Node, inner?: Scope['role'], scope?: Scope) {
   if (!name) return null;

@@ -30,6 +30,12 @@ const CASES: [string, string, string[]][] = [
     ['helper function 3-3', 'handler function 5-5', 'A class 6-8', 'A.onEvent field 7-7', 'TOP constant 9-9', 'B class 10-13', 'B.url property 11-12'],
   ],
   [
+    'typescript',
+    'interface I { opts: { a: string } }\nconst m = new Map<string, { size: number }>();\nclass C extends Array<{ z: 1 }> { f = 1 }\n',
+    // An object type in a type argument declares nothing; one that types a property does.
+    ['I interface 1-1', 'I.opts property 1-1', 'I.opts.a property 1-1', 'm constant 2-2', 'C class 3-3', 'C.f field 3-3'],
+  ],
+  [
     'javascript',
     "describe('x', () => {\n  const a = 1;\n  const make = () => 2;\n});\nmodule.exports.f = function () { var local = 1; };\n",
     ['make function 3-3', 'f function 5-5'],

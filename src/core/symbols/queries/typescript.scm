@@ -32,3 +32,5 @@
 ; A function without a name (a callback): its variables are locals, not declarations.
 (arrow_function) @definition.locals
 (function_expression) @definition.locals
+; A type argument's object type (`new Map<string, { a: number }>()`) declares nothing.
+(type_arguments) @definition.locals
