@@ -13,7 +13,7 @@ const ref = { o200k_base: new Tiktoken(o200k), cl100k_base: new Tiktoken(cl100k)
 const count = (text: string, enc: keyof typeof ref = 'o200k_base') => ref[enc].encode(text, [], []).length;
 
 const src = path.join(REPO, 'src');
-const refs = ['@core/extract/extract.ts#L1-L120', '@cli/program.ts#L1-L60', '@core/output/render-extraction.ts', '@shared/errors.ts#L1-L30'];
+const refs = ['@core/extract/read-extraction.ts#L1-L120', '@cli/program.ts#L1-L60', '@core/output/render-extraction.ts', '@shared/errors.ts#L1-L30'];
 const run = (args: string[]) => refcat(args, { cwd: src });
 
 describe('--tokens', () => {
