@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { validateConv } from '../../src/core/workflow/validate-conv.js';
+import fs from 'node:fs';
+import { validateConv, validateWorkflows } from '../../src/core/workflow/validate-conv.js';
 import { testCtx, tmpDir } from '../helpers/tmp.js';
 import { refcatInProcess } from '../helpers/in-process.js';
 
@@ -191,5 +192,34 @@ describe('verify refs reports progress to whoever asks', () => {
       [1, 3],
       [2, 3],
     ]);
+  });
+});
+
+describe('validate reads each workflow once', () => {
+  it('a workflow with a symbol ref is read once, for its include graph, its grammars and its checks alike', async () => {
+    const dir = tmpDir({ 'a.ts': 'export function f() {\n  return 1;\n}\n', 'flow.conv': withPrompt('REFCAT @a.ts#f') });
+    const reads: string[] = [];
+    const readFile = (p: string) => {
+      reads.push(p);
+      return fs.readFileSync(p, 'utf8');
+    };
+    const [r] = await validateWorkflows(['flow.conv'], testCtx(dir), { readFile });
+    expect(r!.errors).toEqual([]);
+    expect(r!.refs).toBe(1);
+    expect(reads.filter((p) => p.endsWith('flow.conv'))).toHaveLength(1);
+  });
+
+  it('a workflow that cannot be read is one error, read once', async () => {
+    const dir = tmpDir({});
+    let reads = 0;
+    const [r] = await validateWorkflows(['gone.conv'], testCtx(dir), {
+      readFile: (p) => {
+        reads++;
+        return fs.readFileSync(p, 'utf8');
+      },
+    });
+    expect(r!.valid).toBe(false);
+    expect(r!.errors).toHaveLength(1);
+    expect(reads).toBeLessThanOrEqual(1);
   });
 });

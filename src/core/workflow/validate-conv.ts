@@ -17,6 +17,7 @@ import { convRefs } from './conv-refs.js';
 import { validationTargets } from './workflow-parts.js';
 import type { ConvDirective, ConversationFile } from './conv-types.js';
 import { prepareSymbolRefs } from '../symbols/prepare-symbol-refs.js';
+import { readTextFile } from '../safe-read/read-text-file.js';
 
 export interface ValidateConvOptions {
   /** Missing files, unknown aliases and unmatched CONTEXT are warnings (docs/reference.md#validate). */
@@ -61,17 +62,37 @@ export const MISSING_CODES: ReadonlySet<string> = new Set(['not_found', 'unknown
  * config file (ConfigError) escapes. `VALIDATION-MODE lenient` acts like --allow-missing (relaxedBy).
  */
 export function validateConv(file: string, ctx: Context, options: ValidateConvOptions = {}): ConvValidation {
+  return validateLoaded(loadWorkflow(file, ctx, options), ctx, options);
+}
+
+/**
+ * validateConv(), the grammars its symbol refs need loaded first (docs/symbols.md#cost): symbol
+ * refs are resolved synchronously, and loading a grammar is not. The workflow is read once.
+ */
+export async function validateConvWithSymbols(file: string, ctx: Context, options: ValidateConvOptions = {}): Promise<ConvValidation> {
+  const loaded = loadWorkflow(file, ctx, options);
+  if ('conv' in loaded) await prepareSymbolRefs(convRefs(loaded.conv).map((r) => r.ref));
+  return validateLoaded(loaded, ctx, options);
+}
+
+/** A workflow read and parsed, or the finding that says why it could not be. */
+type LoadedWorkflow = { abs: string; conv: ConversationFile } | { abs: string; failed: Finding };
+
+function loadWorkflow(file: string, ctx: Context, options: ValidateConvOptions): LoadedWorkflow {
   const abs = path.resolve(ctx.cwd, file);
-  const display = (p: string) => shownPath(ctx.cwd, p);
-  let conv: ConversationFile;
   try {
-    conv = loadConv(abs, { readFile: options.readFile, display });
+    return { abs, conv: loadConv(abs, { readFile: options.readFile, display: (p) => shownPath(ctx.cwd, p) }) };
   } catch (err) {
     if (!(err instanceof RefError)) throw err;
-    const finding: Finding = { severity: 'error', code: err.code, message: err.message, details: [], file: abs, line: null };
-    return finish(abs, null, [finding], 0, options.strict ?? false, null);
+    return { abs, failed: { severity: 'error', code: err.code, message: err.message, details: [], file: abs, line: null } };
   }
+}
 
+function validateLoaded(loaded: LoadedWorkflow, ctx: Context, options: ValidateConvOptions): ConvValidation {
+  const { abs } = loaded;
+  if ('failed' in loaded) return finish(abs, null, [loaded.failed], 0, options.strict ?? false, null);
+  const { conv } = loaded;
+  const display = (p: string) => shownPath(ctx.cwd, p);
   const findings: Finding[] = conv.problems.map((p) => ({ ...p }));
   const resolver = workflowAliases(conv, ctx, options.aliases, display, findings);
   const refs = checkConvRefs(conv, ctx, resolver, findings, options.noIgnore ?? false, options.patternBudget ?? new PatternBudget(), options.confine);
@@ -86,30 +107,31 @@ export function validateConv(file: string, ctx: Context, options: ValidateConvOp
 }
 
 /**
- * validateConv(), the grammars its symbol refs need loaded first (docs/symbols.md#cost): symbol
- * refs are resolved synchronously, and loading a grammar is not.
- */
-export async function validateConvWithSymbols(file: string, ctx: Context, options: ValidateConvOptions = {}): Promise<ConvValidation> {
-  try {
-    const conv = loadConv(path.resolve(ctx.cwd, file), { readFile: options.readFile, display: (p) => shownPath(ctx.cwd, p) });
-    await prepareSymbolRefs(convRefs(conv).map((r) => r.ref));
-  } catch (err) {
-    // validateConv reports a workflow it cannot read.
-    if (!(err instanceof RefError)) throw err;
-  }
-  return validateConv(file, ctx, options);
-}
-
-/**
  * `refcat validate` of many files (docs/workflows.md#parts-included-files): a file another
  * workflow INCLUDEs is checked as part of each top-level workflow that includes it, also when only
  * the part is named; each workflow is validated once, and says which named parts it stands for.
  */
 export async function validateWorkflows(files: readonly string[], ctx: Context, options: ValidateConvOptions = {}): Promise<ConvValidation[]> {
   const abs = files.map((f) => path.resolve(ctx.cwd, f));
+  // The include graph and the checks read the same files: one read each, for the whole run.
+  const readOnce = options.readFile ?? ((p: string) => readTextFile(p));
+  const texts = new Map<string, { text: string } | { failed: unknown }>();
+  const readFile = (p: string) => {
+    let read = texts.get(p);
+    if (read === undefined) {
+      try {
+        read = { text: readOnce(p) };
+      } catch (err) {
+        read = { failed: err };
+      }
+      texts.set(p, read);
+    }
+    if ('failed' in read) throw read.failed;
+    return read.text;
+  };
   const results: ConvValidation[] = [];
-  for (const t of validationTargets(abs, ctx, { readFile: options.readFile, confine: options.confine })) {
-    const result = await validateConvWithSymbols(t.path, ctx, options);
+  for (const t of validationTargets(abs, ctx, { readFile, confine: options.confine })) {
+    const result = await validateConvWithSymbols(t.path, ctx, { ...options, readFile });
     results.push(t.parts.length > 0 ? { ...result, parts: t.parts } : result);
   }
   return results;
