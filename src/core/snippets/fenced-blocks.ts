@@ -190,12 +190,10 @@ export function parsedFences(text: string): FencedBlock[] {
  * The fences of a markdown-it parse, and whether a top-level fence or HTML block runs to the end
  * of `text` (so would run on past it, were `text` a stretch of a longer document).
  */
-function parsedStretch(text: string): { blocks: FencedBlock[]; runsOut: boolean } {
+function parsedStretch(text: string, lineCount = Infinity): { blocks: FencedBlock[]; runsOut: boolean } {
   const blocks: FencedBlock[] = [];
   let runsOut = false;
-  const tokens = blockParser(text).parse(text, {});
-  const lineCount = tokens.length > 0 ? countLines(text) : 0;
-  for (const token of tokens) {
+  for (const token of blockParser(text).parse(text, {})) {
     if (!token.map) continue;
     if (token.level === 0 && (token.type === 'fence' || token.type === 'html_block') && token.map[1] >= lineCount) runsOut = true;
     if (token.type !== 'fence') continue;
@@ -208,8 +206,7 @@ function parsedStretch(text: string): { blocks: FencedBlock[]; runsOut: boolean 
 }
 
 /** How many lines markdown-it's block state counts in `text` (fastState: a last line of only spaces and tabs, without a newline, is none). */
-function countLines(text: string): number {
-  const starts = lineStarts(text);
+function countLines(text: string, starts: readonly number[]): number {
   return starts.length > 0 && isBlank(text, starts[starts.length - 1]!, text.length) ? starts.length - 1 : starts.length;
 }
 
@@ -222,10 +219,10 @@ function countLines(text: string): number {
 export type StretchParser = (from: number, to: number) => { blocks: FencedBlock[]; next: number };
 
 export function stretchParser(text: string, starts: readonly number[], decode?: (s: string) => string): StretchParser {
-  const lineMax = countLines(text);
+  const lineMax = countLines(text, starts);
   const parse = (from: number, to: number) => {
     const slice = text.slice(starts[from], to >= lineMax ? text.length : starts[to]);
-    return parsedStretch(decode ? decode(slice) : slice);
+    return parsedStretch(decode ? decode(slice) : slice, to - from);
   };
   return (from, to) => {
     let found = parse(from, to);
@@ -278,7 +275,7 @@ export function topLevelFences(text: string, starts: readonly number[], decode?:
  */
 export function scanFences(text: string, starts: readonly number[], decode: ((s: string) => string) | undefined, parse: StretchParser | null): FencedBlock[] | null {
   if (text.includes('\r') || text.includes('\0')) return null;
-  const lineMax = starts.length > 0 && isBlank(text, starts[starts.length - 1]!, text.length) ? starts.length - 1 : starts.length;
+  const lineMax = countLines(text, starts);
   const candidates = candidateLines(text, starts, lineMax);
   const blocks: FencedBlock[] = [];
   const lineText = (i: number) => text.slice(starts[i], lineEnd(text, starts, i));
