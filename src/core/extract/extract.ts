@@ -57,7 +57,7 @@ export function* extractSteps(
   const aliases = options.aliases ?? new AliasResolver(ctx);
   // Built when a message would quote a line: the alias files are read only then.
   let quoting: Confinement | undefined;
-  const quotable = (abs: string) => (quoting ??= options.confine ?? confinementOf(ctx, aliases)).allows(abs);
+  const quotable = options.quotable ?? ((abs: string) => (quoting ??= options.confine ?? confinementOf(ctx, aliases)).allows(abs));
   for (const input of refs) {
     const refText = typeof input === 'string' ? input : input.raw;
     let spec: RefSpec;

@@ -53,6 +53,11 @@ export interface ExtractOptions {
   /** Checks: a pattern ref to a file no message may quote is not searched (docs/reference.md#limits-and-hostile-input). */
   unjudgedOutside?: boolean;
   /**
+   * What messages may quote, for a caller that extracts ref by ref against one set of aliases
+   * (`verify refs`: built once a run); without it, built once per call as `confine` says.
+   */
+  quotable?: (abs: string) => boolean;
+  /**
    * Small files read once for a whole command (read-cache.ts): for a caller that checks many refs
    * into the same files against one snapshot of them, such as `verify refs`. Not for streaming.
    */
