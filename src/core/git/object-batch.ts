@@ -62,6 +62,8 @@ export class ObjectBatch {
   private async ask(name: string): Promise<BatchAnswer> {
     if (this.closed) throw new GitError(`the object reader of ${this.repo} is closed`);
     if (this.unexplainedDeaths > 1) throw new GitError(`git cat-file stopped twice in ${this.repo}: ${this.stderr.trim().split('\n').pop() ?? ''}`);
+    // A process that ended between reads was answering nothing: the next one starts afresh.
+    if (this.child && this.exited && this.total === 0) this.reset();
     const child = await this.process();
     child.stdin.write(name + '\n');
     const header = await this.line();
@@ -79,14 +81,18 @@ export class ObjectBatch {
   private died(): BatchAnswer {
     const absent = /could not fetch ([0-9a-f]{40,64}) from promisor remote/.exec(this.stderr);
     const why = this.stderr.trim().split('\n').pop() ?? '';
+    this.reset();
+    if (absent) return { kind: 'absent', oid: absent[1]! };
+    this.unexplainedDeaths++;
+    throw new GitError(`git cat-file stopped in ${this.repo}${why ? `: ${why}` : ''}`);
+  }
+
+  private reset(): void {
     this.child = null;
     this.starting = null;
     this.chunks = [];
     this.total = 0;
     this.stderr = '';
-    if (absent) return { kind: 'absent', oid: absent[1]! };
-    this.unexplainedDeaths++;
-    throw new GitError(`git cat-file stopped in ${this.repo}${why ? `: ${why}` : ''}`);
   }
 
   private process(): Promise<ChildProcessWithoutNullStreams> {
