@@ -307,3 +307,23 @@ describe('git processes', () => {
     expect(worktree.count()).toBe(0);
   });
 });
+
+describe('refcat aliases', () => {
+  it('shows each pin and whether the checkout is at it; an alias without a pin shows none', async () => {
+    let c1 = '';
+    const { ws, ext } = workspace((ext) => {
+      c1 = ext.commit('c1', { 'f.txt': 'one\n' });
+      ext.commit('c2', { 'f.txt': 'two\n' });
+    }, () => c1, [{ alias: 'plain', name: 'plain' }, { alias: 'gone', name: 'gone', ref: 'b'.repeat(40) }]);
+    const text = await run(ws, 'aliases');
+    expect(text.code).toBe(0);
+    const line = (name: string) => text.stdout.split('\n').find((l) => l.startsWith(name + ' '))!;
+    expect(line('ext')).toMatch(new RegExp(`  pin ${c1.slice(0, 7)}: checked out at ${ext.head().slice(0, 7)}$`));
+    expect(line('plain')).not.toContain('pin');
+    expect(line('gone')).toContain('is not a git repository');
+    ext.git('checkout', '-q', c1);
+    const json = JSON.parse((await run(ws, 'aliases', '--json')).stdout);
+    expect(json.aliases.find((a: { name: string }) => a.name === 'ext').pin).toEqual({ ref: c1, commit: c1, checkout: c1, at_pin: true, problem: null });
+    expect(json.aliases.find((a: { name: string }) => a.name === 'plain').pin).toBeUndefined();
+  });
+});
