@@ -327,3 +327,17 @@ describe('refcat aliases', () => {
     expect(json.aliases.find((a: { name: string }) => a.name === 'plain').pin).toBeUndefined();
   });
 });
+
+describe('revision refs in docs', () => {
+  it('git@github.com:org/repo.git and e-mail addresses stay prose, also where git is an alias', async () => {
+    const { findDocRefs } = await import('../../src/core/doc-refs/find-doc-refs.js');
+    const known = (name: string) => name === 'git' || name === 'ext';
+    const text = 'Clone git@github.com:org/repo.git, or mail bob@example.com:notes.md.\n';
+    expect(findDocRefs(text, { markdown: true, isKnownAlias: known })).toEqual([]);
+    const { ws } = workspace((ext) => void ext.commit('c1', { 'f.txt': 'one\n' }), () => undefined, [{ alias: 'git', name: 'git' }]);
+    fs.writeFileSync(path.join(ws, 'notes.md'), `# Notes\n\n${text}\nAnd ext:f.txt is a ref.\n`);
+    const r = await run(ws, 'verify', 'refs', 'notes.md');
+    expect(r.code).toBe(0);
+    expect(r.stdout + r.stderr).toMatch(/1 ref/);
+  });
+});

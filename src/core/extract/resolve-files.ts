@@ -101,8 +101,12 @@ function versionedFiles(spec: RefSpec, ctx: Context, options: ExtractOptions & {
     throw new RefError('unsupported', `A revision is read only by extraction (refcat REFS...), not here yet: ${spec.raw}`, spec.raw);
   }
   const folder = spec.alias && spec.alias !== '.' ? (options.aliases.lookup(spec.alias)?.target ?? '') : (options.base ?? ctx.cwd);
+  // A server's reads stay in its root: a revision must be reachable from a branch or tag there,
+  // which is not checked yet, so none is read (docs/refs.md#refs-at-a-version).
+  if (options.confine && spec.rev !== undefined) throw new RefError('unsupported', `A revision ref is not read under a confined reader (refcat mcp): ${spec.raw}`, spec.raw);
   const found = options.versions.filesOf(spec, folder);
   if (!found) return null;
+  if (options.confine && found.files.some((f) => !options.confine!.allows(f.abs))) throw outside(spec.raw, options.confine.root);
   const fileOf = fileMaker(spec, found.base, false);
   return { length: found.files.length, at: (i) => ({ ...fileOf(found.files[i]!.abs, found.glob), version: found.files[i]!.version }) };
 }
