@@ -10,8 +10,7 @@ import type { LineSpan, PatternExtent, RefSpec, Selector, Window } from './ref-s
  * `parseRef(formatRef(x))` equals `x` up to `raw`.
  */
 export function formatRef(ref: Pick<RefSpec, 'alias' | 'rev' | 'path' | 'selector'>, span?: LineSpan): string {
-  const version = ref.rev === undefined ? '' : `@${ref.rev}`;
-  const head = ref.alias ? `${ref.alias}${version}:${escapePath(ref.path)}` : `@${safePath(escapePath(ref.path))}`;
+  const head = ref.alias ? `${ref.alias}${ref.rev === undefined ? '' : `@${ref.rev}`}:${escapePath(ref.path)}` : `@${safePath(escapePath(ref.path))}`;
   if (span) return head + formatSpan(span);
   return ref.selector ? `${head}#${formatSelector(ref.selector)}` : head;
 }
