@@ -193,6 +193,14 @@ describe('pinned reads', () => {
     expect(s.stdout).toBe('ext:src/a.ts\next:src/b.ts\n');
   });
 
+  it('a pinned alias whose folder is no clone of its own (a plain folder in the workspace repository): the folder, with a warning', async () => {
+    const ws = GitRepo.init({ 'externals/ext/f.txt': 'vendored\n', 'workspace.lock.json': JSON.stringify({ repos: [{ alias: 'ext', name: 'ext', ref: 'abc1234' }] }) });
+    const r = await run(ws.dir, '-q', 'ext:f.txt');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('vendored\n');
+    expect(r.stderr).toContain('Warning: ext is pinned at abc1234 in workspace.lock.json, but externals/ext is not a git repository: reading the folder');
+  });
+
   it('an alias without a pin, or one given by --alias, reads the disk as before', async () => {
     const { ws, ext } = workspace((ext) => {
       ext.commit('c1', { 'f.txt': 'one\n' });
@@ -242,6 +250,9 @@ describe('revision refs', () => {
     expect(after.stdout).toBe(before);
     expect(before).toBe('a\nb\nc\n');
     expect((await run(ws, '--spec', 'ext:f.txt#L2')).stdout).toBe('ext:f.txt#L2\n');
+    // --cite writes the same refs in its comment.
+    expect((await run(ws, '--cite', spec)).stdout).toContain(`ext@${c1}:f.txt#L1-L3`);
+    expect((await run(ws, '--cite', 'ext:f.txt#L2')).stdout).toMatch(/ ext:f\.txt#L2\b/);
   });
 
   it('refused: a revision beginning with -, stash@{0}, an unknown revision, a tree id, a path with %0A, a path leaving the alias', async () => {

@@ -179,7 +179,9 @@ export class VersionReader {
   /** The repository holding the target's folder, or null (with a warning for a pin, an error for a revision). */
   private repoOf(target: VersionTarget, warnings: Diagnostic[]): string | null {
     const repo = this.findRepo(target.root);
-    if (repo !== null) return repo;
+    // A pin names a commit of the alias's own clone: a plain folder inside another repository
+    // (the workspace's) has no version of its own.
+    if (repo !== null && (target.rev !== undefined || repo === target.root)) return repo;
     const where = shownPath(this.ctx.cwd, target.root);
     if (target.rev !== undefined) throw new RefError('not_a_repository', `${where} is not a git repository: ${target.ref} names a revision`, target.ref);
     this.warnOnce(warnings, `norepo\0${target.alias}`, 'pin_unread', `${target.alias} is pinned at ${target.pin} in ${this.lockName(target)}, but ${where} is not a git repository: reading the folder`);
