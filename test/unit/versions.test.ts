@@ -201,6 +201,20 @@ describe('pinned reads', () => {
     expect(r.stderr).toContain('Warning: ext is pinned at abc1234 in workspace.lock.json, but externals/ext is not a git repository: reading the folder');
   });
 
+  it('without a git command: pinned aliases read their checkouts with one warning; a revision ref fails', async () => {
+    let c1 = '';
+    const { ws } = workspace((ext) => {
+      c1 = ext.commit('c1', { 'f.txt': 'one\n' });
+      ext.commit('c2', { 'f.txt': 'two\n' });
+    }, () => c1);
+    const env = { PATH: tmpDir() };
+    const r = await refcatInProcess(['-q', 'ext:f.txt', 'ext:f.txt'], { cwd: ws, env });
+    expect(r).toEqual({ code: 0, stdout: 'two\ntwo\n', stderr: 'Warning: git is not installed (or not on PATH): pinned aliases are read from their checkouts\n' });
+    const rev = await refcatInProcess(['-q', 'ext@HEAD:f.txt'], { cwd: ws, env });
+    expect(rev.code).toBe(1);
+    expect(rev.stderr).toContain('Error: git is not installed (or not on PATH), and ext@HEAD:f.txt names a version');
+  });
+
   it('an alias without a pin, or one given by --alias, reads the disk as before', async () => {
     const { ws, ext } = workspace((ext) => {
       ext.commit('c1', { 'f.txt': 'one\n' });

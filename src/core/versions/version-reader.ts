@@ -12,10 +12,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../shared/context.js';
-import { type Diagnostic, RefError } from '../../shared/errors.js';
+import { type Diagnostic, RefcatError, RefError } from '../../shared/errors.js';
 import { shownPath } from '../../shared/paths.js';
 import { GitRunner } from '../git/git-runner.js';
-import { ObjectBatch } from '../git/object-batch.js';
+import { type BatchAnswer, ObjectBatch } from '../git/object-batch.js';
 import { repoFinder } from '../git/repository.js';
 import { resolveCommit } from '../git/revisions.js';
 import { filesAt } from '../git/tree-paths.js';
@@ -66,6 +66,7 @@ interface RepoVersions {
   batch: ObjectBatch;
   head: Promise<string | null> | null;
   commits: Map<string, Promise<PinCommit | string | null>>;
+  blobs: Map<string, Promise<BatchAnswer>>;
 }
 
 const AT_DISK: Omit<VersionedRead, 'warnings'> = { commit: null, bytes: null, revision: false };
@@ -106,10 +107,25 @@ export class VersionReader {
     if (!this.versioned(target)) return { ...AT_DISK, warnings };
     const repo = this.repoOf(target, warnings);
     if (repo === null) return { ...AT_DISK, warnings };
-    const commit = await this.commitOf(target, repo, warnings);
-    if (commit === null) return { ...AT_DISK, warnings };
-    const repoRel = toPosix(path.relative(repo, abs));
-    return this.readAt(target, repo, commit, repoRel, abs, warnings);
+    try {
+      const commit = await this.commitOf(target, repo, warnings);
+      if (commit === null) return { ...AT_DISK, warnings };
+      const repoRel = toPosix(path.relative(repo, abs));
+      return await this.readAt(target, repo, commit, repoRel, abs, warnings);
+    } catch (err) {
+      return this.withoutGit(err, target, warnings);
+    }
+  }
+
+  /**
+   * Without a git command, a pin cannot be read: the checkout is, with one warning a run; a
+   * revision ref fails. Any other failure is the ref's.
+   */
+  private withoutGit(err: unknown, target: VersionTarget, warnings: Diagnostic[]): VersionedRead {
+    if (!(err instanceof RefcatError && err.code === 'git_missing')) throw err;
+    if (target.rev !== undefined || this.mode === 'pinned') throw new RefError('git_missing', `git is not installed (or not on PATH), and ${target.ref} names a version`, target.ref);
+    this.warnOnce(warnings, 'nogit', 'pin_unread', 'git is not installed (or not on PATH): pinned aliases are read from their checkouts');
+    return { ...AT_DISK, warnings };
   }
 
   /** The files of the target's version under its folder (for a glob), or null: walk the disk. */
@@ -117,7 +133,12 @@ export class VersionReader {
     const warnings: Diagnostic[] = [];
     if (!this.versioned(target)) return { tree: null, warnings };
     const repo = this.repoOf(target, warnings);
-    const commit = repo === null ? null : await this.commitOf(target, repo, warnings);
+    let commit: string | null = null;
+    try {
+      commit = repo === null ? null : await this.commitOf(target, repo, warnings);
+    } catch (err) {
+      this.withoutGit(err, target, warnings);
+    }
     if (repo === null || commit === null) return { tree: null, warnings };
     const prefix = toPosix(path.relative(repo, target.root));
     const under = prefix === '' ? '' : prefix + '/';
@@ -149,7 +170,7 @@ export class VersionReader {
 
   private state(repo: string): RepoVersions {
     let s = this.repos.get(repo);
-    if (!s) this.repos.set(repo, (s = { batch: new ObjectBatch(this.git(), repo), head: null, commits: new Map() }));
+    if (!s) this.repos.set(repo, (s = { batch: new ObjectBatch(this.git(), repo), head: null, commits: new Map(), blobs: new Map() }));
     return s;
   }
 
@@ -224,7 +245,14 @@ export class VersionReader {
   private async readAt(target: VersionTarget, repo: string, commit: string, repoRel: string, abs: string, warnings: Diagnostic[]): Promise<VersionedRead> {
     const state = this.state(repo);
     const revision = target.rev !== undefined;
-    const answer = await state.batch.read(`${commit}:${repoRel}`);
+    // Many refs into one file read its blob once.
+    const name = `${commit}:${repoRel}`;
+    let reading = state.blobs.get(name);
+    if (!reading) {
+      state.blobs.set(name, (reading = state.batch.read(name)));
+      reading.catch(() => state.blobs.delete(name)); // a failed read is not kept
+    }
+    const answer = await reading;
     const where = shownPath(this.ctx.cwd, repo);
     if (answer.kind === 'absent') {
       const message = `${target.alias}: the clone at ${where} lacks ${repoRel} of commit ${commit.slice(0, 7)} (a partial clone)`;
