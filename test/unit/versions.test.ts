@@ -143,6 +143,19 @@ describe('pinned reads', () => {
     expect(JSON.parse(t.stdout).refs[0]).toMatchObject({ content: 'v1', commit: tagged });
   });
 
+  it('a ref by name is parsed as the pinned commit holds the file', async () => {
+    let c1 = '';
+    const { ws } = workspace((ext) => {
+      c1 = ext.commit('c1', { 'a.ts': 'export function keep() {\n  return 1;\n}\n' });
+      ext.commit('c2', { 'a.ts': '// moved down\n\nexport function keep() {\n  return 2;\n}\n' });
+    }, () => c1);
+    const r = await run(ws, '--json', 'ext:a.ts#keep');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).refs[0]).toMatchObject({ line_start: 1, line_end: 3, content: 'export function keep() {\n  return 1;\n}', commit: c1 });
+    const rev = await run(ws, '-q', 'ext@HEAD:a.ts#keep');
+    expect(rev.stdout).toBe('export function keep() {\n  return 2;\n}\n');
+  });
+
   it('an LFS pointer at the pin is an error that says so', async () => {
     let c1 = '';
     const pointer = 'version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n';

@@ -124,13 +124,12 @@ function readUnselected(
   options: ExtractOptions & { quotable?: (abs: string) => boolean },
 ): { extraction: Extraction; warnings: SelectWarning[] } | null {
   const { ref, refText } = file;
-  if (ref.selector?.kind === 'symbol' && file.version?.bytes) {
-    throw new RefError('unsupported', `A ref by name is read from the checkout only: ${refText} (the file differs from the checkout at ${file.version.commit?.slice(0, 7)}; use a line range or a pattern, or --worktree)`, refText);
-  }
   if (ref.selector?.kind === 'symbol') {
     let named: ReturnType<typeof selectSymbolRef>;
+    // A file read at a version is parsed as that version holds it.
+    const text = file.version?.bytes ? versionedLines(file.version.bytes, refText).lines.join('\n') + '\n' : undefined;
     try {
-      named = selectSymbolRef(file.path, ref.selector, refText, { context: options.context ?? 0, countOnly: options.checkOnly ?? false });
+      named = selectSymbolRef(file.path, ref.selector, refText, { context: options.context ?? 0, countOnly: options.checkOnly ?? false, text });
     } catch (err) {
       throw (err as NodeJS.ErrnoException).code && !isRefcatError(err) ? readError(err, refText) : err;
     }

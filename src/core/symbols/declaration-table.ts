@@ -115,3 +115,14 @@ export async function declarationsOfText(text: string, language: SymbolLanguage)
   if (offThread) return offThread.parse(text, language);
   return parseDeclarations(text, await loadGrammar(language));
 }
+
+/**
+ * The declarations of source text, synchronously (its grammar loaded, or a parser set by
+ * useDeclarationParser()): for a file read at a version, whose text is not on disk.
+ */
+export function textDeclarations(text: string, language: SymbolLanguage, refText: string): Declaration[] {
+  if (offThread) return offThread.parseSync(text, language);
+  const grammar = loadedGrammar(language);
+  if (!grammar) throw new RefError('grammar_not_loaded', `Symbol refs are not read here: the ${language.id} grammar is not loaded (${refText})`, refText);
+  return parseDeclarations(text, grammar);
+}
