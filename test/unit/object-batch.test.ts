@@ -31,6 +31,19 @@ describe('one long-lived git cat-file --batch per repository', () => {
     }
   });
 
+  it('a blob larger than the pipe buffer comes back whole, and the next answer after it is its own', async () => {
+    const big = Array.from({ length: 40_000 }, (_, i) => `line ${i} ${'x'.repeat(i % 50)}`).join('\n') + '\n';
+    const repo = GitRepo.init({ 'big.txt': big, 'small.txt': 'small\n' });
+    const batch = new ObjectBatch(new GitRunner(testCtx(repo.dir)), repo.dir);
+    try {
+      const [a, b] = await Promise.all([batch.read('HEAD:big.txt'), batch.read('HEAD:small.txt')]);
+      expect(a.kind === 'object' && a.data.equals(Buffer.from(big))).toBe(true);
+      expect(b.kind === 'object' && b.data.toString()).toBe('small\n');
+    } finally {
+      batch.close();
+    }
+  });
+
   it('a process that dies while reading fails that read only: the next read starts it again; a second death ends the reader', async () => {
     const repo = GitRepo.init({ 'a.txt': 'alpha\n' });
     const bin = tmpDir();

@@ -100,6 +100,7 @@ describe('pinned reads', () => {
     const strict = await run(ws, '--pinned', 'ext:f.txt');
     expect(strict.code).toBe(1);
     expect(strict.stdout).toBe('');
+    expect((await run(ws, '--pinned', '--worktree', 'ext:f.txt')).code).toBe(2);
     expect(strict.stderr).toContain(`Error: ext: workspace.lock.json pins the commit ${missing}, which the clone at externals/ext does not have: ext:f.txt`);
   });
 
