@@ -1,5 +1,6 @@
-import type { Node, Query, QueryCapture } from 'web-tree-sitter';
+import type { Node, QueryCapture } from 'web-tree-sitter';
 import { type Declaration, FUNCTION_KINDS, type SymbolKind, TYPE_KINDS } from './declaration.js';
+import type { DefinitionsQuery } from './type-tests.js';
 
 /**
  * The shared walker: reads any language's definitions query (queries/*.scm) into a declaration
@@ -27,8 +28,8 @@ interface Found {
   pattern: number;
 }
 
-export function readDeclarations(root: Node, query: Query): Declaration[] {
-  const found = findDefinitions(root, query);
+export function readDeclarations(root: Node, definitions: DefinitionsQuery): Declaration[] {
+  const found = findDefinitions(root, definitions);
   // Outermost first at equal starts, so a stack walk nests by containment.
   found.sort((a, b) => a.start - b.start || b.end - a.end);
   const out: Declaration[] = [];
@@ -94,9 +95,10 @@ export function readDeclarations(root: Node, query: Query): Declaration[] {
   return out;
 }
 
-function findDefinitions(root: Node, query: Query): Found[] {
+function findDefinitions(root: Node, definitions: DefinitionsQuery): Found[] {
   const seen = new Map<string, Found>();
-  for (const match of query.matches(root)) {
+  for (const match of definitions.query.matches(root)) {
+    if (!definitions.accepts(match)) continue;
     let def: QueryCapture | undefined;
     let name: Node | null = null;
     let receiver: string | null = null;
