@@ -14,12 +14,15 @@ export function ensureTmp() {
   return TMP;
 }
 
-/** Wall time of one run of `argv` (ms); throws if the command fails. */
+/**
+ * Wall time of one run of `argv` (ms); throws if the command fails. A command that fails on
+ * purpose (a check finding what it should) says so with a `status` property on `argv`.
+ */
 export function timeOnce(argv, opts = {}) {
   const t0 = process.hrtime.bigint();
   const r = spawnSync(argv[0], argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', ...opts });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  if (r.status !== 0) throw new Error(`${argv.join(' ')} failed (${r.status}): ${r.stderr}`);
+  if (r.status !== (argv.status ?? 0)) throw new Error(`${argv.join(' ')} failed (${r.status}): ${r.stderr}`);
   return ms;
 }
 
@@ -45,10 +48,11 @@ export function compareStats(commands, runs = 21, opts = {}) {
   return times.map((t) => ({ min: Math.min(...t), median: median(t) }));
 }
 
-/** Peak resident memory (MiB) of `refcat args`, measured inside the process at exit. */
+/** Peak resident memory (MiB) of `refcat args`, measured inside the process at exit (`opts.status`: the exit code it should have, 0 by default). */
 export function peakMiB(args, opts = {}) {
-  const r = spawnSync(process.execPath, [PEAK, ...args], { encoding: 'utf8', maxBuffer: 1 << 30, ...opts });
-  if (r.status !== 0) throw new Error(`refcat ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
+  const { status = 0, ...spawnOpts } = opts;
+  const r = spawnSync(process.execPath, [PEAK, ...args], { encoding: 'utf8', maxBuffer: 1 << 30, ...spawnOpts });
+  if (r.status !== status) throw new Error(`refcat ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
   const m = /refcat-peak-rss=(\d+)/.exec(r.stderr);
   if (!m) throw new Error(`no peak figure: ${r.stderr}`);
   return Number(m[1]) / 1024;

@@ -1,7 +1,7 @@
 import { OUTPUT_FORMATS } from '../core/output/render-extraction.js';
 import { ENCODINGS } from '../core/tokens/tokenizer.js';
 import { formatFlag, JSON_FLAG } from './format-flags.js';
-import { aliasPair, nonNegativeInt, positiveInt } from './options.js';
+import { aliasPair, nonNegativeInt, positiveInt, revisionArg } from './options.js';
 
 /**
  * The flags of the default command (`refcat [REFS...]`), as data. program.ts builds the commander
@@ -35,6 +35,9 @@ export const EXTRACT_FLAGS: readonly FlagSpec[] = [
   { flags: '--list-files', description: 'print the files the refs expand to' },
   { flags: '--from-workflow <file>', description: 'also take the REFCAT and CONTEXT refs of a .conv workflow' },
   { flags: '--no-ignore', description: 'globs: do not skip .gitignore, node_modules/ and .git/' },
+  { flags: '--at <rev>', description: 'read refs without an alias at a commit, branch or tag of this repository', parse: revisionArg },
+  { flags: '--worktree', description: 'read pinned aliases from their checkouts as they are, not at the lockfile pin' },
+  { flags: '--pinned', description: 'a pin missing from its clone is an error, not a warning' },
   { flags: '--outline', description: 'each file as an outline: signatures and doc comments, bodies as refs that read them' },
   { flags: '--tokens', description: 'count tokens: a summary on stderr, "tokens" fields with --json' },
   { flags: '--encoding <encoding>', description: 'tokenizer for --tokens and --max-tokens (default o200k_base)', choices: ENCODINGS },

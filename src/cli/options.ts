@@ -3,6 +3,8 @@
  * class) so that this module loads without commander; program.ts converts the error into
  * commander's, and fast-argv.ts gives up on it and lets commander report it: exit 2 either way.
  */
+import { revisionProblem } from '../core/ref-spec/revision-syntax.js';
+
 export class FlagValueError extends Error {}
 
 export function nonNegativeInt(value: string): number {
@@ -29,6 +31,13 @@ export function pageNumber(value: string): number {
 export function positiveInt(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) === 0) throw new FlagValueError('expected a whole number > 0.');
   return safe(value);
+}
+
+/** `--at REV`: a branch, tag or commit name (docs/refs.md#refs-at-a-version), never an option. */
+export function revisionArg(value: string): string {
+  const problem = revisionProblem(value);
+  if (problem) throw new FlagValueError(`${problem}.`);
+  return value;
 }
 
 export function collect(value: string, previous: string[] = []): string[] {

@@ -3,12 +3,12 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fastState, fencedBlocks, parsedFences, topLevelFences } from '../../src/core/snippets/fenced-blocks.js';
+import { fastState, fencedBlocks, parsedFences, scanFences, stretchParser, topLevelFences } from '../../src/core/snippets/fenced-blocks.js';
 import { lineStarts } from '../../src/shared/line-starts.js';
 import { REPO } from '../helpers/cli.js';
 
-// fencedBlocks() reads most documents without a parse (topLevelFences), and the others with a
-// trimmed markdown-it: paragraphs and setext headings skipped rather than collected, no inline
+// fencedBlocks() reads fences at column 0 without a parse (scanFences), and the stretches
+// around any other fence with a trimmed markdown-it: paragraphs and setext headings skipped rather than collected, no inline
 // pass. These hold it equal to markdown-it's full
 // CommonMark parse, fence for fence (lines, info string, content), on real docs and on generated
 // ones built from the constructs that decide where a fence is: containers, lazy lines, indented
@@ -43,6 +43,13 @@ function markdownFiles(dir: string): string[] {
   return out;
 }
 
+/** Every markdown file below `dir`, node_modules included. */
+function markdownFilesUnder(dir: string): string[] {
+  return (fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+    .filter((e) => e.isFile() && /\.(md|markdown)$/i.test(e.name))
+    .map((e) => path.join(e.parentPath, e.name));
+}
+
 describe('fencedBlocks: the same fences as a full CommonMark parse', () => {
   it('on every markdown file of this repository (docs, fixtures, tests)', () => {
     const files = markdownFiles(REPO);
@@ -60,6 +67,21 @@ describe('fencedBlocks: the same fences as a full CommonMark parse', () => {
     expect(fences).toBeGreaterThan(50);
     // Most of them need no parse.
     expect(unparsed).toBeGreaterThan(10);
+  });
+
+  it('on every markdown file under node_modules', () => {
+    const files = markdownFilesUnder(path.join(REPO, 'node_modules'));
+    expect(files.length).toBeGreaterThan(20);
+    let nested = 0;
+    for (const file of files) {
+      const text = fs.readFileSync(file, 'utf8');
+      const expected = fullParseFences(text);
+      expect(fencedBlocks(text), path.relative(REPO, file)).toEqual(expected);
+      const lines = text.split('\n');
+      nested += expected.filter((b) => !/^(```|~~~)/.test(lines[b.open]!)).length;
+    }
+    // Fences in list items and block quotes are among them.
+    expect(nested).toBeGreaterThan(5);
   });
 
   const cases: [string, string][] = [
@@ -87,6 +109,23 @@ describe('fencedBlocks: the same fences as a full CommonMark parse', () => {
     ['unclosed at the end, last line only spaces', '```\nx\n   '],
     ['opening on the last line', 'p\n```'],
     ['CRLF and a lone CR', 'p\r\n```js\r\nx\r\n```\r\nq\rr\n'],
+    // A comment indented into a list item ends with the item: the column-0 fence after it is one.
+    ['a comment in a list item ends with it', '- item\n  <!--\n```js\nx\n```\n-->\n'],
+    ['fences in list items, loose and tight, and in a quote', '1. one\n\n   ```sh\n   a\n   ```\n2. two\n- b\n  ~~~\n  c\n  ~~~\n> ```js\n> d\n> ```\n\ntext\n```\ne\n```\n'],
+    ['a fence in a list item stays open across a blank line', '- a\n  ```\n  x\n\n  y\n  ```\n\nafter\n'],
+    ['an unclosed fence in a list item ends with the item', '- a\n  ```\n  x\n\nfoo\n```\ny\n```\n'],
+    ['an indented top-level fence runs past a blank line and column 0', '  ```\nx\n\nfoo\n```\nafter\n\n- ```\n  z\n'],
+    ['an indented top-level fence never closed', '   ~~~\nx\n\nfoo\n\nbar\n'],
+    ['an HTML block that spans blank lines', '<pre>\n\nfoo\n```\n</pre>\n```js\nq\n```\n'],
+    ['an HTML block ends at a blank line', '<div>\n```\nno\n\n```\nyes\n```\n'],
+    ['an indented comment runs to -->', ' <!--\n\n```\n-->\n```\nw\n```\n'],
+    ['a lazy line in a quote, then a fence', '> - item\n>   text\nlazy\n>   ```\n>   code\n'],
+    ['tabs before a fence in a list item', '-\t```js\n\tx\n\t```\n*\ttext\n\n\t```\n\tcode\n\t```\n'],
+    ['a quote in a list item, a fence in both', '- item\n  > ```\n  > a\n  > ```\n\n  > ```\n  b\n'],
+    ['a fence in a list item after blank lines and a col-0 fence', '- a\n\n\n  ```\n  x\n  ```\n```\nz\n```\n'],
+    ['a list item opening with a blank line', '-\n  ```\n  x\n  ```\n'],
+    ['a fence in a list at the end, last line only spaces', 'text\n\n- ```\n  x\n   '],
+    ['a fence deeper than the nesting limit', '>>>>>>>>>>>>>>>>>>>>>>>> ```\n> x\n\n```\ny\n```\n'],
   ];
   it.each(cases)('%s', (_name, text) => {
     expect(fencedBlocks(text)).toEqual(fullParseFences(text));
@@ -197,6 +236,64 @@ describe('fencedBlocks: the same fences as a full CommonMark parse', () => {
       { numRuns: 3000 },
     );
     expect(answered).toBeGreaterThan(500);
+  });
+
+  it('on generated documents with lists, quotes and fences nested in them (fast-check)', () => {
+    // Blocks nested to a random depth, each line behind its containers' markers (or lazily
+    // without them), with fences open across blank lines, tabs and indented fences.
+    const leaf = fc.constantFrom(
+      ['```js', 'x = 1', '```'],
+      ['~~~', '```', '~~~'],
+      ['````', '', '```', '````'],
+      ['```', 'open to the end'],
+      ['   ```', '  a', '   ```'],
+      ['\t```', 'b'],
+      ['Some prose here.', 'more prose'],
+      ['Title', '---'],
+      ['    indented code'],
+      ['<div>', '```', '</div>'],
+      ['<!--', '```', '-->'],
+      ['<pre>', '', '```', '</pre>'],
+      [''],
+      [''],
+      ['// @src/app.ts#L1-L3'],
+    );
+    const marker = fc.constantFrom('- ', '* ', '1. ', '2) ', '> ', '>', '-\t', '  ', '\t', '>  ');
+    type Doc = string[];
+    const block: fc.Arbitrary<Doc> = fc.letrec<{ block: Doc }>((tie) => ({
+      block: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        leaf,
+        fc.tuple(marker, fc.array(tie('block'), { minLength: 1, maxLength: 3 }), fc.nat(9)).map(([m, inner, lazy]) => {
+          const lines = inner.flat();
+          const pad = m.startsWith('>') ? m.replace(/[^>]/g, '') + ' ' : m === '-\t' ? '\t' : ' '.repeat(m.length);
+          // A lazy line drops its markers now and then.
+          return lines.map((l, i) => (i === 0 ? m + l : lazy === i ? l : l === '' && !m.startsWith('>') ? '' : pad + l));
+        }),
+      ),
+    })).block;
+    fc.assert(
+      fc.property(fc.array(block, { maxLength: 12 }), fc.boolean(), (blocks, newlineAtEnd) => {
+        const text = blocks.flat().join('\n') + (newlineAtEnd ? '\n' : '');
+        expect(fencedBlocks(text)).toEqual(fullParseFences(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('parses only the stretches around fences that do not open at column 0', () => {
+    const tail = Array.from({ length: 50 }, (_, i) => `Para ${i}.\n\n\`\`\`js\nx${i}\n\`\`\`\n`).join('\n');
+    const text = `# T\n\nIntro.\n\n- step\n\n  \`\`\`sh\n  run\n  \`\`\`\n- next\n\nBack at the top.\n\n${tail}`;
+    const starts = lineStarts(text);
+    const parse = stretchParser(text, starts);
+    const parsed: [number, number][] = [];
+    const blocks = scanFences(text, starts, undefined, (from, to) => {
+      parsed.push([from, to]);
+      return parse(from, to);
+    });
+    expect(blocks).toEqual(fullParseFences(text));
+    // The list alone, from its first line to the paragraph after it.
+    expect(parsed).toEqual([[4, 11]]);
   });
 
   it("marks lines as markdown-it's own block state does (fast-check)", () => {

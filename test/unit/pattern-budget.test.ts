@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { extract } from '../../src/core/extract/extract.js';
-import { PatternBudget, PatternTimeout } from '../../src/core/regex/pattern-search.js';
+import { backtrackFree, PatternBudget, PatternTimeout } from '../../src/core/regex/pattern-search.js';
 import { refcatInProcess } from '../helpers/in-process.js';
 import { testCtx, tmpDir } from '../helpers/tmp.js';
 
@@ -47,5 +48,48 @@ describe('one CPU-time budget for every pattern of a call', () => {
     const r = await refcatInProcess(['ref', 'export', 'x', '--from', 'a.md', '--to', 'target.txt', '--after', '/^(a+)+$/'], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('Error: Pattern /^(a+)+$/ timed out after 1.5 s of CPU time in target.txt\n');
+  });
+});
+
+describe('patterns searched without the watchdog', () => {
+  it.each([
+    [/function gone1/, true],
+    [/^export const \w/u, true],
+    [/\p{Lu}\d/u, true],
+    [/(?<name>ab)\k<name>/, true],
+    [/(?:a)(?=b)(?<!c)[*+?{|]\*\+\?\{\|/, true],
+    [/a*/, false],
+    [/a+b/, false],
+    [/colou?r/, false],
+    [/a{2}/, false],
+    [/\u{3}/, false],
+    [/(a|b)c/, false],
+    [/^(a+)+$/, false],
+    [/[a-z]+/, false],
+    [/\b/u, true],
+    [/[\]]+/, false],
+    [/x/v, false],
+  ])('%s: %s', (re, free) => {
+    expect(backtrackFree(re)).toBe(free);
+  });
+
+  it('finds the first matching line, as the guarded search does (fast-check)', () => {
+    const atom = fc.constantFrom('a', 'b', '\\d', '[ab]', '(?:ab)', '(?=a)', '(?<!b)', '^', '$', '\\.', '.', '\\b', '(a)\\1');
+    const line = fc.array(fc.constantFrom('a', 'b', '1', '.', ' '), { maxLength: 12 }).map((cs) => cs.join(''));
+    fc.assert(
+      fc.property(fc.array(atom, { minLength: 1, maxLength: 5 }), fc.array(line, { maxLength: 8 }), (atoms, lines) => {
+        const re = new RegExp(atoms.join(''));
+        expect(backtrackFree(re)).toBe(true);
+        expect(new PatternBudget().search(re, lines)).toBe(lines.findIndex((l) => re.test(l)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('a spent budget still refuses a backtrack-free pattern', () => {
+    let now = 0;
+    const budget = new PatternBudget(1, () => (now += 5000));
+    expect(budget.search(/b/, ['a', 'b'])).toBe(1);
+    expect(() => budget.search(/b/, ['b'])).toThrow(PatternTimeout);
   });
 });

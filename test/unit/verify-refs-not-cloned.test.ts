@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
 import { GitRepo, numbered } from '../helpers/git-repo.js';
 import { refcatInProcess } from '../helpers/in-process.js';
 
@@ -122,4 +124,18 @@ describe('uncloned externals are reported the same way everywhere', () => {
     const r = await refcatInProcess(['verify', 'refs', 'docs'], { cwd: repo.dir });
     expect(r.stdout.split('\n')[2]).toBe(`    ${hint}`);
   }); // prettier-ignore
+
+  it('looks each alias folder up once, however many refs point into it', async () => {
+    const refs = Array.from({ length: 40 }, (_, i) => `trio:Trio/F${i}.swift#L1`).join('\n');
+    const repo = GitRepo.init({ 'workspace.lock.json': JSON.stringify({ repos: [{ alias: 'trio', name: 'Trio' }] }), 'docs/many.md': refs + '\n' });
+    const folder = path.join(repo.dir, 'externals', 'Trio');
+    const spy = vi.spyOn(fs, 'existsSync');
+    try {
+      const r = await refcatInProcess(['verify', 'refs', 'docs'], { cwd: repo.dir });
+      expect(r.stdout).toContain('40 broken references into it');
+      expect(spy.mock.calls.filter(([p]) => p === folder)).toHaveLength(1);
+    } finally {
+      spy.mockRestore();
+    }
+  });
 });

@@ -28,13 +28,15 @@ export async function runAliases(opts: AliasesCliOptions, io: IO): Promise<ExitC
     return { ...e, shadowed };
   });
 
+  const pins = await pinStates(rows, ctx);
   if (json) {
-    const aliases = rows.map((r) => ({
+    const aliases = rows.map((r, i) => ({
       name: r.name,
       target: r.target,
       source: r.source,
       origin: r.origin,
       shadowed: r.shadowed,
+      ...(pins[i] ? { pin: pins[i] } : {}),
     }));
     io.stdout(JSON.stringify({ version: 1, aliases, errors: errors.map(diagnosticJson) }, null, 2) + '\n');
     return code;
@@ -47,10 +49,10 @@ export async function runAliases(opts: AliasesCliOptions, io: IO): Promise<ExitC
   }
   // Names, targets and files come from config files anyone may write: escaped, so none can end
   // its row, forge another, or reach the terminal (docs/reference.md#aliases).
-  const table = rows.map((r) => [
+  const table = rows.map((r, i) => [
     visible(r.name),
     visible(tildify(r.target, ctx.home)),
-    visible(tildify(r.origin, ctx.home)) + (r.shadowed ? ' (shadowed)' : ''),
+    visible(tildify(r.origin, ctx.home)) + (r.shadowed ? ' (shadowed)' : '') + pinText(pins[i]),
   ]);
   const widths = [0, 1].map((i) => Math.max(...table.map((row) => row[i]!.length)));
   if (table.length > 0) {
@@ -58,4 +60,46 @@ export async function runAliases(opts: AliasesCliOptions, io: IO): Promise<ExitC
   }
   await printDiagnostics(io, errors);
   return code;
+}
+
+/** A lockfile pin and where the clone stands (docs/refs.md#refs-at-a-version). */
+interface PinShown {
+  ref: string;
+  /** The commit the pin names in the clone; null when the clone lacks it. */
+  commit: string | null;
+  /** The commit the checkout is at (HEAD); null when there is none. */
+  checkout: string | null;
+  at_pin: boolean;
+  /** Why the pin could not be looked up, or null. */
+  problem: string | null;
+}
+
+/**
+ * Each pinned alias's pin and checkout, read from its clone (one git cat-file per repository);
+ * null for an alias without a pin. An alias without one starts no git process.
+ */
+async function pinStates(rows: readonly { pin?: string; target: string; shadowed: boolean }[], ctx: IO['ctx']): Promise<(PinShown | null)[]> {
+  if (!rows.some((r) => r.pin !== undefined && !r.shadowed)) return rows.map(() => null);
+  const { VersionReader } = await import('../../core/versions/version-reader.js');
+  const reader = new VersionReader(ctx);
+  try {
+    return await Promise.all(
+      rows.map(async (r) => {
+        if (r.pin === undefined || r.shadowed) return null;
+        const s = await reader.pinState(r.target, r.pin);
+        return { ref: r.pin, commit: s.pinned, checkout: s.head, at_pin: s.pinned !== null && s.pinned === s.head, problem: s.why };
+      }),
+    );
+  } finally {
+    reader.close();
+  }
+}
+
+function pinText(p: PinShown | null | undefined): string {
+  if (!p) return '';
+  const pin = visible(p.ref);
+  if (p.commit === null) return `  pin ${pin}: ${visible(p.problem ?? 'not found')}`;
+  const named = p.commit.startsWith(p.ref) ? p.commit.slice(0, 7) : `${pin} (${p.commit.slice(0, 7)})`;
+  if (p.at_pin) return `  pin ${named}: checked out at the pin`;
+  return `  pin ${named}: checked out at ${p.checkout ? p.checkout.slice(0, 7) : 'no commit'}`;
 }

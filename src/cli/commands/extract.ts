@@ -30,6 +30,9 @@ export interface ExtractCliOptions {
   encoding?: Encoding;
   maxTokens?: number;
   outline?: boolean;
+  at?: string;
+  worktree?: boolean;
+  pinned?: boolean;
 }
 
 /** `refcat [REFS...]`: map flags onto an extraction request, run it to stdout, return the exit code. */
@@ -46,7 +49,7 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
       batches: [{ inputs: refs }],
       workflow: opts.fromWorkflow && path.resolve(ctx.cwd, opts.fromWorkflow),
       // One CPU-time budget for every pattern of the call: all refs, files and workflow batches.
-      extract: { base, aliases, context: opts.context ?? 0, noIgnore: !opts.ignore, patternBudget: new PatternBudget(), outline: opts.outline },
+      extract: { base, aliases, context: opts.context ?? 0, noIgnore: !opts.ignore, patternBudget: new PatternBudget(), outline: opts.outline, versionPolicy: versionPolicy(opts) },
       format,
       render: renderOptions(opts),
       mode: opts.validateOnly ? 'check' : opts.listFiles ? 'files' : 'content',
@@ -59,6 +62,13 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
   if (format !== 'json') await printLog(io, outcome.log);
   if (outcome.summary) io.stderr(outcome.summary);
   return outcome.code;
+}
+
+/** `--worktree`, `--pinned`, `--at` (docs/refs.md#refs-at-a-version). */
+function versionPolicy(opts: ExtractCliOptions): { mode: 'auto' | 'worktree' | 'pinned'; at?: string } {
+  if (opts.worktree && opts.pinned) throw new UsageError('Use only one of --worktree and --pinned');
+  const mode = opts.worktree ? 'worktree' : opts.pinned ? 'pinned' : 'auto';
+  return opts.at === undefined ? { mode } : { mode, at: opts.at };
 }
 
 function renderOptions(opts: ExtractCliOptions): RenderOptions {

@@ -27,6 +27,11 @@ export interface AliasEntry {
   source: AliasSource;
   /** Human-readable origin: `--alias`, `ALIAS at flow.conv:3`, or the config file path. */
   origin: string;
+  /**
+   * The version a workspace lockfile pins (`repos[].ref`: a commit, branch or tag), read at that
+   * version (docs/refs.md#refs-at-a-version). Other sources pin nothing.
+   */
+  pin?: string;
 }
 
 export interface ExplicitAlias {
@@ -285,9 +290,12 @@ function readLockfile(file: string): Map<string, AliasEntry> {
     }
     names.push(repo.name);
     const target = path.join(root, repo.name);
+    // `null` or "" is no pin, as an absent key.
+    if (repo.ref !== undefined && repo.ref !== null && typeof repo.ref !== 'string') throw new ConfigError(file, `${where}.ref must be a string (a commit, branch or tag)`);
+    const pin = typeof repo.ref === 'string' && repo.ref.length > 0 ? repo.ref : undefined;
     for (const name of names) {
       // The first repo to claim a name keeps it, as a reader scanning the file top-down expects.
-      if (!out.has(name)) out.set(name, { name, target, source: 'workspace', origin: file });
+      if (!out.has(name)) out.set(name, pin === undefined ? { name, target, source: 'workspace', origin: file } : { name, target, source: 'workspace', origin: file, pin });
     }
   });
   return out;

@@ -57,7 +57,7 @@ export function* extractSteps(
   const aliases = options.aliases ?? new AliasResolver(ctx);
   // Built when a message would quote a line: the alias files are read only then.
   let quoting: Confinement | undefined;
-  const quotable = (abs: string) => (quoting ??= options.confine ?? confinementOf(ctx, aliases)).allows(abs);
+  const quotable = options.quotable ?? ((abs: string) => (quoting ??= options.confine ?? confinementOf(ctx, aliases)).allows(abs));
   for (const input of refs) {
     const refText = typeof input === 'string' ? input : input.raw;
     let spec: RefSpec;
@@ -67,9 +67,12 @@ export function* extractSteps(
       spec = typeof input === 'string' ? parseRef(input) : input;
       files = fileList(spec, ctx, { ...options, aliases }, walked);
     } catch (err) {
-      yield { warnings: [], errors: [asDiagnostic(err, refText)] };
+      yield { warnings: options.versions?.takeWarnings() ?? [], errors: [asDiagnostic(err, refText)] };
       continue;
     }
+    // A version's warnings (a clone off its pin), with the first ref of its alias.
+    const noted = options.versions?.takeWarnings();
+    if (noted && noted.length > 0) yield { warnings: noted, errors: [] };
     // Mapped only when there are some: V8 compiles this generator for the arrays it has seen, and
     // an empty one beside a full one of another kind would throw the compiled code away.
     if (walked.length > 0) yield { warnings: walkDiagnostics(walked, spec.raw), errors: [] };

@@ -3,6 +3,7 @@ import type { AliasResolver } from '../alias/resolve-aliases.js';
 import type { RefSpec } from '../ref-spec/ref-spec.js';
 import type { PatternBudget } from '../regex/pattern-search.js';
 import type { Confinement } from '../safe-read/confinement.js';
+import type { FileVersion, PreparedVersions, VersionPolicy } from '../versions/prepare-versions.js';
 import type { WalkCache } from '../walk/walk-cache.js';
 import type { ContentSpan } from './content-span.js';
 import type { OutlineInfo } from './outline-select.js';
@@ -53,6 +54,11 @@ export interface ExtractOptions {
   /** Checks: a pattern ref to a file no message may quote is not searched (docs/reference.md#limits-and-hostile-input). */
   unjudgedOutside?: boolean;
   /**
+   * What messages may quote, for a caller that extracts ref by ref against one set of aliases
+   * (`verify refs`: built once a run); without it, built once per call as `confine` says.
+   */
+  quotable?: (abs: string) => boolean;
+  /**
    * Small files read once for a whole command (read-cache.ts): for a caller that checks many refs
    * into the same files against one snapshot of them, such as `verify refs`. Not for streaming.
    */
@@ -61,6 +67,13 @@ export interface ExtractOptions {
   outline?: boolean;
   /** What walks read of the tree, kept for a whole command (walk-cache.ts): many globs, one read of each folder. */
   walkCache?: WalkCache;
+  /**
+   * The refs that read a version (a pinned alias, `alias@REV:`, `--at`), read before the run
+   * (versions/prepare-versions.ts, docs/refs.md#refs-at-a-version). Without it every ref reads the disk.
+   */
+  versions?: PreparedVersions;
+  /** `--worktree`, `--pinned` and `--at REV`: which versions are read (docs/refs.md#refs-at-a-version). */
+  versionPolicy?: VersionPolicy;
 }
 
 /** One file's extracted lines with everything a renderer needs. */
@@ -98,6 +111,8 @@ export interface Extraction {
   symbol?: SymbolInfo;
   /** Set with `outline`: `lines` are the outline's. */
   outline?: OutlineInfo;
+  /** The full sha of the commit the lines were read at (docs/refs.md#refs-at-a-version); absent: the disk, at no version. */
+  commit?: string;
 }
 
 export interface ExtractReport {
@@ -118,6 +133,8 @@ export interface ResolvedFile {
   displayBase: string;
   /** The file is one match of a glob. */
   glob: boolean;
+  /** The version it is read at (a pinned alias, a revision); absent: the file on disk. */
+  version?: FileVersion;
 }
 
 /** What one file of a ref gave (a result and its warnings), or what a ref failed with. */

@@ -51,7 +51,10 @@ export function readExtraction(
   const early = readUnselected(file, language, options);
   if (early) return early;
   // A held file is never streamed (onDisk wants a descriptor), nor read with a line cap below its size.
-  const held = options.onDisk || (options.maxSelectionChars ?? Infinity) < MAX_CACHED_FILE_BYTES ? null : (options.readCache?.file(file.path) ?? null);
+  // A file read at a version is held: its bytes came from git (docs/refs.md#refs-at-a-version).
+  const held = file.version?.bytes
+    ? versionedLines(file.version.bytes, refText)
+    : options.onDisk || (options.maxSelectionChars ?? Infinity) < MAX_CACHED_FILE_BYTES ? null : (options.readCache?.file(file.path) ?? null);
   const { fd, size } = held ? { fd: -1, size: held.size } : openFile(file.path, refText);
   let sel: Selection | undefined;
   let reader: LineReader | undefined;
@@ -59,7 +62,7 @@ export function readExtraction(
     // Reads as large as the file, within bounds: a small file is read in one call into a small
     // buffer (globs read thousands), and a selection left on disk, only measured (no lines
     // decoded), reads faster in larger pieces.
-    const measured = options.onDisk && !options.checkOnly && ref.selector?.kind !== 'pattern';
+    const measured = options.onDisk && !held && !options.checkOnly && ref.selector?.kind !== 'pattern';
     const chunkSize = Math.min(Math.max(size + 1, 4096), measured ? 1 << 20 : 1 << 16);
     reader = held
       ? LineReader.ofLines(held.lines, held.size)
@@ -70,7 +73,7 @@ export function readExtraction(
       maxChars: options.maxSelectionChars,
       fileSize: size,
       maxBlockLines: options.maxBlockLines,
-      onDisk: (options.onDisk && !options.checkOnly) ?? false,
+      onDisk: (options.onDisk && !options.checkOnly && !held) ?? false,
     };
     const s = ref.selector;
     if (!s) sel = selectWhole(reader, selectOpts);
@@ -123,8 +126,10 @@ function readUnselected(
   const { ref, refText } = file;
   if (ref.selector?.kind === 'symbol') {
     let named: ReturnType<typeof selectSymbolRef>;
+    // A file read at a version is parsed as that version holds it.
+    const text = file.version?.bytes ? versionedLines(file.version.bytes, refText).lines.join('\n') + '\n' : undefined;
     try {
-      named = selectSymbolRef(file.path, ref.selector, refText, { context: options.context ?? 0, countOnly: options.checkOnly ?? false });
+      named = selectSymbolRef(file.path, ref.selector, refText, { context: options.context ?? 0, countOnly: options.checkOnly ?? false, text });
     } catch (err) {
       throw (err as NodeJS.ErrnoException).code && !isRefcatError(err) ? readError(err, refText) : err;
     }
@@ -132,12 +137,12 @@ function readUnselected(
   }
   if (options.checkOnly && options.probeWholeFiles && !ref.selector) {
     // --list-files opens no whole file: a glob's walk found a regular file, a named one is stat'ed.
-    if (!file.glob) checkRegular(file.path, refText);
+    if (!file.glob && !file.version?.bytes) checkRegular(file.path, refText);
     return { extraction: extractionOf(file, language, { start: 1, lines: [], totalLines: null, clamped: false }, 0), warnings: [] };
   }
   if (options.unjudgedOutside && ref.selector?.kind === 'pattern' && !options.quotable?.(file.path)) {
     // No verdict: whether it matches would say what the file holds.
-    checkRegular(file.path, refText);
+    if (!file.version?.bytes) checkRegular(file.path, refText);
     return { extraction: extractionOf(file, language, { start: 1, lines: [], totalLines: null, clamped: false }, 0), warnings: [PATTERN_OUTSIDE] };
   }
   return null;
@@ -172,14 +177,27 @@ function selectionError(err: unknown, file: ResolvedFile, options: ExtractOption
   return readError(err, refText);
 }
 
+/** A file's bytes read at a version, as a ReadCache holds a file: its lines and its size. */
+function versionedLines(bytes: Buffer, refText: string): { lines: string[]; size: number } {
+  try {
+    return { lines: LineReader.linesOf(bytes), size: bytes.length };
+  } catch (err) {
+    if (err instanceof BinaryContentError) throw new RefError('binary', `Binary file: ${refText}`, refText);
+    throw err;
+  }
+}
+
 /** The Extraction of `count` lines of `file` selected as `sel` says. */
 function extractionOf(file: ResolvedFile, language: string, sel: Selection, count: number): Extraction {
   const { ref, refText } = file;
   const lineEnd = sel.start + count - 1;
   const empty = lineEnd < sel.start;
+  // A ref that named its revision keeps it in its spec, as the full sha; `--at` names `.`'s.
+  const rev = file.version?.revision ? (file.version.commit ?? undefined) : undefined;
+  const alias = rev !== undefined && !ref.alias ? '.' : ref.alias;
   const extraction: Extraction = {
     ref: refText,
-    spec: empty && ref.selector ? null : specOf(ref.alias, file.relPath, ref.selector ? { start: sel.start, end: lineEnd } : null),
+    spec: empty && ref.selector ? null : specOf(alias, file.relPath, ref.selector ? { start: sel.start, end: lineEnd } : null, rev),
     alias: ref.alias,
     path: file.path,
     relPath: file.relPath,
@@ -193,6 +211,7 @@ function extractionOf(file: ResolvedFile, language: string, sel: Selection, coun
     wasClamped: sel.clamped,
     lines: sel.lines,
   };
+  if (file.version?.commit) extraction.commit = file.version.commit;
   return extraction;
 }
 

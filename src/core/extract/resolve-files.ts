@@ -41,6 +41,8 @@ export function fileList(
   options: ExtractOptions & { aliases: AliasResolver },
   walkWarnings: WalkWarning[],
 ): FileList {
+  const versioned = versionedFiles(spec, ctx, options);
+  if (versioned) return versioned;
   const { dirs, displayBase } = searchPlaces(spec, ctx, options);
   const refPath = expandHome(spec.path, ctx.home);
   const isAbsoluteRef = !spec.alias && path.isAbsolute(refPath);
@@ -89,6 +91,26 @@ export function fileList(
   );
 }
 
+/**
+ * A ref read at a version (docs/refs.md#refs-at-a-version): the files the version holds, each
+ * with its bytes or the word that the disk holds them; null for a ref read from the disk.
+ */
+function versionedFiles(spec: RefSpec, ctx: Context, options: ExtractOptions & { aliases: AliasResolver }): FileList | null {
+  if (!options.versions) {
+    if (spec.rev === undefined) return null;
+    throw new RefError('unsupported', `A revision is read only by extraction (refcat REFS...), not here yet: ${spec.raw}`, spec.raw);
+  }
+  const folder = spec.alias && spec.alias !== '.' ? (options.aliases.lookup(spec.alias)?.target ?? '') : (options.base ?? ctx.cwd);
+  // A server's reads stay in its root: a revision must be reachable from a branch or tag there,
+  // which is not checked yet, so none is read (docs/refs.md#refs-at-a-version).
+  if (options.confine && spec.rev !== undefined) throw new RefError('unsupported', `A revision ref is not read under a confined reader (refcat mcp): ${spec.raw}`, spec.raw);
+  const found = options.versions.filesOf(spec, folder);
+  if (!found) return null;
+  if (options.confine && found.files.some((f) => !options.confine!.allows(f.abs))) throw outside(spec.raw, options.confine.root);
+  const fileOf = fileMaker(spec, found.base, false);
+  return { length: found.files.length, at: (i) => ({ ...fileOf(found.files[i]!.abs, found.glob), version: found.files[i]!.version }) };
+}
+
 /** The folders a ref is looked up in, and the folder its paths are shown from. */
 function searchPlaces(spec: RefSpec, ctx: Context, options: ExtractOptions & { aliases: AliasResolver }): { dirs: string[]; displayBase: string } {
   const base = options.base ?? ctx.cwd;
@@ -107,8 +129,8 @@ function fileMaker(spec: RefSpec, displayBase: string, isAbsoluteRef: boolean): 
     // An absolute ref stays absolute in what is shown: `../../tmp/x` would help nobody.
     const cut = glob && !isAbsoluteRef && inside !== null && abs.startsWith(inside) ? abs.slice(inside.length) : null;
     const relPath = isAbsoluteRef ? abs.split(path.sep).join('/') : cut !== null ? toSlashes(cut) : displayRelative(displayBase, abs);
-    const displayPath = spec.alias ? `${spec.alias}:${relPath}` : relPath;
-    const refText = glob ? formatRef({ alias: spec.alias, path: relPath, selector: spec.selector }) : spec.raw;
+    const displayPath = spec.alias && spec.alias !== '.' ? `${spec.alias}:${relPath}` : relPath;
+    const refText = glob ? formatRef({ alias: spec.alias, rev: spec.rev, path: relPath, selector: spec.selector }) : spec.raw;
     return { ref: spec, refText, path: abs, relPath, displayPath, displayBase, glob };
   };
 }

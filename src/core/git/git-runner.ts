@@ -182,6 +182,24 @@ export class GitRunner {
     return config;
   }
 
+  /**
+   * A long-lived git process in `repo` (`git cat-file --batch`), hardened and counted as every run.
+   * It holds no slot: it waits for requests most of its life, and a slot held that long would stall
+   * every other git command of the process (two pinned repositories on two cores would deadlock).
+   * The caller ends it (object-batch.ts).
+   */
+  async startProcess(repo: string, args: readonly string[]): Promise<import('node:child_process').ChildProcessWithoutNullStreams> {
+    const settings = await this.safeSettings(repo);
+    this.spawned++;
+    const spawn = this.spawnProcess ?? childProcess().spawn;
+    const argv = ['-c', 'core.quotepath=off', '-c', 'color.ui=false', ...settings, ...args];
+    try {
+      return spawn('git', argv, { cwd: repo, env: this.env, windowsHide: true, stdio: ['pipe', 'pipe', 'pipe'] }) as import('node:child_process').ChildProcessWithoutNullStreams;
+    } catch (e) {
+      throw new GitError(`git could not be started in ${repo}: ${firstLine((e as Error).message)}`);
+    }
+  }
+
   private async spawn(repo: string, args: readonly string[], input?: string): Promise<Outcome> {
     return this.exec(repo, args, input, await this.safeSettings(repo));
   }

@@ -37,3 +37,14 @@ export async function refsNamed(git: GitRunner, repo: string, patterns: readonly
   }
   return listed;
 }
+
+/**
+ * The full sha of the commit `rev` names, or null when it names none (unknown, or a tree or
+ * blob). The revision reaches git only after `--end-of-options`, as `rev^{commit}`, so no name
+ * is ever read as an option and nothing but a commit is ever answered.
+ */
+export async function resolveCommit(git: GitRunner, repo: string, rev: string): Promise<string | null> {
+  const out = await git.tryRun(repo, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`]);
+  const m = out && /^([0-9a-f]{40,64})\s*$/.exec(out.toString('utf8'));
+  return m ? m[1]! : null;
+}

@@ -14,3 +14,15 @@ export async function pathsAt(git: GitRunner, repo: string, rev: string, rels: r
   }
   return found;
 }
+
+/** Every file path (`/`-separated, from the root) the tree of `commit` holds, with its mode. */
+export async function filesAt(git: GitRunner, repo: string, commit: string): Promise<{ path: string; mode: string }[]> {
+  const out = await git.run(repo, ['ls-tree', '-r', '-z', '--full-tree', commit]);
+  const files: { path: string; mode: string }[] = [];
+  for (const entry of out.toString('utf8').split('\0')) {
+    const tab = entry.indexOf('\t');
+    if (tab === -1) continue;
+    files.push({ path: entry.slice(tab + 1), mode: entry.slice(0, entry.indexOf(' ')) });
+  }
+  return files;
+}

@@ -137,6 +137,7 @@ function* jsonRef(r: Extraction, opts: RenderOptions, first: boolean): Generator
     line_end: r.lineEnd,
     total_lines: r.totalLines,
     was_clamped: r.wasClamped,
+    ...(r.commit ? { commit: r.commit } : {}),
     // A symbol ref says what it named (docs/symbols.md#output).
     ...(r.symbol ? { symbol: { path: r.symbol.path, kind: r.symbol.kind } } : {}),
   };
@@ -200,7 +201,7 @@ function renderNothingSelected(r: Extraction, opts: RenderOptions): string {
 }
 
 function specFor(r: Extraction, opts: RenderOptions): string {
-  if (!opts.absolute || r.alias) return r.spec ?? '';
+  if (!opts.absolute || r.alias || r.spec?.startsWith('.@')) return r.spec ?? '';
   return specOf(null, r.path, r.wholeFile ? null : { start: r.lineStart, end: r.lineEnd });
 }
 
@@ -246,7 +247,9 @@ function header(r: Extraction, opts: RenderOptions): string {
   const shown = opts.absolute ? r.path : r.displayPath;
   const range = r.wholeFile ? '' : r.lineStart >= r.lineEnd ? `:${r.lineStart}` : `:${r.lineStart}-${r.lineEnd}`;
   const cwd = opts.showCwd && !opts.absolute && !shown.startsWith('/') ? ` (relative to ${visible(r.displayBase)})` : '';
-  return `## From: ${visible(shown)}${range}${cwd}`;
+  // A read at a version says which (docs/refs.md#refs-at-a-version).
+  const at = r.commit ? ` @${r.commit.slice(0, 7)}` : '';
+  return `## From: ${visible(shown)}${range}${at}${cwd}`;
 }
 
 /** `NN | line` for each selected line, numbers right-aligned to the widest. */

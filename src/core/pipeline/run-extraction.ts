@@ -81,8 +81,9 @@ export interface ExtractionOutcome {
  * memory stays bounded whatever its size; only a budget and the JSON token counts need the
  * extraction in memory first. Counts are made by a worker as the output is written.
  */
-export async function runExtraction(req: ExtractionRequest, sink: ExtractionSink, ctx: Context): Promise<ExtractionOutcome> {
-  const { batches, problems } = await allBatches(req, ctx);
+export async function runExtraction(given: ExtractionRequest, sink: ExtractionSink, ctx: Context): Promise<ExtractionOutcome> {
+  const { batches, problems } = await allBatches(given, ctx);
+  const req = await withVersions(given, batches, ctx);
   if (req.mode === 'check' || req.mode === 'files') return report(req, batches, problems, sink, ctx);
   const tokens = req.tokens;
   const inMemory = tokens !== undefined && (tokens.maxTokens !== undefined || (tokens.count && req.format === 'json' && tokens.json !== 'printed'));
@@ -126,6 +127,19 @@ async function allBatches(req: ExtractionRequest, ctx: Context): Promise<{ batch
   const batches = [...req.batches, ...workflow.batches];
   await prepareGrammars(req, batches);
   return { batches, problems: [...problems, ...workflow.errors] };
+}
+
+/**
+ * The refs that read a version (a pinned alias, `alias@REV:`, `--at`) are read from git first, so
+ * that the synchronous extraction takes their bytes (docs/refs.md#refs-at-a-version). A run whose
+ * refs name none starts no git process and loads nothing more.
+ */
+async function withVersions(req: ExtractionRequest, batches: RefBatch[], ctx: Context): Promise<ExtractionRequest> {
+  if (req.extract.versions || (!batches.some((b) => b.inputs.some((r) => r.includes(':'))) && req.extract.versionPolicy?.at === undefined)) return req;
+  const { prepareVersions } = await import('../versions/prepare-versions.js');
+  const aliases = req.extract.aliases ?? new AliasResolver(ctx);
+  const versions = await prepareVersions(batches, ctx, { aliases, base: req.extract.base, policy: req.extract.versionPolicy });
+  return versions ? { ...req, extract: { ...req.extract, aliases, versions } } : req;
 }
 
 /** Symbol refs and outlines are read synchronously: their grammars load first, and only theirs. */

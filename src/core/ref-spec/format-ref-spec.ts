@@ -9,8 +9,8 @@ import type { LineSpan, PatternExtent, RefSpec, Selector, Window } from './ref-s
  * selector is written back in canonical form (`#L10-L20:5..10`, `#/re/:+3`), so that
  * `parseRef(formatRef(x))` equals `x` up to `raw`.
  */
-export function formatRef(ref: Pick<RefSpec, 'alias' | 'path' | 'selector'>, span?: LineSpan): string {
-  const head = ref.alias ? `${ref.alias}:${escapePath(ref.path)}` : `@${safePath(escapePath(ref.path))}`;
+export function formatRef(ref: Pick<RefSpec, 'alias' | 'rev' | 'path' | 'selector'>, span?: LineSpan): string {
+  const head = ref.alias ? `${ref.alias}${ref.rev === undefined ? '' : `@${ref.rev}`}:${escapePath(ref.path)}` : `@${safePath(escapePath(ref.path))}`;
   if (span) return head + formatSpan(span);
   return ref.selector ? `${head}#${formatSelector(ref.selector)}` : head;
 }
@@ -69,8 +69,8 @@ function formatWindow(w: Window): string {
 }
 
 /** Normalized spec (docs/reference.md#ref-specs) of a selection: `@path`, `@path#L5`, `@path#L10-L20`, `alias:path#...`. */
-export function specOf(alias: string | null, path: string, span: LineSpan | null): string {
-  return formatRef({ alias, path, selector: null }, span ?? undefined);
+export function specOf(alias: string | null, path: string, span: LineSpan | null, rev?: string): string {
+  return formatRef(rev === undefined ? { alias, path, selector: null } : { alias, rev, path, selector: null }, span ?? undefined);
 }
 
 /**

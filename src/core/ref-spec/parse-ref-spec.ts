@@ -1,9 +1,12 @@
 import { RefParseError } from '../../shared/errors.js';
 import { CONTROL_CHARS } from '../../shared/visible.js';
 import { compilePattern } from './pattern-syntax.js';
+import { revisionProblem } from './revision-syntax.js';
 import type { PatternExtent, RefSpec, Selector, Window } from './ref-spec.js';
 
 const ALIAS_RE = /^([A-Za-z][A-Za-z0-9_-]*):(.*)$/s;
+/** `alias@rev:` or `.@rev:` (docs/refs.md#refs-at-a-version): the revision up to the first `:`. */
+const VERSIONED_RE = /^([A-Za-z][A-Za-z0-9_-]*|\.)@([^:#]*):(.*)$/s;
 const WHITESPACE_RE = /\s/;
 
 /**
@@ -28,9 +31,17 @@ export function parseRef(raw: string): RefSpec {
 
   let rest = raw;
   let alias: string | null = null;
+  let rev: string | undefined;
   const withoutAt = rest.startsWith('@') ? rest.slice(1) : rest;
   const m = ALIAS_RE.exec(withoutAt);
-  if (m && !isWindowsDrive(m[1]!, m[2]!)) {
+  const v = m ? null : VERSIONED_RE.exec(withoutAt);
+  if (v) {
+    const problem = revisionProblem(v[2]!);
+    if (problem) fail(problem);
+    alias = v[1]!;
+    rev = v[2]!;
+    rest = v[3]!.startsWith('@') ? v[3]!.slice(1) : v[3]!;
+  } else if (m && !isWindowsDrive(m[1]!, m[2]!)) {
     alias = m[1]!;
     rest = m[2]!;
     if (rest.startsWith('@')) rest = rest.slice(1);
@@ -45,7 +56,7 @@ export function parseRef(raw: string): RefSpec {
 
   let selector: Selector | null = null;
   if (hash !== -1) selector = parseSelector(rest.slice(hash + 1), fail);
-  return { raw, alias, path, selector };
+  return rev === undefined ? { raw, alias, path, selector } : { raw, alias, rev, path, selector };
 }
 
 /**

@@ -51,6 +51,12 @@ export interface RefSpec {
   /** The ref as written. */
   raw: string;
   alias: string | null;
+  /**
+   * `alias@rev:` and `.@rev:` (docs/refs.md#refs-at-a-version): the version the path is read at,
+   * as written (a full sha once read, in a printed spec). Absent: the alias's own version.
+   * `alias` is `.` for the repository holding the working directory.
+   */
+  rev?: string;
   path: string;
   selector: Selector | null;
 }

@@ -26,7 +26,7 @@ export interface FencedBlock {
   lines: string[];
 }
 
-type Parser = { parse(src: string, env: object): { type: string; map: [number, number] | null; info: string; content: string }[] };
+type Parser = { parse(src: string, env: object): { type: string; map: [number, number] | null; info: string; content: string; level: number }[] };
 const parsers: { plain?: Parser; normalizing?: Parser } = {};
 
 /** The part of markdown-it's block state the paragraph and lheading rules read (markdown-it 14, lib/rules_block/). */
@@ -168,60 +168,122 @@ export function mayHoldFence(text: string): boolean {
 
 /**
  * Every fenced code block of `text`, in document order (nested containers included). A text
- * without a ``` or ~~~ run has none and is not parsed at all; most others are read by
- * topLevelFences() alone. `starts` is lineStarts(text), when the caller has it. With `bytes`,
- * `text` is byte text (shared/byte-text.ts): the blocks' info strings and lines are decoded.
+ * without a ``` or ~~~ run has none and is not parsed at all; the others are read by scanFences():
+ * fences at column 0 without a parse, the few stretches around a fence in a list item or a block
+ * quote (or an HTML block) by the parser. `starts` is lineStarts(text), when the caller has it.
+ * With `bytes`, `text` is byte text (shared/byte-text.ts): the blocks' info strings and lines are
+ * decoded.
  */
 export function fencedBlocks(text: string, starts?: readonly number[], bytes = false): FencedBlock[] {
   if (!mayHoldFence(text)) return [];
-  return topLevelFences(text, starts ?? lineStarts(text), bytes ? utf8Of : undefined) ?? parsedFences(bytes ? utf8Of(text) : text);
+  const decode = bytes ? utf8Of : undefined;
+  const lineStartsOf = starts ?? lineStarts(text);
+  return scanFences(text, lineStartsOf, decode, stretchParser(text, lineStartsOf, decode)) ?? parsedFences(decode ? decode(text) : text);
 }
 
 /** The fences of a markdown-it parse (blockParser). */
 export function parsedFences(text: string): FencedBlock[] {
+  return parsedStretch(text).blocks;
+}
+
+/**
+ * The fences of a markdown-it parse, and whether a top-level fence or HTML block runs to the end
+ * of `text` (so would run on past it, were `text` a stretch of a longer document).
+ */
+function parsedStretch(text: string, lineCount = Infinity): { blocks: FencedBlock[]; runsOut: boolean } {
   const blocks: FencedBlock[] = [];
+  let runsOut = false;
   for (const token of blockParser(text).parse(text, {})) {
-    if (token.type !== 'fence' || !token.map) continue;
+    if (!token.map) continue;
+    if (token.level === 0 && (token.type === 'fence' || token.type === 'html_block') && token.map[1] >= lineCount) runsOut = true;
+    if (token.type !== 'fence') continue;
     const [open, end] = token.map;
     const lines = token.content === '' ? [] : token.content.slice(0, token.content.endsWith('\n') ? -1 : undefined).split('\n');
     const closed = end - open >= lines.length + 2;
     blocks.push({ open, close: closed ? end - 1 : null, end, info: token.info.trim(), lines });
   }
-  return blocks;
+  return { blocks, runsOut };
+}
+
+/** How many lines markdown-it's block state counts in `text` (fastState: a last line of only spaces and tabs, without a newline, is none). */
+function countLines(text: string, starts: readonly number[]): number {
+  return starts.length > 0 && isBlank(text, starts[starts.length - 1]!, text.length) ? starts.length - 1 : starts.length;
+}
+
+/**
+ * Parses lines [from, to) of a document alone: their fences, numbered from the document's start,
+ * and where reading goes on. A stretch from where no block is open to a line no block outside a
+ * top-level fence or HTML block reaches past (see scanFences) parses as it does in place, unless
+ * one of those runs to its end: then the rest of the document is parsed, and reading stops there.
+ */
+export type StretchParser = (from: number, to: number) => { blocks: FencedBlock[]; next: number };
+
+export function stretchParser(text: string, starts: readonly number[], decode?: (s: string) => string): StretchParser {
+  const lineMax = countLines(text, starts);
+  const parse = (from: number, to: number) => {
+    const slice = text.slice(starts[from], to >= lineMax ? text.length : starts[to]);
+    return parsedStretch(decode ? decode(slice) : slice, to - from);
+  };
+  return (from, to) => {
+    let found = parse(from, to);
+    if (found.runsOut && to < lineMax) {
+      found = parse(from, lineMax);
+      to = lineMax;
+    }
+    const blocks = found.blocks.map((b) => ({ ...b, open: b.open + from, close: b.close === null ? null : b.close + from, end: b.end + from }));
+    return { blocks, next: to };
+  };
 }
 
 /** A line that may open a fence inside a container or indented: markers, `>`, spaces, tabs, then a run. */
 const NESTED_FENCE = /^[ \t>*+\-0-9.)]+(?:```|~~~)/;
 /** An HTML block's first line: up to 3 spaces, then `<`. */
 const HTML_START = /^ {0,3}</;
-const HTML_COMMENT_START = /^ {0,3}<!--/;
 
 /**
  * The fences of a document whose every fence opens at column 0 at the top level, found from the
- * few lines that matter, with no parse; null for any other document, which the parser reads.
+ * few lines that matter, with no parse; null for any other document (scanFences() without a
+ * parser).
+ */
+export function topLevelFences(text: string, starts: readonly number[], decode?: (s: string) => string): FencedBlock[] | null {
+  return scanFences(text, starts, decode, null);
+}
+
+/**
+ * The fences of a document, read from the few lines that matter: fences at column 0 with no
+ * parse, and every stretch holding a line that may open a fence in a container (or an HTML
+ * block's first line) by `parse`; null for a document with `\r` or NUL (the parser's first pass
+ * rewrites them), or with such a line and no `parse`.
  *
  * Why this is exact. At the top level, a line starting with a ``` or ~~~ run (a backtick fence's
  * info string holding no backtick) opens a fence wherever it stands: a fence may interrupt a
  * paragraph, and it ends any block quote or list item before it (it is neither indented into the
  * item nor a lazy paragraph line). Its lines run to the first closing run (same character, at
- * least as long, at most 3 columns in, nothing but spaces and tabs after) or the end. What else
- * could hide such a line or open a fence elsewhere:
- * - an HTML block: an `<!--` comment runs to the first line holding `-->` and is followed here;
- *   a document with any other line starting with `<` goes to the parser;
- * - a fence in a container or indented: its line starts with spaces, tabs, `>` or list markers
- *   and then a run; a document with such a line (outside the fences found) goes to the parser.
- * Text with `\r` or NUL goes to the parser too (its first pass rewrites them). The line count is
+ * least as long, at most 3 columns in, nothing but spaces and tabs after) or the end. An `<!--`
+ * at column 0 opens an HTML comment the same way, which runs to the first line holding `-->`.
+ * After either, no block is open. What else could hide such a line or open a fence elsewhere is
+ * an HTML block (its first line starts with up to 3 spaces and `<`) or a fence in a container or
+ * indented (its line starts with spaces, tabs, `>` or list markers, then a run). Such a line is
+ * parsed in a stretch of lines around it, from a line where no block is open: the top, the line
+ * after a fence or comment above, or a line at column 0 after a blank line, with no such line
+ * between (a blank line ends paragraphs, so no line after it is lazy, and an unindented line ends
+ * every list item and block quote). It ends at the next line at column 0 after a blank line: every
+ * block of the stretch ends there but a top-level fence or HTML block, and if one of those runs to
+ * the stretch's end, the parse goes on to the document's end (stretchParser). The line count is
  * markdown-it's, quirk included (fastState). test/unit/fenced-blocks.test.ts holds this equal to
  * the full parse. `decode` reads byte text's info strings and lines (shared/byte-text.ts).
  */
-export function topLevelFences(text: string, starts: readonly number[], decode?: (s: string) => string): FencedBlock[] | null {
+export function scanFences(text: string, starts: readonly number[], decode: ((s: string) => string) | undefined, parse: StretchParser | null): FencedBlock[] | null {
   if (text.includes('\r') || text.includes('\0')) return null;
-  const lineMax = starts.length > 0 && isBlank(text, starts[starts.length - 1]!, text.length) ? starts.length - 1 : starts.length;
+  const lineMax = countLines(text, starts);
   const candidates = candidateLines(text, starts, lineMax);
   const blocks: FencedBlock[] = [];
   const lineText = (i: number) => text.slice(starts[i], lineEnd(text, starts, i));
+  // No block is open at this line, and every line before it is read.
+  let clean = 0;
   for (let k = 0; k < candidates.length; k++) {
     const i = candidates[k]!;
+    if (i < clean) continue;
     const start = starts[i]!;
     const end = lineEnd(text, starts, i);
     const marker = text.charCodeAt(start);
@@ -243,22 +305,43 @@ export function topLevelFences(text: string, starts: readonly number[], decode?:
         const lines = last > i + 1 ? text.slice(starts[i + 1], lineEnd(text, starts, last - 1)).split('\n') : [];
         const block = { open: i, close, end: close === null ? lineMax : close + 1, info: (decode ? decode(info) : info).trim() };
         blocks.push({ ...block, lines: decode ? lines.map(decode) : lines });
+        clean = close === null ? lineMax : close + 1;
         continue;
       }
     }
     const line = lineText(i);
-    if (NESTED_FENCE.test(line)) return null;
-    if (HTML_START.test(line)) {
-      if (!HTML_COMMENT_START.test(line)) return null;
-      if (line.includes('-->')) continue;
+    if (line.startsWith('<!--')) {
       // An HTML comment: no fence until the line holding `-->`.
-      const closing = text.indexOf('-->', end);
+      const closing = line.includes('-->') ? start : text.indexOf('-->', end);
       if (closing === -1) break;
-      const closingLine = lineAtOffset(starts, closing);
-      while (k + 1 < candidates.length && candidates[k + 1]! <= closingLine) k++;
+      clean = lineAtOffset(starts, closing) + 1;
+      continue;
     }
+    if (!NESTED_FENCE.test(line) && !HTML_START.test(line)) continue;
+    if (!parse) return null;
+    const stretch = parse(openBefore(text, starts, clean, i), openAfter(text, starts, i, lineMax));
+    blocks.push(...stretch.blocks);
+    clean = stretch.next;
   }
   return blocks;
+}
+
+/** The last line in (clean, i] at column 0 after a blank line, or `clean`: no block is open there. */
+function openBefore(text: string, starts: readonly number[], clean: number, i: number): number {
+  for (let line = i; line > clean; line--) if (startsAfterBlank(text, starts, line)) return line;
+  return clean;
+}
+
+/** The first line after `i` at column 0 after a blank line, or lineMax. */
+function openAfter(text: string, starts: readonly number[], i: number, lineMax: number): number {
+  for (let line = i + 1; line < lineMax; line++) if (startsAfterBlank(text, starts, line)) return line;
+  return lineMax;
+}
+
+/** Whether line `line` (not the first) starts with a character that is not a space, tab or newline, after a line of only spaces and tabs. */
+function startsAfterBlank(text: string, starts: readonly number[], line: number): boolean {
+  const c = text.charCodeAt(starts[line]!);
+  return c !== 0x20 && c !== 0x09 && c !== 0x0a && isBlank(text, starts[line - 1]!, starts[line]! - 1);
 }
 
 /** Lines (below lineMax) that hold a ``` or ~~~ run, or start with up to 3 spaces and `<`; ascending. */

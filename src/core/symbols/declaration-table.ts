@@ -1,10 +1,11 @@
 import fs from 'node:fs';
+import type { Tree } from 'web-tree-sitter';
 import path from 'node:path';
 import { RefError } from '../../shared/errors.js';
 import type { Declaration } from './declaration.js';
 import { type Grammar, loadedGrammar, loadGrammar } from './grammar-loader.js';
 import { MAX_SYMBOL_FILE_BYTES, type SymbolLanguage, symbolExtensions, symbolLanguageOf } from './languages.js';
-import { readDeclarations } from './read-declarations.js';
+import { readDeclarations, readDeclarationsLazily } from './read-declarations.js';
 
 /**
  * A file's declaration table (docs/symbols.md#the-declaration-table). Tables are cached by path,
@@ -14,12 +15,50 @@ import { readDeclarations } from './read-declarations.js';
 
 /** The declarations of `text`, parsed with a loaded grammar. */
 export function parseDeclarations(text: string, grammar: Grammar): Declaration[] {
+  settleLastTable();
   const tree = grammar.parser.parse(text);
   if (!tree) return [];
   try {
     return readDeclarations(tree.rootNode, grammar.definitions);
   } finally {
     tree.delete();
+  }
+}
+
+/**
+ * The table read last by parseDeclarationsLazily(), whose tree lives until the next parse: its
+ * lines not asked for yet are read then, and the tree deleted.
+ */
+let unsettled: { tree: Tree; settle: () => void } | null = null;
+
+function settleLastTable(): void {
+  const last = unsettled;
+  if (!last) return;
+  unsettled = null;
+  try {
+    last.settle();
+  } finally {
+    last.tree.delete();
+  }
+}
+
+/**
+ * parseDeclarations(), with the lines that cost most to read (a declaration's first and last
+ * line and where its body starts) read when first asked for: a symbol ref into a file asks for
+ * them on the declarations of its name only. The tree is kept until the next parse (a parse of
+ * a file at a time: the heap holds one more tree than it did, not one a file).
+ */
+function parseDeclarationsLazily(text: string, grammar: Grammar): Declaration[] {
+  settleLastTable();
+  const tree = grammar.parser.parse(text);
+  if (!tree) return [];
+  try {
+    const read = readDeclarationsLazily(tree.rootNode, grammar.definitions);
+    unsettled = { tree, settle: read.settle };
+    return read.table;
+  } catch (err) {
+    tree.delete();
+    throw err;
   }
 }
 
@@ -74,7 +113,7 @@ export function fileDeclarations(abs: string, refText: string): Declaration[] {
     const grammar = loadedGrammar(language);
     // A caller that did not load it (prepareSymbolRefs) gets an error for the ref, not a crash.
     if (!grammar) throw new RefError('grammar_not_loaded', `Symbol refs are not read here: the ${language.id} grammar is not loaded (${refText})`, refText);
-    table = parseDeclarations(fs.readFileSync(abs, 'utf8'), grammar);
+    table = parseDeclarationsLazily(fs.readFileSync(abs, 'utf8'), grammar);
   }
   return remember(abs, stat, table);
 }
@@ -114,4 +153,15 @@ function remember(abs: string, stat: fs.Stats, table: Declaration[]): Declaratio
 export async function declarationsOfText(text: string, language: SymbolLanguage): Promise<Declaration[]> {
   if (offThread) return offThread.parse(text, language);
   return parseDeclarations(text, await loadGrammar(language));
+}
+
+/**
+ * The declarations of source text, synchronously (its grammar loaded, or a parser set by
+ * useDeclarationParser()): for a file read at a version, whose text is not on disk.
+ */
+export function textDeclarations(text: string, language: SymbolLanguage, refText: string): Declaration[] {
+  if (offThread) return offThread.parseSync(text, language);
+  const grammar = loadedGrammar(language);
+  if (!grammar) throw new RefError('grammar_not_loaded', `Symbol refs are not read here: the ${language.id} grammar is not loaded (${refText})`, refText);
+  return parseDeclarations(text, grammar);
 }

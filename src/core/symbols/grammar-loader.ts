@@ -3,8 +3,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
-import type { Language, Parser, Query } from 'web-tree-sitter';
+import type { Language, Parser } from 'web-tree-sitter';
 import type { SymbolLanguage } from './languages.js';
+import { compileDefinitions, type DefinitionsQuery } from './type-tests.js';
 
 /**
  * Loading tree-sitter and its grammars (docs/symbols.md#cost). Nothing here runs until a symbol
@@ -17,7 +18,7 @@ import type { SymbolLanguage } from './languages.js';
 export interface Grammar {
   language: SymbolLanguage;
   parser: Parser;
-  definitions: Query;
+  definitions: DefinitionsQuery;
 }
 
 export interface EngineOptions {
@@ -82,7 +83,7 @@ export function loadGrammar(language: SymbolLanguage): Promise<Grammar> {
       const lang: Language = await load;
       const parser = new ts.Parser();
       parser.setLanguage(lang);
-      const grammar = withLazyDefinitions({ language, parser }, () => new ts.Query(lang, readQuery(language.query ?? language.id)));
+      const grammar = withLazyDefinitions({ language, parser }, () => compileDefinitions(ts, lang, readQuery(language.query ?? language.id), language.moveTypeTests ?? false));
       ready.set(language.id, grammar);
       return grammar;
     })();
@@ -101,8 +102,8 @@ export function symbolHeapBytes(): number {
  * it allocates and frees in the WebAssembly heap, and a Swift parse after anything in that heap
  * was freed is many times slower (docs/symbols.md#cost). The query is compiled once a grammar.
  */
-function withLazyDefinitions(base: Omit<Grammar, 'definitions'>, compile: () => Query): Grammar {
-  let definitions: Query | null = null;
+function withLazyDefinitions(base: Omit<Grammar, 'definitions'>, compile: () => DefinitionsQuery): Grammar {
+  let definitions: DefinitionsQuery | null = null;
   return Object.defineProperty(base, 'definitions', {
     get: () => (definitions ??= compile()),
     enumerable: true,

@@ -19,6 +19,12 @@ export interface SymbolLanguage {
    * opens on the signature's line; `docstrings` where a body's first string is its doc comment.
    */
   outline?: { statementBodies?: boolean; docstrings?: boolean };
+  /**
+   * Compile the definitions query with the type tests of nodes in fields moved out of it
+   * (type-tests.ts): where tree-sitter's analysis of those tests is most of a symbol ref's time.
+   * Elsewhere the extra matches it lets through cost more than the analysis saves.
+   */
+  moveTypeTests?: boolean;
 }
 
 export const SYMBOL_LANGUAGES: readonly SymbolLanguage[] = [
@@ -26,13 +32,13 @@ export const SYMBOL_LANGUAGES: readonly SymbolLanguage[] = [
   { id: 'tsx', wasm: 'tree-sitter-tsx.wasm', extensions: ['tsx'], query: 'typescript' },
   { id: 'javascript', wasm: 'tree-sitter-javascript.wasm', extensions: ['js', 'jsx', 'mjs', 'cjs'] },
   { id: 'python', wasm: 'tree-sitter-python.wasm', extensions: ['py', 'pyi'], outline: { statementBodies: true, docstrings: true } },
-  { id: 'swift', wasm: 'tree-sitter-swift.wasm', extensions: ['swift'] },
+  { id: 'swift', wasm: 'tree-sitter-swift.wasm', extensions: ['swift'], moveTypeTests: true },
   { id: 'kotlin', wasm: 'tree-sitter-kotlin.wasm', extensions: ['kt', 'kts'] },
   { id: 'java', wasm: 'tree-sitter-java.wasm', extensions: ['java'] },
   { id: 'go', wasm: 'tree-sitter-go.wasm', extensions: ['go'] },
   { id: 'rust', wasm: 'tree-sitter-rust.wasm', extensions: ['rs'] },
   { id: 'c', wasm: 'tree-sitter-c.wasm', extensions: ['c', 'h'] },
-  { id: 'cpp', wasm: 'tree-sitter-cpp.wasm', extensions: ['cpp', 'cc', 'cxx', 'hpp', 'hh', 'hxx'] },
+  { id: 'cpp', wasm: 'tree-sitter-cpp.wasm', extensions: ['cpp', 'cc', 'cxx', 'hpp', 'hh', 'hxx'], moveTypeTests: true },
   { id: 'c_sharp', wasm: 'tree-sitter-c_sharp.wasm', extensions: ['cs'] },
   { id: 'ruby', wasm: 'tree-sitter-ruby.wasm', extensions: ['rb'], outline: { statementBodies: true } },
 ];

@@ -1,5 +1,6 @@
-import type { Node, Query, QueryCapture } from 'web-tree-sitter';
+import type { Node, QueryCapture } from 'web-tree-sitter';
 import { type Declaration, FUNCTION_KINDS, type SymbolKind, TYPE_KINDS } from './declaration.js';
+import type { DefinitionsQuery } from './type-tests.js';
 
 /**
  * The shared walker: reads any language's definitions query (queries/*.scm) into a declaration
@@ -27,8 +28,20 @@ interface Found {
   pattern: number;
 }
 
-export function readDeclarations(root: Node, query: Query): Declaration[] {
-  const found = findDefinitions(root, query);
+/** The declarations of a parse tree, every field read: the tree may be deleted after. */
+export function readDeclarations(root: Node, definitions: DefinitionsQuery): Declaration[] {
+  const read = readDeclarationsLazily(root, definitions);
+  read.settle();
+  return read.table;
+}
+
+/**
+ * The declarations of a parse tree, with the lines that cost calls into the tree per declaration
+ * (`startLine`, `endLine`, `bodyStart`) read when first asked for: a symbol ref asks for them
+ * only on the declarations it names. The tree must live until settle() has read the rest.
+ */
+export function readDeclarationsLazily(root: Node, definitions: DefinitionsQuery): { table: Declaration[]; settle: () => void } {
+  const found = findDefinitions(root, definitions);
   // Outermost first at equal starts, so a stack walk nests by containment.
   found.sort((a, b) => a.start - b.start || b.end - a.end);
   const out: Declaration[] = [];
@@ -80,23 +93,49 @@ export function readDeclarations(root: Node, query: Query): Declaration[] {
       path,
       name,
       kind: kind === 'accessor' ? 'property' : kind,
-      startLine: leadingStart(f.node),
+      startLine: 0,
       declLine: f.node.startPosition.row + 1,
       nameLine: f.name.startPosition.row + 1,
-      endLine: endLineOf(f.node),
-      bodyStart: bodyStartOf(f.node),
+      endLine: 0,
+      bodyStart: null,
       parent: parent?.index ?? null,
     };
+    const node = f.node;
+    later(decl, 'startLine', () => leadingStart(node));
+    later(decl, 'endLine', () => endLineOf(node));
+    later(decl, 'bodyStart', () => bodyStartOf(node));
     if (kind === 'accessor') accessors.set(decl, true);
     out.push(decl);
     stack.push({ found: f, decl });
   }
-  return out;
+  return { table: out, settle: () => out.forEach(settle) };
 }
 
-function findDefinitions(root: Node, query: Query): Found[] {
+type LazyLine = 'startLine' | 'endLine' | 'bodyStart';
+const LAZY_LINES: readonly LazyLine[] = ['startLine', 'endLine', 'bodyStart'];
+
+/** `decl[key]` read by `read` when first asked for (or set: a getter's setter widens a property). */
+function later(decl: Declaration, key: LazyLine, read: () => number | null): void {
+  let value: number | null | undefined;
+  Object.defineProperty(decl, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => (value === undefined ? (value = read()) : value),
+    set: (v: number | null) => {
+      value = v;
+    },
+  });
+}
+
+/** Read what is left to read and make the fields plain data again. */
+function settle(decl: Declaration): void {
+  for (const key of LAZY_LINES) Object.defineProperty(decl, key, { value: decl[key], writable: true, enumerable: true, configurable: true });
+}
+
+function findDefinitions(root: Node, definitions: DefinitionsQuery): Found[] {
   const seen = new Map<string, Found>();
-  for (const match of query.matches(root)) {
+  for (const match of definitions.query.matches(root)) {
+    if (!definitions.accepts(match)) continue;
     let def: QueryCapture | undefined;
     let name: Node | null = null;
     let receiver: string | null = null;

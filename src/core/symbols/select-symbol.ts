@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import type { LineSpan, SymbolSelector } from '../ref-spec/ref-spec.js';
 import type { Declaration } from './declaration.js';
-import { fileDeclarations } from './declaration-table.js';
+import { RefError } from '../../shared/errors.js';
+import { fileDeclarations, symbolLanguageFor, textDeclarations } from './declaration-table.js';
+import { MAX_SYMBOL_FILE_BYTES } from './languages.js';
 import { resolveSymbol, symbolSpan } from './resolve-symbol.js';
 
 export interface SymbolSelection {
@@ -18,8 +20,22 @@ export interface SymbolSelection {
  */
 export function selectSymbol(abs: string, sel: SymbolSelector, refText: string, context = 0): SymbolSelection {
   const table = fileDeclarations(abs, refText);
+  return selectIn(table, fs.readFileSync(abs, 'utf8'), sel, refText, context);
+}
+
+/**
+ * selectSymbol() in the text of the file at `abs` as a version holds it (docs/refs.md#refs-at-a-version),
+ * not as the disk does. Throws RefError as selectSymbol() does.
+ */
+export function selectSymbolInText(text: string, abs: string, sel: SymbolSelector, refText: string, context = 0): SymbolSelection {
+  const language = symbolLanguageFor(abs, refText);
+  if (Buffer.byteLength(text) > MAX_SYMBOL_FILE_BYTES) throw new RefError('too_large', `${refText} is too large for symbol refs (at most 1 MiB)`, refText);
+  return selectIn(textDeclarations(text, language, refText), text, sel, refText, context);
+}
+
+function selectIn(table: Declaration[], text: string, sel: SymbolSelector, refText: string, context: number): SymbolSelection {
   const declaration = resolveSymbol(table, sel, refText);
-  const all = splitLines(fs.readFileSync(abs, 'utf8'));
+  const all = splitLines(text);
   const named = symbolSpan(declaration, sel, all.length);
   // `-C N` widens it as it widens a range.
   const span = { start: Math.max(1, named.start - context), end: Math.min(all.length, named.end + context) };

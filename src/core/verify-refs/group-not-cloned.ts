@@ -16,8 +16,15 @@ import type { GroupedRef, RefFinding } from './ref-finding.js';
 export function groupNotCloned(findings: RefFinding[], aliases: AliasResolver, ctx: Context, options: { allowMissing?: boolean } = {}): RefFinding[] {
   const groups = new Map<string, RefFinding & { refs: GroupedRef[] }>();
   const out: RefFinding[] = [];
+  // Whether each alias folder exists, looked up once: most refs of a workspace may point into one.
+  const there = new Map<string, boolean>();
+  const exists = (folder: string) => {
+    let found = there.get(folder);
+    if (found === undefined) there.set(folder, (found = fs.existsSync(folder)));
+    return found;
+  };
   for (const f of findings) {
-    const alias = f.severity === 'error' && NOT_THERE.has(f.code) && f.ref ? missingAlias(f.ref, aliases) : null;
+    const alias = f.severity === 'error' && NOT_THERE.has(f.code) && f.ref ? missingAlias(f.ref, aliases, exists) : null;
     if (!alias || f.line === null) {
       out.push(f);
       continue;
@@ -57,11 +64,11 @@ export function notClonedDiagnostic(ref: string, aliases: AliasResolver, ctx: Co
 }
 
 /** The alias of an alias ref whose target folder does not exist, or null. */
-function missingAlias(ref: string, aliases: AliasResolver): AliasEntry | null {
+function missingAlias(ref: string, aliases: AliasResolver, exists: (folder: string) => boolean = fs.existsSync): AliasEntry | null {
   try {
     const name = parseRef(ref.split('#')[0]!).alias;
     const alias = name ? aliases.lookup(name) : undefined;
-    return alias && !fs.existsSync(alias.target) ? alias : null;
+    return alias && !exists(alias.target) ? alias : null;
   } catch {
     return null;
   }

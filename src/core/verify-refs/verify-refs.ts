@@ -3,6 +3,7 @@ import type { Context } from '../../shared/context.js';
 import { ConfigError, type Finding, RefError } from '../../shared/errors.js';
 import { displayRelative, findUp, shownPath } from '../../shared/paths.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
+import { confinementOf } from '../alias/alias-confinement.js';
 import { type ConvReader, loadConv } from '../workflow/load-conv.js';
 import { Confinement } from '../safe-read/confinement.js';
 import { checkConvRefs, relaxedBy, relaxMissing, workflowAliases } from '../workflow/validate-conv.js';
@@ -132,6 +133,9 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
   const bareRefs = new Set<string>();
   // The files refs point at, read once for the scan (drift and --fix read them again, fresh).
   const readCache = new ReadCache();
+  // What a broken ref's message may quote, as extract() decides it, built once for the run.
+  let quoting: Confinement | undefined;
+  const quotable = (abs: string) => (quoting ??= options.confine ?? confinementOf(ctx, base)).allows(abs);
   const convs = files.map((f) => f.path).filter(isWorkflow);
   const snippetFiles = new SnippetFiles();
   const walkCache = new WalkCache();
@@ -149,7 +153,7 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
       if (!(w.conv instanceof RefError)) await prepareSymbolRefs(convRefs(w.conv).map((r) => r.ref));
     }
     for (const w of workflow?.through ?? []) refsFound += checkWorkflow(w, ctx, base, findings, budget, driftRefs, options.confine, scanned);
-    const sinks = { findings, budget, driftRefs, snippets, comparable, bareRefs, confine: options.confine, readCache, snippetFiles, walkCache };
+    const sinks = { findings, budget, driftRefs, snippets, comparable, bareRefs, confine: options.confine, quotable, readCache, snippetFiles, walkCache };
     let checked = workflow ? checkWorkflow(workflow, ctx, base, findings, budget, driftRefs, options.confine, scanned) : checkDoc(file.path, file.root, ctx, base, sinks);
     if (typeof checked !== 'number') {
       // Symbol refs whose grammars are not loaded yet: load them (once per run) and check the doc again.
@@ -342,6 +346,8 @@ interface DocSinks {
   bareRefs: Set<string>;
   /** Refs may read only under these roots (refcat mcp). */
   confine?: Confinement;
+  /** What a message may quote (ExtractOptions.quotable). */
+  quotable: (abs: string) => boolean;
   /** Files a snippet may be compared with (docs/snippets.md#comparing). */
   comparable?: Confinement;
   readCache: ReadCache;
@@ -370,7 +376,7 @@ function readDoc(file: string, ctx: Context, findings: Finding[]): string | null
 
 /** The refs checked, or the grammars its symbol refs need first (nothing was checked then). */
 function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolver, sinks: DocSinks): number | SymbolLanguage[] {
-  const { findings, budget, driftRefs, snippets, comparable, bareRefs, confine, readCache, snippetFiles, walkCache } = sinks;
+  const { findings, budget, driftRefs, snippets, comparable, bareRefs, confine, quotable, readCache, snippetFiles, walkCache } = sinks;
   const text = readDoc(file, ctx, findings);
   if (text === null) return 0;
   const isKnownAlias = aliasOrUnsure(aliases);
@@ -395,7 +401,7 @@ function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolv
   }
   const check = (line: number, text: string, ref: string, dirs: string[], citation?: Citation) => {
     const judging = citation !== undefined && snippets !== undefined;
-    const report = extract([ref], ctx, { searchDirs: dirs, aliases, checkOnly: !judging, unjudgedOutside: true, patternBudget: budget, confine, readCache, walkCache });
+    const report = extract([ref], ctx, { searchDirs: dirs, aliases, checkOnly: !judging, unjudgedOutside: true, quotable, patternBudget: budget, confine, readCache, walkCache });
     const at = (severity: Finding['severity']) => (d: (typeof report.errors)[number]) =>
       findings.push({ severity, code: d.code, message: d.message, details: d.details, ref: text, file, line });
     report.errors.forEach(at('error'));

@@ -1,0 +1,154 @@
+// A docs workspace shaped like the real one issue 37 measured (bench 12 runs it beside its own
+// tree): 1,100 markdown files, a third of their fences inside list items or block quotes (some
+// in both, some tab-indented, some lazy), a few <details> and HTML comments; refs mostly into
+// three aliases a workspace.lock.json declares and whose folders are not cloned (70%), broken
+// refs (20%: missing files, lines past the end, missing headings) and refs that hold (10%),
+// in prose, in captions over fences and in fences' first-line comments.
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const REAL_DOCS = 1100;
+const SOURCES = 30;
+const ALIASES = ['loop', 'trio', 'aaps'];
+const ALIAS_FILES = {
+  loop: ['Loop/Managers/DoseStore.swift', 'Loop/Managers/LoopDataManager.swift', 'LoopCore/Insulin/InsulinMath.swift'],
+  trio: ['Trio/Sources/APS/OpenAPS.swift', 'Trio/Sources/Models/Preferences.swift', 'Trio/Sources/Services/Network/NightscoutAPI.swift'],
+  aaps: ['core/main/src/main/kotlin/app/aaps/core/main/iob/IobCobCalculator.kt', 'plugins/aps/src/main/kotlin/app/aaps/plugins/aps/loop/LoopPlugin.kt'],
+};
+
+let seed = 0x1b873593;
+const rand = () => {
+  seed ^= seed << 13;
+  seed ^= seed >>> 17;
+  seed ^= seed << 5;
+  return (seed >>> 0) / 4294967296;
+};
+const pick = (xs) => xs[Math.floor(rand() * xs.length)];
+const WORDS = (
+  'the a of to and in is that for it as with was on be by this are or from at an which have not ' +
+  'sensor glucose pump loop insulin basal bolus profile target range reading value update sync ' +
+  'device algorithm treatment carbs schedule upload server client request response field record ' +
+  'documentation workflow behaviour mapping between upstream downstream ecosystem alignment gap'
+).split(' ');
+const sentence = () => {
+  const words = Array.from({ length: 8 + Math.floor(rand() * 14) }, () => pick(WORDS));
+  words[0] = words[0][0].toUpperCase() + words[0].slice(1);
+  return words.join(' ') + '.';
+};
+/** Fences written so far, across docs: every third one is nested. */
+let fences = 0;
+const paragraph = () => Array.from({ length: 2 + Math.floor(rand() * 5) }, sentence).join(' ');
+
+/** The source files the valid refs point at: 120 lines, a function every 15. */
+const source = (n) => {
+  let text = '';
+  for (let l = 1; l <= 120; l++) text += l % 15 === 1 ? `export function m${n}_${l}(input) {\n` : `  const v${l} = step(${n}, ${l});\n`;
+  return text;
+};
+
+/** The k-th ref: 70% into an alias not cloned, 20% broken, 10% valid (deterministic in k). */
+function ref(k) {
+  const r = k % 10;
+  if (r < 7) {
+    const alias = ALIASES[k % 3];
+    const start = 10 + ((k * 37) % 400);
+    return { text: `${alias}:${ALIAS_FILES[alias][k % ALIAS_FILES[alias].length]}#L${start}-L${start + (k % 15)}`, kind: 'alias' };
+  }
+  if (r < 9) {
+    const broken = [`@src/old/m${k % SOURCES}.ts#L3-L9`, `@docs/gone-${k % 20}.md`, `@src/m${k % SOURCES}.ts#/function gone${k}/`, `@specs/missing-${k % 50}.md`];
+    return { text: broken[k % broken.length], kind: 'broken' };
+  }
+  const start = 1 + ((k * 13) % 100);
+  return { text: `@src/m${k % SOURCES}.ts#L${start}-L${start + (k % 10)}`, kind: 'valid', file: k % SOURCES, start, end: start + (k % 10) };
+}
+
+const codeLines = (n) => Array.from({ length: n }, (_, i) => `let v${i} = try await client.get("/api/v1/entries.json?count=${i}") // ${pick(WORDS)}`);
+
+/** A fence's lines: a cited snippet when `cite` is set (its first line a ref comment), else an example. */
+function fence(cite) {
+  const lines = [pick(['```swift', '```kotlin', '```bash', '```json', '```', '~~~'])];
+  if (cite) {
+    lines[0] = '```swift';
+    lines.push(`// ${cite.text}`);
+    if (cite.kind === 'valid') lines.push(...source(cite.file).split('\n').slice(cite.start - 1, cite.end));
+    else lines.push(...codeLines(3 + Math.floor(rand() * 8)));
+  } else lines.push(...codeLines(3 + Math.floor(rand() * 20)));
+  lines.push(lines[0].startsWith('~') ? '~~~' : '```');
+  return lines;
+}
+
+/** A fence inside a container: a list item (tight or loose, bullets or numbers, tab-indented), a block quote, or both. */
+function nestedFence(cite) {
+  const lines = fence(cite);
+  const shape = Math.floor(rand() * 7);
+  if (shape === 0) return [`1. ${sentence()}`, '', ...lines.map((l) => `   ${l}`), `2. ${sentence()}`];
+  if (shape === 1) return [`- ${sentence()}`, ...lines.map((l) => `  ${l}`), `- ${sentence()}`];
+  if (shape === 2) return [`> **Note**: ${sentence()}`, '>', ...lines.map((l) => `> ${l}`)];
+  if (shape === 3) return [`> - ${sentence()}`, '>', ...lines.map((l) => `>   ${l}`)];
+  if (shape === 4) return [`* ${sentence()}`, '', ...lines.map((l) => `\t${l}`), ''];
+  if (shape === 5) return [`- ${sentence()}`, `  - ${sentence()}`, '', ...lines.map((l) => `    ${l}`)];
+  // A caption in the item, its fence under it.
+  return [`- **Source**: \`${cite ? cite.text : ref(0).text}\``, '', ...lines.map((l) => `  ${l}`)];
+}
+
+function table() {
+  const rows = ['| Field | Loop | Trio | AAPS | Notes |', '|---|---|---|---|---|'];
+  for (let i = 0, n = 3 + Math.floor(rand() * 12); i < n; i++) rows.push(`| \`${pick(WORDS)}_${i}\` | ✓ | ${pick(['✓', '✗', 'partial'])} | ${pick(WORDS)} | ${sentence()} |`);
+  return rows;
+}
+
+/** One doc: about `size` bytes, refs from `next()`, fences a third of them in containers. */
+function doc(size, next, refsWanted) {
+  const out = [`# ${sentence()}`, ''];
+  let bytes = 0;
+  let placed = 0;
+  while (bytes < size) {
+    const r = rand();
+    let part;
+    const wantRef = placed < refsWanted && rand() < 0.35;
+    if (r < 0.45) part = [paragraph()];
+    else if (r < 0.55) part = table();
+    else if (r < 0.7) {
+      // Every third fence sits in a container; a cited one carries one of the doc's refs.
+      const cite = wantRef && rand() < 0.4 ? next() : null;
+      if (cite) placed++;
+      part = fences++ % 3 === 2 ? nestedFence(cite) : fence(cite);
+    } else if (r < 0.78) part = [`## ${sentence()}`];
+    else if (r < 0.9) part = Array.from({ length: 2 + Math.floor(rand() * 5) }, () => `- ${sentence()}`);
+    else if (r < 0.93) part = ['<details>', `<summary>${sentence()}</summary>`, '', paragraph(), '', '</details>'];
+    else if (r < 0.95) part = ['<!-- generated: do not edit -->'];
+    else part = [`See https://github.com/LoopKit/Loop/blob/main/Loop/Managers/DoseStore.swift#L${1 + Math.floor(rand() * 500)} and dev@example.com, localhost:1337.`];
+    if (wantRef && placed < refsWanted && rand() < 0.8) {
+      placed++;
+      part.push(pick([`The mapping lives in \`${next().text}\`.`, `Compare ${next().text} upstream.`, `(see ${next().text})`]));
+    }
+    out.push(...part, '');
+    bytes += part.reduce((n, l) => n + l.length + 1, 1);
+  }
+  return out.join('\n');
+}
+
+function write(file, text) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
+}
+
+/** Writes the tree under `root` once (a marker file records the version). */
+export function generateRealDocs(root) {
+  const marker = path.join(root, `.done-${REAL_DOCS}-v4`);
+  if (fs.existsSync(marker)) return;
+  fs.rmSync(root, { recursive: true, force: true });
+  for (let n = 0; n < SOURCES; n++) write(path.join(root, 'src', `m${n}.ts`), source(n));
+  // Declared, not cloned: externals/ holds none of them.
+  const repos = ALIASES.map((a) => ({ alias: a, name: a[0].toUpperCase() + a.slice(1), url: `https://github.com/example/${a}.git`, ref: 'main' }));
+  write(path.join(root, 'workspace.lock.json'), JSON.stringify({ externals_dir: 'externals', repos }, null, 2) + '\n');
+  write(path.join(root, 'docs', 'guide.md'), '# Guide\n\n## Install\n\nnpm i\n');
+  let k = 0;
+  const next = () => ref(k++);
+  for (let d = 0; d < REAL_DOCS; d++) {
+    const area = ['docs', 'mapping/loop', 'mapping/trio', 'mapping/aaps', 'specs', 'reports', 'notes'][d % 7];
+    const size = 2_000 + Math.floor(rand() * 12_000);
+    write(path.join(root, area, `topic${d % 30}`, `doc${d}.md`), doc(size, next, d % 5 === 0 ? 0 : 1 + Math.floor(rand() * 1.2)));
+  }
+  write(marker, '');
+}

@@ -1,0 +1,66 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import type { GitRunner } from '../git/git-runner.js';
+import type { ObjectBatch } from '../git/object-batch.js';
+import { refsNamed } from '../git/revisions.js';
+import { MAX_REF_REVISION_CHARS, revisionProblem } from '../ref-spec/revision-syntax.js';
+
+/** A pin that looks like an abbreviated or full commit name. */
+const COMMIT_NAME = /^[0-9a-f]{4,64}$/i;
+
+/** What a lockfile pin names in a clone now (docs/refs.md#branch-and-tag-pins). */
+export type PinCommit =
+  | { commit: string; shown: string }
+  /** The clone does not have it: `why` for a message, `fetch` the name a `git fetch` brings. */
+  | { commit: null; why: string; fetch: string };
+
+/**
+ * The commit a pin names: a commit name is that commit (through the batch, no extra process); a
+ * branch or tag is `origin/NAME`, else the local branch, else the tag, as it is now (one
+ * `git for-each-ref`). A lockfile is anyone's text: a pin that is no revision name is never
+ * handed to git.
+ */
+export async function pinCommit(git: GitRunner, batch: ObjectBatch, repo: string, pin: string): Promise<PinCommit> {
+  if (pin.length > MAX_REF_REVISION_CHARS || revisionProblem(pin) !== null || /[~^]/.test(pin)) {
+    return { commit: null, why: `the pin '${pin.slice(0, 80)}' is no commit, branch or tag name`, fetch: '' };
+  }
+  if (COMMIT_NAME.test(pin)) {
+    const answer = await batch.read(`${pin}^{commit}`);
+    if (answer.kind === 'object') return { commit: answer.oid, shown: answer.oid.slice(0, 7) };
+  }
+  const listed = await refsNamed(git, repo, [`refs/remotes/origin/${pin}`, `refs/heads/${pin}`, `refs/tags/${pin}`]);
+  const rank = (r: string) => (r === `refs/remotes/origin/${pin}` ? 0 : r === `refs/heads/${pin}` ? 1 : r === `refs/tags/${pin}` ? 2 : 9);
+  const best = listed.filter((r) => rank(r) < 9).sort((a, b) => rank(a) - rank(b))[0];
+  if (best) {
+    const answer = await batch.read(`${best}^{commit}`);
+    if (answer.kind === 'object') return { commit: answer.oid, shown: `${pin} (${answer.oid.slice(0, 7)})` };
+  }
+  const what = COMMIT_NAME.test(pin) ? 'commit' : 'branch or tag';
+  return { commit: null, why: `the ${what} ${pin}`, fetch: pin };
+}
+
+/** The commit the checkout is at (HEAD), or null (no commit yet, a broken HEAD). */
+export async function headCommit(batch: ObjectBatch): Promise<string | null> {
+  const answer = await batch.read('HEAD^{commit}');
+  return answer.kind === 'object' ? answer.oid : null;
+}
+
+/**
+ * Whether the file on disk holds exactly the blob `oid` (git's object name of its bytes), so that
+ * reading the disk reads the pinned version. A checkout that turned `\n` into `\r\n`
+ * (core.autocrlf) holds the same lines: it counts as unmodified.
+ */
+export function diskHolds(abs: string, oid: string): boolean {
+  let bytes: Buffer;
+  try {
+    const stat = fs.statSync(abs);
+    if (!stat.isFile()) return false;
+    bytes = fs.readFileSync(abs);
+  } catch {
+    return false;
+  }
+  const algorithm = oid.length === 64 ? 'sha256' : 'sha1';
+  const name = (b: Buffer) => createHash(algorithm).update(`blob ${b.length}\0`).update(b).digest('hex');
+  if (name(bytes) === oid) return true;
+  return bytes.includes(13) && name(Buffer.from(bytes.toString('latin1').replaceAll('\r\n', '\n'), 'latin1')) === oid;
+}
