@@ -262,6 +262,15 @@ describe('revision refs', () => {
     expect((await refcatInProcess(['-q', '--at', 'HEAD~1', '@../f.txt'], { cwd: inRepo })).stdout).toBe('old\n');
   });
 
+  it('--at reads a workflow\'s refs at the revision too, relative to the workflow\'s folder', async () => {
+    const repo = GitRepo.init({ 'flows/x.txt': 'then\n', 'flows/w.conv': 'MODEL gpt-4\nREFCAT @x.txt#L1\n' });
+    const then = repo.head();
+    repo.commit('now', { 'flows/x.txt': 'now\n' });
+    const r = await refcatInProcess(['--spec', '--at', 'HEAD~1', '--from-workflow', 'flows/w.conv'], { cwd: repo.dir });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(`.@${then}:flows/x.txt#L1\n`);
+  });
+
   it('--spec of a revision ref, read back from another folder after the clone moves: the same bytes; a pinned read prints no revision', async () => {
     let c1 = '';
     const { ws, ext } = workspace((ext) => {

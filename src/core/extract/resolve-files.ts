@@ -100,7 +100,7 @@ function versionedFiles(spec: RefSpec, ctx: Context, options: ExtractOptions & {
     if (spec.rev === undefined) return null;
     throw new RefError('unsupported', `A revision is read only by extraction (refcat REFS...), not here yet: ${spec.raw}`, spec.raw);
   }
-  const folder = spec.alias && spec.alias !== '.' ? (options.aliases.lookup(spec.alias)?.target ?? '') : (options.base ?? ctx.cwd);
+  const folder = spec.alias && spec.alias !== '.' ? (options.aliases.lookup(spec.alias)?.target ?? '') : (options.searchDirs?.[0] ?? options.base ?? ctx.cwd);
   // A server's reads stay in its root: a revision must be reachable from a branch or tag there,
   // which is not checked yet, so none is read (docs/refs.md#refs-at-a-version).
   if (options.confine && spec.rev !== undefined) throw new RefError('unsupported', `A revision ref is not read under a confined reader (refcat mcp): ${spec.raw}`, spec.raw);
