@@ -389,3 +389,30 @@ describe('revision refs in docs', () => {
     expect(r.stdout + r.stderr).toMatch(/1 ref/);
   });
 });
+
+describe('the library', () => {
+  it('prepareVersions, then extract(): the pinned lines and their commit; VersionReader.read() for one file', async () => {
+    const { prepareVersions, extract, resolveAliases, VersionReader } = await import('../../src/index.js');
+    let c1 = '';
+    const { ws, ext } = workspace((ext) => {
+      c1 = ext.commit('c1', { 'f.txt': 'pinned\n' });
+      ext.commit('c2', { 'f.txt': 'checkout\n' });
+    }, () => c1);
+    const ctx = { cwd: ws, env: {}, home: tmpDir() };
+    const aliases = resolveAliases(ctx);
+    const versions = await prepareVersions([{ inputs: ['ext:f.txt'] }], ctx, { aliases });
+    const report = extract(['ext:f.txt'], ctx, { aliases, versions: versions ?? undefined });
+    expect(report.results.map((r) => [r.lines, r.commit])).toEqual([[['pinned'], c1]]);
+    expect(report.warnings.map((w) => w.code)).toEqual(['pin_differs']);
+    expect(extract(['ext:f.txt'], ctx, { aliases }).results[0]!.lines).toEqual(['checkout']);
+    const reader = new VersionReader(ctx);
+    try {
+      const read = await reader.read({ root: ext.dir, alias: 'ext', pin: c1, ref: 'ext:f.txt' }, 'f.txt');
+      expect([read.commit, read.bytes?.toString(), read.revision, read.warnings.length]).toEqual([c1, 'pinned\n', false, 1]);
+      const rev = await reader.read({ root: ext.dir, alias: 'ext', rev: 'HEAD', ref: 'ext@HEAD:f.txt' }, 'f.txt');
+      expect([rev.commit, rev.bytes?.toString(), rev.revision]).toEqual([ext.head(), 'checkout\n', true]);
+    } finally {
+      reader.close();
+    }
+  });
+});
