@@ -314,6 +314,12 @@ describe('revision refs', () => {
     const newline = await run(ws, 'ext@HEAD:f%0Aother.txt');
     expect(newline.code).toBe(1);
     expect(newline.stderr).toContain('a path holding CR, LF or NUL is never read at a version');
+    const unknownAlias = await run(ws, 'nope@v1:f.txt');
+    expect(unknownAlias.code).toBe(1);
+    expect(unknownAlias.stderr).toContain("Error: Unknown REFCAT alias: 'nope' in nope@v1:f.txt");
+    const noRepo = await run(ws, '.@HEAD:f.txt');
+    expect(noRepo.code).toBe(1);
+    expect(noRepo.stderr).toContain(`Error: ${ws} is in no git repository: .@HEAD:f.txt names a revision`);
     const leaving = await run(ws, 'ext@HEAD:../../workspace.lock.json');
     expect(leaving.code).toBe(1);
     expect(leaving.stderr).toContain('The path leaves the folder of ext');

@@ -106,10 +106,17 @@ export async function prepareVersions(
         let relPath: string;
         try {
           spec = parseRef(input);
-          ({ target, folder, relPath } = targetOf(spec, aliases, from, policy, findRepo, ctx));
         } catch (err) {
           if (!isRefcatError(err)) throw err;
           continue; // extraction reports it
+        }
+        try {
+          ({ target, folder, relPath } = targetOf(spec, aliases, from, policy, findRepo, ctx));
+        } catch (err) {
+          if (!isRefcatError(err)) throw err;
+          // `.` outside a repository is the ref's error; an alias's (unknown, a bad file) extraction reports.
+          if (spec.alias === '.' || (!spec.alias && policy.at !== undefined)) (prepared ??= new PreparedVersions(policy)).set(spec, from, err, []);
+          continue;
         }
         if (!target) continue;
         prepared ??= new PreparedVersions(policy);
