@@ -396,6 +396,24 @@ describe('revision refs in docs', () => {
   });
 });
 
+describe('files larger than a version holds in memory', () => {
+  it('are read from disk when the checkout holds the pinned blob, hashed as they are read; otherwise refused', async () => {
+    const { VersionReader } = await import('../../src/core/versions/version-reader.js');
+    const big = 'x'.repeat(5000) + '\n';
+    const repo = GitRepo.init({ 'big.txt': big });
+    const pin = repo.head();
+    const reader = new VersionReader({ cwd: repo.dir, env: {}, home: tmpDir() }, { maxBytes: 100 });
+    const target = { root: repo.dir, alias: 'ext', pin, ref: 'ext:big.txt' };
+    try {
+      expect(await reader.read(target, 'big.txt')).toMatchObject({ commit: pin, bytes: null });
+      fs.writeFileSync(path.join(repo.dir, 'big.txt'), 'y' + big.slice(1));
+      await expect(reader.read(target, 'big.txt')).rejects.toThrow('A file larger than 0 MiB is read at a version only from a checkout at that version: ext:big.txt');
+    } finally {
+      reader.close();
+    }
+  });
+});
+
 describe('the library', () => {
   it('prepareVersions, then extract(): the pinned lines and their commit; VersionReader.read() for one file', async () => {
     const { prepareVersions, extract, resolveAliases, VersionReader } = await import('../../src/index.js');
