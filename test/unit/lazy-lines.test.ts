@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { declarationsOfText, fileDeclarations } from '../../src/core/symbols/declaration-table.js';
+import { declarationsOfText, fileDeclarations, loadFileDeclarations } from '../../src/core/symbols/declaration-table.js';
 import { loadGrammars } from '../../src/core/symbols/grammar-loader.js';
 import { SYMBOL_LANGUAGES, symbolLanguageOf } from '../../src/core/symbols/languages.js';
 import { tmpDir } from '../helpers/tmp.js';
@@ -31,6 +31,13 @@ describe('lines read when asked for', () => {
       expect(LINES.map((k) => last[k]), f).toEqual(LINES.map((k) => (whole.get(f) as typeof table)[table.length - 1]![k]));
       return { f, table };
     });
+    // JSON of an entry not settled yet has its lines.
+    const lastFile = lazy[lazy.length - 1]!;
+    expect(JSON.parse(JSON.stringify(lastFile.table[0]))).toEqual((whole.get(lastFile.f) as typeof lastFile.table)[0]);
+    // The async read (servers, `symbols`, drift) gets the cached table settled, without a parse.
+    const again = await loadFileDeclarations(path.join(dir, lastFile.f), lastFile.f);
+    expect(again).toBe(lastFile.table);
+    expect(Object.getPrototypeOf(again[0]), lastFile.f).toBe(Object.prototype);
     // Another parse settles the last table too.
     await declarationsOfText('x = 1\n', symbolLanguageOf('x.py')!);
     for (const { f, table } of lazy) {

@@ -171,6 +171,11 @@ class LazyDeclaration implements Declaration {
     this.#bodyStart = v;
   }
 
+  /** Its lines too, when serialized before it is settled. */
+  toJSON(): Declaration {
+    return plain(this, this.startLine, this.endLine, this.bodyStart);
+  }
+
   settle(): Declaration {
     const settled = plain(this, this.startLine, this.endLine, this.bodyStart);
     this.#node = null;
