@@ -96,3 +96,5 @@ export type { DriftEntry, DriftNotFixed, DriftRefInput, DriftReport, DriftStatus
 export { fixDrift, fileStamp, type DriftFix } from './core/drift/fix-drift.js';
 export { acceptDrift, ACCEPT_FILE, type DriftAcceptance } from './core/drift/accept-drift.js';
 export { GitRunner, GitError } from './core/git/git-runner.js';
+export { prepareVersions, PreparedVersions, type VersionPolicy, type FileVersion } from './core/versions/prepare-versions.js';
+export { VersionReader, type VersionMode, type VersionTarget, type VersionedRead } from './core/versions/version-reader.js';

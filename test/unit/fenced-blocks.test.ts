@@ -4,6 +4,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fastState, fencedBlocks, parsedFences, scanFences, stretchParser, topLevelFences } from '../../src/core/snippets/fenced-blocks.js';
+import { HTML_BLOCK_TAG, nestedFences } from '../../src/core/snippets/nested-fences.js';
 import { lineStarts } from '../../src/shared/line-starts.js';
 import { REPO } from '../helpers/cli.js';
 
@@ -238,9 +239,9 @@ describe('fencedBlocks: the same fences as a full CommonMark parse', () => {
     expect(answered).toBeGreaterThan(500);
   });
 
-  it('on generated documents with lists, quotes and fences nested in them (fast-check)', () => {
-    // Blocks nested to a random depth, each line behind its containers' markers (or lazily
-    // without them), with fences open across blank lines, tabs and indented fences.
+  // Blocks nested to a random depth, each line behind its containers' markers (or lazily
+  // without them), with fences open across blank lines, tabs and indented fences.
+  const nestedDoc = (() => {
     const leaf = fc.constantFrom(
       ['```js', 'x = 1', '```'],
       ['~~~', '```', '~~~'],
@@ -257,8 +258,16 @@ describe('fencedBlocks: the same fences as a full CommonMark parse', () => {
       [''],
       [''],
       ['// @src/app.ts#L1-L3'],
+      ['```', 'a', '      ', '   ', '```'],
+      ['    > not a quote here'],
+      ['   > x'],
+      ['<details>', '<summary>More</summary>', '```'],
+      ['<img src="a.png">', '```'],
+      ['<span>', '```js', '</span>'],
+      ['</DIV>', 'text'],
+      ['<p>'],
     );
-    const marker = fc.constantFrom('- ', '* ', '1. ', '2) ', '> ', '>', '-\t', '  ', '\t', '>  ');
+    const marker = fc.constantFrom('- ', '* ', '1. ', '2) ', '> ', '>', '-\t', '  ', '\t', '>  ', '   > ', '-    ');
     type Doc = string[];
     const block: fc.Arbitrary<Doc> = fc.letrec<{ block: Doc }>((tie) => ({
       block: fc.oneof(
@@ -272,13 +281,86 @@ describe('fencedBlocks: the same fences as a full CommonMark parse', () => {
         }),
       ),
     })).block;
+    return fc.tuple(fc.array(block, { maxLength: 12 }), fc.boolean()).map(([blocks, newlineAtEnd]) => blocks.flat().join('\n') + (newlineAtEnd ? '\n' : ''));
+  })();
+
+  it('on generated documents with lists, quotes and fences nested in them (fast-check)', () => {
     fc.assert(
-      fc.property(fc.array(block, { maxLength: 12 }), fc.boolean(), (blocks, newlineAtEnd) => {
-        const text = blocks.flat().join('\n') + (newlineAtEnd ? '\n' : '');
+      fc.property(nestedDoc, (text) => {
         expect(fencedBlocks(text)).toEqual(fullParseFences(text));
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it('without markdown-it, on fences in lists and quotes: the same fences, or "not sure" (fast-check)', () => {
+    // nestedFences() read over a whole document (its top is a line where no block is open).
+    let answered = 0;
+    let nested = 0;
+    fc.assert(
+      fc.property(nestedDoc, (text) => {
+        const starts = lineStarts(text);
+        const lineMax = starts.length > 0 && /^[ \t]*$/.test(text.slice(starts.at(-1)!)) ? starts.length - 1 : starts.length;
+        if (text.includes('\r')) return;
+        const quick = nestedFences(text, starts, 0, lineMax, lineMax);
+        if (quick === null) return;
+        answered++;
+        const expected = fullParseFences(text);
+        expect(quick).toEqual(expected);
+        const lines = text.split('\n');
+        if (expected.some((b) => !/^(```|~~~)/.test(lines[b.open]!))) nested++;
+      }),
+      { numRuns: 5000 },
+    );
+    // It answers for a good share of them, fences in containers included.
+    expect(answered).toBeGreaterThan(500);
+    expect(nested).toBeGreaterThan(30);
+  });
+
+  it.each([
+    ['a quote marker indented 4 columns (markdown-it still continues the quote)', '> ```\n> a\n    > ```\n```\n'],
+    ['a blank line in a list item fence keeps what is past the item', '- ```\n      \n  ```\n'],
+    ['a setext underline in a list item', '- a\n  ---\n  2. b\n     ```\n     x\n     ```\n'],
+    ['a reference definition, then an ordered item from 2', '[a]: /url\n2. b\n   ```\n   x\n   ```\n'],
+    ['a lazy line in a quote', '> a\nb\n> ```\n> c\n> ```\n'],
+    ['an ordered item from 2 after a paragraph in a quote', '> a\n2. b\n   ```\n'],
+    ['an empty item', '-\n  ```\n  x\n  ```\n'],
+    ['an item opening with indented code', '-     ```\n  x\n'],
+    ['a heading in an item', '- # T\n  ```\n  x\n  ```\n'],
+    ['HTML in an item', '- <div>\n  ```\n  x\n  ```\n'],
+    ['a fence with a backtick in its info string', '- ```a`b\n  x\n  ```\n'],
+    ['tilde fence closed by a longer run', '> ~~~\n> x\n> ~~~~~  \n'],
+    ['a top-level indented fence open at the end of a stretch', '  ```\n  x\n\nfoo\n'],
+  ])('nestedFences on %s: the same fences, or not sure', (_name, text) => {
+    const starts = lineStarts(text);
+    const quick = nestedFences(text, starts, 0, starts.length, starts.length);
+    if (quick !== null) expect(quick).toEqual(fullParseFences(text));
+    expect(fencedBlocks(text)).toEqual(fullParseFences(text));
+  });
+
+  it("knows markdown-it's HTML block tag names", async () => {
+    const { default: names } = (await import('markdown-it/lib/common/html_blocks.mjs' as string)) as { default: string[] };
+    expect(names.length).toBeGreaterThan(50);
+    for (const name of names) expect(HTML_BLOCK_TAG.test(`<${name}>`), name).toBe(true);
+    expect(HTML_BLOCK_TAG.test('<img src="x">')).toBe(false);
+    expect(HTML_BLOCK_TAG.test('<details2>')).toBe(false);
+  });
+
+  it('without markdown-it on the fences in lists and quotes of common shapes', () => {
+    const docs = [
+      '1. Install:\n\n   ```sh\n   npm i\n   ```\n2. Run:\n   ```sh\n   npx x\n   ```\n',
+      '- a\n  - b\n\n    ```js\n    x\n\n    y\n    ```\n- c\n',
+      '> **Note**: text\n>\n> ```swift\n> let x = 1\n> ```\n',
+      '> - item\n>\n>   ```\n>   code\n>   ```\n',
+      '- **Source**: `a:b.ts#L1`\n\n  ```ts\n  x\n  ```\n',
+      '- open\n  ```\n  never closed\n- next\n',
+      '<details>\n<summary>More</summary>\n```\nnot a fence\n\n- a\n  ```\n  b\n  ```\n</details>\n',
+      '- item\n  <div>\n  ```\n  no\n\n  ```\n  yes\n  ```\n',
+    ];
+    for (const text of docs) {
+      const starts = lineStarts(text);
+      expect(nestedFences(text, starts, 0, starts.length, starts.length), text).toEqual(fullParseFences(text));
+    }
   });
 
   it('parses only the stretches around fences that do not open at column 0', () => {

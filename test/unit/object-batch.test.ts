@@ -39,6 +39,11 @@ describe('one long-lived git cat-file --batch per repository', () => {
       const [a, b] = await Promise.all([batch.read('HEAD:big.txt'), batch.read('HEAD:small.txt')]);
       expect(a.kind === 'object' && a.data.equals(Buffer.from(big))).toBe(true);
       expect(b.kind === 'object' && b.data.toString()).toBe('small\n');
+      // Past maxBytes the object is passed over, not held, and the next answer is still its own.
+      const [skipped, after] = await Promise.all([batch.read('HEAD:big.txt', 1000), batch.read('HEAD:small.txt', 1000)]);
+      expect(skipped).toMatchObject({ kind: 'object', type: 'blob', size: big.length, whole: false });
+      expect(skipped.kind === 'object' && skipped.data.length).toBe(0);
+      expect(after.kind === 'object' && after.data.toString()).toBe('small\n');
     } finally {
       batch.close();
     }

@@ -262,6 +262,15 @@ describe('revision refs', () => {
     expect((await refcatInProcess(['-q', '--at', 'HEAD~1', '@../f.txt'], { cwd: inRepo })).stdout).toBe('old\n');
   });
 
+  it('--at reads a workflow\'s refs at the revision too, relative to the workflow\'s folder', async () => {
+    const repo = GitRepo.init({ 'flows/x.txt': 'then\n', 'flows/w.conv': 'MODEL gpt-4\nREFCAT @x.txt#L1\n' });
+    const then = repo.head();
+    repo.commit('now', { 'flows/x.txt': 'now\n' });
+    const r = await refcatInProcess(['--spec', '--at', 'HEAD~1', '--from-workflow', 'flows/w.conv'], { cwd: repo.dir });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(`.@${then}:flows/x.txt#L1\n`);
+  });
+
   it('--spec of a revision ref, read back from another folder after the clone moves: the same bytes; a pinned read prints no revision', async () => {
     let c1 = '';
     const { ws, ext } = workspace((ext) => {
@@ -305,6 +314,12 @@ describe('revision refs', () => {
     const newline = await run(ws, 'ext@HEAD:f%0Aother.txt');
     expect(newline.code).toBe(1);
     expect(newline.stderr).toContain('a path holding CR, LF or NUL is never read at a version');
+    const unknownAlias = await run(ws, 'nope@v1:f.txt');
+    expect(unknownAlias.code).toBe(1);
+    expect(unknownAlias.stderr).toContain("Error: Unknown REFCAT alias: 'nope' in nope@v1:f.txt");
+    const noRepo = await run(ws, '.@HEAD:f.txt');
+    expect(noRepo.code).toBe(1);
+    expect(noRepo.stderr).toContain(`Error: ${ws} is in no git repository: .@HEAD:f.txt names a revision`);
     const leaving = await run(ws, 'ext@HEAD:../../workspace.lock.json');
     expect(leaving.code).toBe(1);
     expect(leaving.stderr).toContain('The path leaves the folder of ext');
@@ -378,5 +393,50 @@ describe('revision refs in docs', () => {
     const r = await run(ws, 'verify', 'refs', 'notes.md');
     expect(r.code).toBe(0);
     expect(r.stdout + r.stderr).toMatch(/1 ref/);
+  });
+});
+
+describe('files larger than a version holds in memory', () => {
+  it('are read from disk when the checkout holds the pinned blob, hashed as they are read; otherwise refused', async () => {
+    const { VersionReader } = await import('../../src/core/versions/version-reader.js');
+    const big = 'x'.repeat(5000) + '\n';
+    const repo = GitRepo.init({ 'big.txt': big });
+    const pin = repo.head();
+    const reader = new VersionReader({ cwd: repo.dir, env: {}, home: tmpDir() }, { maxBytes: 100 });
+    const target = { root: repo.dir, alias: 'ext', pin, ref: 'ext:big.txt' };
+    try {
+      expect(await reader.read(target, 'big.txt')).toMatchObject({ commit: pin, bytes: null });
+      fs.writeFileSync(path.join(repo.dir, 'big.txt'), 'y' + big.slice(1));
+      await expect(reader.read(target, 'big.txt')).rejects.toThrow('A file larger than 0 MiB is read at a version only from a checkout at that version: ext:big.txt');
+    } finally {
+      reader.close();
+    }
+  });
+});
+
+describe('the library', () => {
+  it('prepareVersions, then extract(): the pinned lines and their commit; VersionReader.read() for one file', async () => {
+    const { prepareVersions, extract, resolveAliases, VersionReader } = await import('../../src/index.js');
+    let c1 = '';
+    const { ws, ext } = workspace((ext) => {
+      c1 = ext.commit('c1', { 'f.txt': 'pinned\n' });
+      ext.commit('c2', { 'f.txt': 'checkout\n' });
+    }, () => c1);
+    const ctx = { cwd: ws, env: {}, home: tmpDir() };
+    const aliases = resolveAliases(ctx);
+    const versions = await prepareVersions([{ inputs: ['ext:f.txt'] }], ctx, { aliases });
+    const report = extract(['ext:f.txt'], ctx, { aliases, versions: versions ?? undefined });
+    expect(report.results.map((r) => [r.lines, r.commit])).toEqual([[['pinned'], c1]]);
+    expect(report.warnings.map((w) => w.code)).toEqual(['pin_differs']);
+    expect(extract(['ext:f.txt'], ctx, { aliases }).results[0]!.lines).toEqual(['checkout']);
+    const reader = new VersionReader(ctx);
+    try {
+      const read = await reader.read({ root: ext.dir, alias: 'ext', pin: c1, ref: 'ext:f.txt' }, 'f.txt');
+      expect([read.commit, read.bytes?.toString(), read.revision, read.warnings.length]).toEqual([c1, 'pinned\n', false, 1]);
+      const rev = await reader.read({ root: ext.dir, alias: 'ext', rev: 'HEAD', ref: 'ext@HEAD:f.txt' }, 'f.txt');
+      expect([rev.commit, rev.bytes?.toString(), rev.revision]).toEqual([ext.head(), 'checkout\n', true]);
+    } finally {
+      reader.close();
+    }
   });
 });

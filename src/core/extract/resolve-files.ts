@@ -96,11 +96,10 @@ export function fileList(
  * with its bytes or the word that the disk holds them; null for a ref read from the disk.
  */
 function versionedFiles(spec: RefSpec, ctx: Context, options: ExtractOptions & { aliases: AliasResolver }): FileList | null {
-  if (!options.versions) {
-    if (spec.rev === undefined) return null;
-    throw new RefError('unsupported', `A revision is read only by extraction (refcat REFS...), not here yet: ${spec.raw}`, spec.raw);
-  }
-  const folder = spec.alias && spec.alias !== '.' ? (options.aliases.lookup(spec.alias)?.target ?? '') : (options.base ?? ctx.cwd);
+  if (!options.versions && spec.rev === undefined) return null;
+  // An unknown alias is that error here, as for any alias ref.
+  const folder = spec.alias && spec.alias !== '.' ? options.aliases.resolve(spec.alias, spec.raw) : (options.searchDirs?.[0] ?? options.base ?? ctx.cwd);
+  if (!options.versions) throw new RefError('unsupported', `A revision is read only by extraction (refcat REFS...), not here yet: ${spec.raw}`, spec.raw);
   // A server's reads stay in its root: a revision must be reachable from a branch or tag there,
   // which is not checked yet, so none is read (docs/refs.md#refs-at-a-version).
   if (options.confine && spec.rev !== undefined) throw new RefError('unsupported', `A revision ref is not read under a confined reader (refcat mcp): ${spec.raw}`, spec.raw);

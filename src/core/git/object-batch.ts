@@ -3,7 +3,8 @@ import { GitError, type GitRunner } from './git-runner.js';
 
 /** What one `git cat-file --batch` request gave. */
 export type BatchAnswer =
-  | { kind: 'object'; oid: string; type: string; data: Buffer }
+  /** `data` is empty when the object is larger than the read's `maxBytes` (`whole` false): it was skipped, not held. */
+  | { kind: 'object'; oid: string; type: string; size: number; data: Buffer; whole: boolean }
   /** git knows no object by that name (a path the tree lacks, an unknown revision). */
   | { kind: 'missing' }
   /** The name is an abbreviation of several objects. */
@@ -45,9 +46,9 @@ export class ObjectBatch {
   ) {}
 
   /** The object `name` names: `<rev>:<path>`, `<sha>^{commit}`, `<tree-ish>:<dir>`. */
-  read(name: string): Promise<BatchAnswer> {
+  read(name: string, maxBytes = Number.POSITIVE_INFINITY): Promise<BatchAnswer> {
     if (LINE_BREAKS.test(name)) return Promise.reject(new GitError(`an object name with a line break or NUL is never asked of git: ${JSON.stringify(name)}`));
-    const next = this.queue.then(() => this.ask(name));
+    const next = this.queue.then(() => this.ask(name, maxBytes));
     this.queue = next.catch(() => {});
     return next;
   }
@@ -59,7 +60,7 @@ export class ObjectBatch {
     this.child = null;
   }
 
-  private async ask(name: string): Promise<BatchAnswer> {
+  private async ask(name: string, maxBytes: number): Promise<BatchAnswer> {
     if (this.closed) throw new GitError(`the object reader of ${this.repo} is closed`);
     if (this.unexplainedDeaths > 1) throw new GitError(`git cat-file stopped twice in ${this.repo}: ${this.stderr.trim().split('\n').pop() ?? ''}`);
     // A process that ended between reads was answering nothing: the next one starts afresh.
@@ -72,9 +73,15 @@ export class ObjectBatch {
     if (header.endsWith(' ambiguous')) return { kind: 'ambiguous' };
     const m = /^([0-9a-f]{40,64}) (\w+) (\d+)$/.exec(header);
     if (!m) throw new GitError(`git cat-file answered ${JSON.stringify(header.slice(0, 80))} in ${this.repo}`);
-    const data = await this.bytes(Number(m[3]) + 1);
+    const size = Number(m[3]);
+    if (size > maxBytes) {
+      // Passed over as it comes, never held: the next answer follows it.
+      if (!(await this.skip(size + 1))) return this.died();
+      return { kind: 'object', oid: m[1]!, type: m[2]!, size, data: Buffer.alloc(0), whole: false };
+    }
+    const data = await this.bytes(size + 1);
     if (data === null) return this.died();
-    return { kind: 'object', oid: m[1]!, type: m[2]!, data: data.subarray(0, data.length - 1) };
+    return { kind: 'object', oid: m[1]!, type: m[2]!, size, data: data.subarray(0, size), whole: true };
   }
 
   /** The process died while answering: an absent object (git says which), or a failure. */
@@ -146,6 +153,23 @@ export class ObjectBatch {
       const nl = this.total === 0 ? -1 : this.joined().indexOf(10);
       if (nl !== -1) return this.consume(nl + 1).subarray(0, nl).toString('utf8');
       if (this.exited) return null;
+      await new Promise<void>((resolve) => (this.waiter = resolve));
+    }
+  }
+
+  /** Pass over the next `n` bytes of output; false when the process ended first. */
+  private async skip(n: number): Promise<boolean> {
+    for (;;) {
+      while (n > 0 && this.chunks.length > 0) {
+        const first = this.chunks[0]!;
+        const take = Math.min(n, first.length);
+        if (take === first.length) this.chunks.shift();
+        else this.chunks[0] = first.subarray(take);
+        this.total -= take;
+        n -= take;
+      }
+      if (n === 0) return true;
+      if (this.exited) return false;
       await new Promise<void>((resolve) => (this.waiter = resolve));
     }
   }

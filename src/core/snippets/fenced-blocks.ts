@@ -1,6 +1,7 @@
 import { lazyRequire } from '../../shared/lazy.js';
 import { utf8Of } from '../../shared/byte-text.js';
 import { lineEnd, lineStarts } from '../../shared/line-starts.js';
+import { nestedFences } from './nested-fences.js';
 
 type MarkdownItModule = typeof import('markdown-it');
 const markdownIt = lazyRequire<MarkdownItModule>('markdown-it');
@@ -225,6 +226,8 @@ export function stretchParser(text: string, starts: readonly number[], decode?: 
     return parsedStretch(decode ? decode(slice) : slice, to - from);
   };
   return (from, to) => {
+    const read = nestedFences(text, starts, from, to, lineMax, decode);
+    if (read) return { blocks: read, next: to };
     let found = parse(from, to);
     if (found.runsOut && to < lineMax) {
       found = parse(from, lineMax);

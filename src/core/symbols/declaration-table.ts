@@ -29,7 +29,7 @@ export function parseDeclarations(text: string, grammar: Grammar): Declaration[]
  * The table read last by parseDeclarationsLazily(), whose tree lives until the next parse: its
  * lines not asked for yet are read then, and the tree deleted.
  */
-let unsettled: { tree: Tree; settle: () => void } | null = null;
+let unsettled: { tree: Tree; table: Declaration[]; settle: () => void } | null = null;
 
 function settleLastTable(): void {
   const last = unsettled;
@@ -54,7 +54,7 @@ function parseDeclarationsLazily(text: string, grammar: Grammar): Declaration[] 
   if (!tree) return [];
   try {
     const read = readDeclarationsLazily(tree.rootNode, grammar.definitions);
-    unsettled = { tree, settle: read.settle };
+    unsettled = { tree, table: read.table, settle: read.settle };
     return read.table;
   } catch (err) {
     tree.delete();
@@ -123,7 +123,11 @@ export async function loadFileDeclarations(abs: string, refText: string): Promis
   const language = symbolLanguageFor(abs, refText);
   const stat = parseableStat(abs, refText);
   const hit = cachedTable(abs, stat);
-  if (hit) return hit;
+  if (hit) {
+    // Plain data for these callers (a server, `symbols`, drift), whose tables may be serialized.
+    if (unsettled?.table === hit) settleLastTable();
+    return hit;
+  }
   const text = fs.readFileSync(abs, 'utf8');
   const table = offThread ? await offThread.parse(text, language) : parseDeclarations(text, await loadGrammar(language));
   return remember(abs, stat, table);

@@ -30,9 +30,7 @@ interface Found {
 
 /** The declarations of a parse tree, every field read: the tree may be deleted after. */
 export function readDeclarations(root: Node, definitions: DefinitionsQuery): Declaration[] {
-  const read = readDeclarationsLazily(root, definitions);
-  read.settle();
-  return read.table;
+  return walk(root, definitions, false).table;
 }
 
 /**
@@ -41,6 +39,10 @@ export function readDeclarations(root: Node, definitions: DefinitionsQuery): Dec
  * only on the declarations it names. The tree must live until settle() has read the rest.
  */
 export function readDeclarationsLazily(root: Node, definitions: DefinitionsQuery): { table: Declaration[]; settle: () => void } {
+  return walk(root, definitions, true);
+}
+
+function walk(root: Node, definitions: DefinitionsQuery, lazy: boolean): { table: Declaration[]; settle: () => void } {
   const found = findDefinitions(root, definitions);
   // Outermost first at equal starts, so a stack walk nests by containment.
   found.sort((a, b) => a.start - b.start || b.end - a.end);
@@ -88,48 +90,97 @@ export function readDeclarationsLazily(root: Node, definitions: DefinitionsQuery
       stack.push({ found: f, decl: previous });
       continue;
     }
-    const decl: Declaration = {
+    const fields: Fields = {
       index: out.length,
       path,
       name,
       kind: kind === 'accessor' ? 'property' : kind,
-      startLine: 0,
       declLine: f.node.startPosition.row + 1,
       nameLine: f.name.startPosition.row + 1,
-      endLine: 0,
-      bodyStart: null,
       parent: parent?.index ?? null,
     };
-    const node = f.node;
-    later(decl, 'startLine', () => leadingStart(node));
-    later(decl, 'endLine', () => endLineOf(node));
-    later(decl, 'bodyStart', () => bodyStartOf(node));
+    const decl: Declaration = lazy ? new LazyDeclaration(fields, f.node) : plain(fields, leadingStart(f.node), endLineOf(f.node), bodyStartOf(f.node));
     if (kind === 'accessor') accessors.set(decl, true);
     out.push(decl);
     stack.push({ found: f, decl });
   }
-  return { table: out, settle: () => out.forEach(settle) };
+  // Settled: every entry plain data, read while the tree lives (a LazyDeclaration already handed
+  // out keeps its lines too).
+  const settle = () => {
+    for (let i = 0; i < out.length; i++) {
+      const d = out[i]!;
+      if (d instanceof LazyDeclaration) out[i] = d.settle();
+    }
+  };
+  return { table: out, settle };
 }
 
-type LazyLine = 'startLine' | 'endLine' | 'bodyStart';
-const LAZY_LINES: readonly LazyLine[] = ['startLine', 'endLine', 'bodyStart'];
+type Fields = Omit<Declaration, 'startLine' | 'endLine' | 'bodyStart'>;
 
-/** `decl[key]` read by `read` when first asked for (or set: a getter's setter widens a property). */
-function later(decl: Declaration, key: LazyLine, read: () => number | null): void {
-  let value: number | null | undefined;
-  Object.defineProperty(decl, key, {
-    enumerable: true,
-    configurable: true,
-    get: () => (value === undefined ? (value = read()) : value),
-    set: (v: number | null) => {
-      value = v;
-    },
-  });
+function plain(f: Fields, startLine: number, endLine: number, bodyStart: number | null): Declaration {
+  return { index: f.index, path: f.path, name: f.name, kind: f.kind, startLine, declLine: f.declLine, nameLine: f.nameLine, endLine, bodyStart, parent: f.parent };
 }
 
-/** Read what is left to read and make the fields plain data again. */
-function settle(decl: Declaration): void {
-  for (const key of LAZY_LINES) Object.defineProperty(decl, key, { value: decl[key], writable: true, enumerable: true, configurable: true });
+/**
+ * A declaration whose first and last lines and body start are read from the tree when first
+ * asked for. Its lines are accessors of the class, so making one costs no more than a plain
+ * object; settle() reads the rest and gives the plain declaration that replaces it in its table.
+ */
+class LazyDeclaration implements Declaration {
+  index: number;
+  path: string;
+  name: string;
+  kind: Declaration['kind'];
+  declLine: number;
+  nameLine: number;
+  parent: number | null;
+  #node: Node | null;
+  #startLine: number | undefined;
+  #endLine: number | undefined;
+  #bodyStart: number | null | undefined;
+
+  constructor(f: Fields, node: Node) {
+    this.index = f.index;
+    this.path = f.path;
+    this.name = f.name;
+    this.kind = f.kind;
+    this.declLine = f.declLine;
+    this.nameLine = f.nameLine;
+    this.parent = f.parent;
+    this.#node = node;
+  }
+
+  get startLine(): number {
+    return (this.#startLine ??= leadingStart(this.#node!));
+  }
+  set startLine(v: number) {
+    this.#startLine = v;
+  }
+  get endLine(): number {
+    return (this.#endLine ??= endLineOf(this.#node!));
+  }
+  /** A getter's setter widens the property it shares with the getter. */
+  set endLine(v: number) {
+    this.#endLine = v;
+  }
+  get bodyStart(): number | null {
+    if (this.#bodyStart === undefined) this.#bodyStart = bodyStartOf(this.#node!);
+    return this.#bodyStart;
+  }
+  set bodyStart(v: number | null) {
+    this.#bodyStart = v;
+  }
+
+  /** Its lines too, when serialized before it is settled. */
+  toJSON(): Declaration {
+    return plain(this, this.startLine, this.endLine, this.bodyStart);
+  }
+
+  settle(): Declaration {
+    const settled = plain(this, this.startLine, this.endLine, this.bodyStart);
+    this.#node = null;
+    return settled;
+  }
 }
 
 function findDefinitions(root: Node, definitions: DefinitionsQuery): Found[] {

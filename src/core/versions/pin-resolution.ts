@@ -51,16 +51,36 @@ export async function headCommit(batch: ObjectBatch): Promise<string | null> {
  * (core.autocrlf) holds the same lines: it counts as unmodified.
  */
 export function diskHolds(abs: string, oid: string): boolean {
-  let bytes: Buffer;
+  const algorithm = oid.length === 64 ? 'sha256' : 'sha1';
+  let fd: number;
   try {
-    const stat = fs.statSync(abs);
-    if (!stat.isFile()) return false;
-    bytes = fs.readFileSync(abs);
+    fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   } catch {
     return false;
   }
-  const algorithm = oid.length === 64 ? 'sha256' : 'sha1';
-  const name = (b: Buffer) => createHash(algorithm).update(`blob ${b.length}\0`).update(b).digest('hex');
-  if (name(bytes) === oid) return true;
-  return bytes.includes(13) && name(Buffer.from(bytes.toString('latin1').replaceAll('\r\n', '\n'), 'latin1')) === oid;
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) return false;
+    if (stat.size > HELD_BYTES) return streamedName(fd, stat.size, algorithm) === oid;
+    const bytes = Buffer.allocUnsafe(stat.size);
+    let n = 0;
+    for (let got = -1; got !== 0 && n < bytes.length; n += got) got = fs.readSync(fd, bytes, n, bytes.length - n, null);
+    const name = (b: Buffer) => createHash(algorithm).update(`blob ${b.length}\0`).update(b).digest('hex');
+    if (name(bytes.subarray(0, n)) === oid) return true;
+    return bytes.includes(13) && name(Buffer.from(bytes.subarray(0, n).toString('latin1').replaceAll('\r\n', '\n'), 'latin1')) === oid;
+  } catch {
+    return false;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Files past this are hashed as they are read, in bounded memory (and as they are: no `\r\n` leeway). */
+const HELD_BYTES = 64 * 1024 * 1024;
+
+function streamedName(fd: number, size: number, algorithm: string): string {
+  const hash = createHash(algorithm).update(`blob ${size}\0`);
+  const buf = Buffer.allocUnsafe(1 << 20);
+  for (let got = fs.readSync(fd, buf, 0, buf.length, null); got > 0; got = fs.readSync(fd, buf, 0, buf.length, null)) hash.update(buf.subarray(0, got));
+  return hash.digest('hex');
 }

@@ -85,7 +85,7 @@ function keyOf(spec: RefSpec, folder: string): string {
  * alias. Null when none does: no git process is started, and extraction reads the disk.
  */
 export async function prepareVersions(
-  batches: readonly { inputs: readonly string[]; aliases?: AliasResolver }[],
+  batches: readonly { inputs: readonly string[]; aliases?: AliasResolver; searchDirs?: string[] }[],
   ctx: Context,
   options: { aliases: AliasResolver; base?: string; policy?: VersionPolicy },
 ): Promise<PreparedVersions | null> {
@@ -97,6 +97,8 @@ export async function prepareVersions(
   try {
     for (const batch of batches) {
       const aliases = batch.aliases ?? options.aliases;
+      // A workflow's refs are relative to its own folder first (as extraction looks them up).
+      const from = batch.searchDirs?.[0] ?? base;
       for (const input of batch.inputs) {
         let spec: RefSpec;
         let target: VersionTarget | null;
@@ -104,10 +106,17 @@ export async function prepareVersions(
         let relPath: string;
         try {
           spec = parseRef(input);
-          ({ target, folder, relPath } = targetOf(spec, aliases, base, policy, findRepo, ctx));
         } catch (err) {
           if (!isRefcatError(err)) throw err;
           continue; // extraction reports it
+        }
+        try {
+          ({ target, folder, relPath } = targetOf(spec, aliases, from, policy, findRepo, ctx));
+        } catch (err) {
+          if (!isRefcatError(err)) throw err;
+          // `.` outside a repository is the ref's error; an alias's (unknown, a bad file) extraction reports.
+          if (spec.alias === '.' || (!spec.alias && policy.at !== undefined)) (prepared ??= new PreparedVersions(policy)).set(spec, from, err, []);
+          continue;
         }
         if (!target) continue;
         prepared ??= new PreparedVersions(policy);

@@ -79,7 +79,8 @@ export class VersionReader {
 
   constructor(
     private readonly ctx: Context,
-    private readonly options: { mode?: VersionMode; git?: GitRunner } = {},
+    /** `maxBytes`: the largest blob held (default MAX_VERSIONED_BYTES); larger is read from a checkout at its version, or refused. */
+    private readonly options: { mode?: VersionMode; git?: GitRunner; maxBytes?: number } = {},
   ) {}
 
   get mode(): VersionMode {
@@ -249,7 +250,7 @@ export class VersionReader {
     const name = `${commit}:${repoRel}`;
     let reading = state.blobs.get(name);
     if (!reading) {
-      state.blobs.set(name, (reading = state.batch.read(name)));
+      state.blobs.set(name, (reading = state.batch.read(name, this.options.maxBytes ?? MAX_VERSIONED_BYTES)));
       reading.catch(() => state.blobs.delete(name)); // a failed read is not kept
     }
     const answer = await reading;
@@ -269,12 +270,17 @@ export class VersionReader {
     }
     if (answer.type === 'tree') throw new RefError('is_directory', `Is a directory: ${target.ref}`, target.ref);
     if (answer.type !== 'blob') throw new RefError('not_regular', `Not a regular file: ${target.ref}`, target.ref);
+    if (!answer.whole) {
+      // Too large to hold: read from disk when the checkout holds exactly the pinned blob.
+      if (!revision && (await this.headOf(state)) === commit && diskHolds(abs, answer.oid)) return { commit, bytes: null, revision, warnings };
+      const mib = Math.round((this.options.maxBytes ?? MAX_VERSIONED_BYTES) / (1024 * 1024));
+      throw new RefError('too_large', `A file larger than ${mib} MiB is read at a version only from a checkout at that version: ${target.ref}`, target.ref);
+    }
     if (isLfsPointer(answer.data)) {
       throw new RefError('lfs_pointer', `Stored in Git LFS: ${target.ref}: commit ${commit.slice(0, 7)} holds only its LFS pointer, which refcat does not resolve`, target.ref, [
         'Read the checkout with --worktree (after git lfs pull)',
       ]);
     }
-    if (answer.data.length > MAX_VERSIONED_BYTES) throw new RefError('too_large', `A file larger than 64 MiB is not read at a version: ${target.ref}`, target.ref);
     if (!revision && (await this.headOf(state)) === commit) {
       // The checkout is at the pin: the disk holds the pinned bytes unless the file was changed.
       if (diskHolds(abs, answer.oid)) return { commit, bytes: null, revision, warnings };
