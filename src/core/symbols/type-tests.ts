@@ -12,7 +12,7 @@ import type { Language, Query, QueryMatch } from 'web-tree-sitter';
  * compiled.
  */
 
-/** A moved test: the node captured as `capture` must be of one of `types` (null: any named node; `"kw"`: that anonymous node). */
+/** A moved test: the node captured as `capture` must be of one of `types` (null: any named node). */
 interface TypeTest {
   capture: string;
   types: readonly string[] | null;
@@ -34,7 +34,7 @@ export function compileDefinitions(ts: { Query: new (language: Language, source:
   const idOf = (type: string): number => {
     let id = ids.get(type);
     if (id === undefined) {
-      const found = type.startsWith('"') ? language.idForNodeType(type.slice(1, -1), false) : language.idForNodeType(type, true);
+      const found = language.idForNodeType(type, true);
       // The query as written would not compile either.
       if (found === null) throw new Error(`Bad node name '${type}' in a definitions query`);
       ids.set(type, (id = found));
@@ -99,44 +99,28 @@ export function moveTypeTests(source: string, isSupertype: (type: string) => boo
 
 function moveIn(group: Group, tests: TypeTest[], isSupertype: (type: string) => boolean): void {
   const parts = group.parts;
-  // A predicate's strings are its arguments, and an alternation's branches stay as they are.
-  if (group.open === '[' || (typeof parts[0] === 'string' && parts[0].startsWith('#'))) {
-    for (const part of parts) if (typeof part !== 'string') moveIn(part, tests, isSupertype);
-    return;
-  }
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!;
     if (typeof part !== 'string') {
       moveIn(part, tests, isSupertype);
       continue;
     }
-    // The node's own type: the pattern's root, or tested where its field is.
-    if (i === 0) continue;
-    // A node in a field (`name: (T)`), or a keyword child (`"class"`, which tree-sitter analyses
-    // like a nested node): its position is `at`.
-    const field = part.endsWith(':') && !part.startsWith('!');
-    const at = field ? i + 1 : i;
-    const node = parts[at];
-    if (node === undefined || (!field && !isKeyword(node))) continue;
+    const next = parts[i + 1];
+    if (!part.endsWith(':') || part.startsWith('!') || next === undefined || typeof next === 'string') continue;
     // Captures after the node, then what follows them: a quantifier or an anchor keeps the test.
-    let j = at + 1;
+    let j = i + 2;
     while (typeof parts[j] === 'string' && (parts[j] as string).startsWith('@')) j++;
     const after = parts[j];
     const anchored = parts[i - 1] === '.' || after === '.' || (typeof after === 'string' && /^[*+?]$/.test(after));
-    const captures = j - (at + 1);
-    const types = anchored || captures >= CAPTURE_LIMIT ? null : typeof node === 'string' ? (isKeyword(node) ? [node] : null) : movableTypes(node, isSupertype);
+    const captures = j - (i + 2);
+    const types = anchored || captures >= CAPTURE_LIMIT ? null : movableTypes(next, isSupertype);
     if (types === null) continue;
     const capture = `_type${tests.length}_${i}`;
     tests.push({ capture, types: types.length === 1 && types[0] === '_' ? null : types });
-    if (typeof node !== 'string' && node.open === '(' && node.parts.length > 1) node.parts[0] = '_';
-    else parts[at] = '_';
-    parts.splice(at + 1, 0, `@${capture}`);
+    if (next.open === '(' && next.parts.length > 1) next.parts[0] = '_';
+    else parts[i + 1] = '_';
+    parts.splice(i + 2, 0, `@${capture}`);
   }
-}
-
-/** `"class"`: an anonymous node, kept as a test of its type (`"…"` in a test's types). */
-function isKeyword(part: Part): part is string {
-  return typeof part === 'string' && part.length > 2 && part.startsWith('"') && !part.includes('\\');
 }
 
 /** The types a node in a field may be, when the test can move: `(T)`, `(T …)`, `(_)`, `[(A) (B)]`. */
