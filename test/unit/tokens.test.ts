@@ -6,6 +6,7 @@ import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { countBySafePieces, type Encoding, ENCODINGS, loadTokenizer, PieceCounter } from '../../src/core/tokens/tokenizer.js';
+import { mayHoldLongPiece, mayHoldLongPieceByRegex } from '../../src/core/tokens/long-pieces.js';
 
 // The reference: js-tiktoken, a port of OpenAI's tiktoken, special-token strings read as text.
 const reference: Record<Encoding, Tiktoken> = { o200k_base: new Tiktoken(o200k), cl100k_base: new Tiktoken(cl100k) };
@@ -44,6 +45,18 @@ describe('token counts equal tiktoken', () => {
     }
   }
 
+  it.each(ENCODINGS)('%s: long runs inside ordinary text (the lines around them pre-split, the rest not)', async (enc) => {
+    const tok = await loadTokenizer(enc);
+    const ordinary = repoText.slice(0, 150_000);
+    for (const run of ['='.repeat(3000), 'a'.repeat(900), ' '.repeat(700) + 'x', '\n'.repeat(600), '/'.repeat(800) + '\n', 'https://example.com/' + 'x'.repeat(600)]) {
+      for (const at of [0, 5_000, 70_000, 149_990]) {
+        const text = ordinary.slice(0, at) + run + ordinary.slice(at);
+        expect(tok.count(text), `${JSON.stringify(run.slice(0, 5))} at ${at}`).toBe(refCount(enc, text));
+        expect(tok.countWithin(text, 1e9)).toBe(refCount(enc, text));
+      }
+    }
+  });
+
   it.each(ENCODINGS)('%s: cutting at safe places never changes the count (small pieces, tricky text)', async (enc) => {
     const tok = await loadTokenizer(enc);
     const bits = ['\n', '\n\n', ' ', '  ', '\t', '/', '//', 'a', 'Word', "'s", '123', '```', '#', '## From', '🚀', 'é', '\r\n', '| ', '<|endoftext|>', '\u00a0', '\u3000'];
@@ -78,6 +91,26 @@ describe('a text counted in pieces as it is written (PieceCounter)', () => {
         expect(counter.total()).toBe(whole);
       }),
       { numRuns: 60 },
+    );
+  });
+});
+
+describe('which texts may hold a long pre-token (one pass, as the regex says)', () => {
+  it('reads every UTF-16 code unit as \\s does', () => {
+    for (let c = 0; c <= 0xffff; c++) {
+      const text = (String.fromCharCode(c) + ' ').repeat(300);
+      expect(mayHoldLongPiece(text), c.toString(16)).toBe(mayHoldLongPieceByRegex(text));
+    }
+  });
+
+  it('finds the same runs (fast-check)', () => {
+    const run = fc.tuple(fc.constantFrom('a', ' ', '\n', '\r', '/', '\t', '\u3000', '=', '😀', '\n/'), fc.integer({ min: 1, max: 140 })).map(([c, n]) => c.repeat(n));
+    fc.assert(
+      fc.property(fc.array(run, { maxLength: 30 }), (runs) => {
+        const text = runs.join('');
+        expect(mayHoldLongPiece(text)).toBe(mayHoldLongPieceByRegex(text));
+      }),
+      { numRuns: 3000 },
     );
   });
 });

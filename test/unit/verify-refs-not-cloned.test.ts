@@ -138,4 +138,31 @@ describe('uncloned externals are reported the same way everywhere', () => {
       spy.mockRestore();
     }
   });
+
+  it('reads nothing under a folder not cloned, and still checks a ref that leaves it', async () => {
+    const repo = GitRepo.init({
+      'workspace.lock.json': JSON.stringify({ repos: [{ alias: 'trio', name: 'Trio' }] }),
+      'externals/README.md': numbered('r', 3),
+      'docs/a.md': 'trio:Trio/A.swift#L1 and trio:Trio/B.swift#/func b/\ntrio:../README.md#L2 holds.\n',
+    });
+    const folder = path.join(repo.dir, 'externals', 'Trio');
+    const calls: string[] = [];
+    const spies = (['statSync', 'openSync', 'existsSync', 'lstatSync'] as const).map((name) => {
+      const real = fs[name] as (...args: unknown[]) => unknown;
+      return vi.spyOn(fs, name).mockImplementation(((...args: unknown[]) => {
+        if (typeof args[0] === 'string') calls.push(args[0]);
+        return real.apply(fs, args);
+      }) as never);
+    });
+    try {
+      const r = await refcatInProcess(['verify', 'refs', 'docs'], { cwd: repo.dir });
+      expect(r.stdout.split('\n').slice(0, 2)).toEqual([
+        '✗ FAILED: Scanned 1 file(s), found 3 reference(s): 1 valid, 2 broken',
+        '  ERROR externals/Trio: Not cloned: externals/Trio does not exist (alias trio from workspace.lock.json): 2 broken references into it',
+      ]);
+      expect(calls.filter((p) => p.startsWith(folder + path.sep))).toEqual([]);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+  });
 });

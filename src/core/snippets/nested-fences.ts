@@ -1,5 +1,13 @@
 import { lineEnd } from '../../shared/line-starts.js';
-import type { FencedBlock } from './fenced-blocks.js';
+
+/** A fence found (fenced-blocks.ts's FencedBlock, which imports this file: the shape, not the name). */
+interface FencedBlock {
+  open: number;
+  close: number | null;
+  end: number;
+  info: string;
+  lines: string[];
+}
 
 /** An open container: a block quote, or a list item whose content starts `width` columns in. */
 type Container = { quote: true } | { quote: false; width: number; ordered: string | null };

@@ -36,7 +36,11 @@ export function loadTokenizer(encoding: Encoding): Promise<Tokenizer> {
       const ranksOnce = () => (ranks ??= long.ranksOf(bpe.default));
       const short = (piece: string) => m.countTokens(piece, options);
       // The tokenizer's merge loop is quadratic in a pre-token's length: long ones are merged by long-pieces.ts.
-      const countPiece = (piece: string) => (long.mayHoldLongPiece(piece) ? long.countWithLongPieces(piece, split, ranksOnce, short) : short(piece));
+      const countLong = (piece: string) => (long.mayHoldLongPiece(piece) ? long.countWithLongPieces(piece, split, ranksOnce, short) : short(piece));
+      // Only the few lines around a long run are pre-split in JavaScript: a piece that may hold
+      // one (a long URL, a rule of `=`) is cut again at safe places first, and the rest of it
+      // counted as ordinary text is.
+      const countPiece = (piece: string) => (long.mayHoldLongPiece(piece) ? countBySafePieces(piece, countLong, LONG_WINDOW) : short(piece));
       return {
         encoding,
         count: (text: string) => countBySafePieces(text, countPiece),
@@ -64,6 +68,8 @@ export function loadTokenizer(encoding: Encoding): Promise<Tokenizer> {
 
 /** Longest piece counted in one call: bounds the tokenizer's working memory on huge inputs. */
 const PIECE = 64 * 1024;
+/** The pieces a piece that may hold a long pre-token is cut into (as short as the cuts allow). */
+const LONG_WINDOW = 2 * 1024;
 
 /**
  * Count a long text in pieces cut only where both encodings' pre-tokenizers always cut: right

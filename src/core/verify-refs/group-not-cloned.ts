@@ -13,16 +13,16 @@ import type { GroupedRef, RefFinding } from './ref-finding.js';
  * them (it matched nothing because nothing is there). With `allowMissing` each group is a warning.
  * Other findings keep their order.
  */
-export function groupNotCloned(findings: RefFinding[], aliases: AliasResolver, ctx: Context, options: { allowMissing?: boolean } = {}): RefFinding[] {
+export function groupNotCloned(
+  findings: RefFinding[],
+  aliases: AliasResolver,
+  ctx: Context,
+  options: { allowMissing?: boolean; exists?: (folder: string) => boolean } = {},
+): RefFinding[] {
   const groups = new Map<string, RefFinding & { refs: GroupedRef[] }>();
   const out: RefFinding[] = [];
   // Whether each alias folder exists, looked up once: most refs of a workspace may point into one.
-  const there = new Map<string, boolean>();
-  const exists = (folder: string) => {
-    let found = there.get(folder);
-    if (found === undefined) there.set(folder, (found = fs.existsSync(folder)));
-    return found;
-  };
+  const exists = options.exists ?? folderLookup();
   for (const f of findings) {
     const alias = f.severity === 'error' && NOT_THERE.has(f.code) && f.ref ? missingAlias(f.ref, aliases, exists) : null;
     if (!alias || f.line === null) {
@@ -61,6 +61,28 @@ export function notClonedDiagnostic(ref: string, aliases: AliasResolver, ctx: Co
   const alias = missingAlias(ref, aliases);
   if (!alias) return null;
   return { code: 'not_cloned', message: notClonedMessage(alias, ctx), details: [cloneHint(alias, shownPath(ctx.cwd, alias.target))] };
+}
+
+/**
+ * Whether checking `ref` (as a doc writes it) can only find its file missing, which
+ * groupNotCloned() folds into its folder's finding whatever the message: an alias ref into a
+ * folder that does not exist, by a path that stays inside it (no `..`, not absolute, no `.git`).
+ * `verify refs` then skips reading it (issue 37: most refs of a workspace may point there).
+ */
+export function intoFolderNotCloned(ref: string, aliases: AliasResolver, exists: (folder: string) => boolean): boolean {
+  if (!missingAlias(ref, aliases, exists)) return false;
+  const spec = parseRef(ref.split('#')[0]!);
+  return !spec.path.split(/[\\/]/).some((part) => part === '..' || part.toLowerCase() === '.git') && !path.isAbsolute(spec.path) && !spec.path.startsWith('~');
+}
+
+/** Whether each alias folder exists, asked once per run (a Map of answers). */
+export function folderLookup(): (folder: string) => boolean {
+  const there = new Map<string, boolean>();
+  return (folder) => {
+    let found = there.get(folder);
+    if (found === undefined) there.set(folder, (found = fs.existsSync(folder)));
+    return found;
+  };
 }
 
 /** The alias of an alias ref whose target folder does not exist, or null. */

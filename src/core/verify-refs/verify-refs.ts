@@ -17,7 +17,7 @@ import { MAX_TEXT_FILE_BYTES, readTextFile, TextFileError } from '../safe-read/r
 import { collectFiles, type SkippedFile, walkFiles } from '../walk/collect-files.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { findDocRefs } from '../doc-refs/find-doc-refs.js';
-import { groupNotCloned } from './group-not-cloned.js';
+import { folderLookup, groupNotCloned, intoFolderNotCloned } from './group-not-cloned.js';
 import type { RefFinding } from './ref-finding.js';
 import { convRefs } from '../workflow/conv-refs.js';
 import { WorkflowParts } from '../workflow/workflow-parts.js';
@@ -136,6 +136,7 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
   // What a broken ref's message may quote, as extract() decides it, built once for the run.
   let quoting: Confinement | undefined;
   const quotable = (abs: string) => (quoting ??= options.confine ?? confinementOf(ctx, base)).allows(abs);
+  const folderThere = folderLookup();
   const convs = files.map((f) => f.path).filter(isWorkflow);
   const snippetFiles = new SnippetFiles();
   const walkCache = new WalkCache();
@@ -153,7 +154,7 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
       if (!(w.conv instanceof RefError)) await prepareSymbolRefs(convRefs(w.conv).map((r) => r.ref));
     }
     for (const w of workflow?.through ?? []) refsFound += checkWorkflow(w, ctx, base, findings, budget, driftRefs, options.confine, scanned);
-    const sinks = { findings, budget, driftRefs, snippets, comparable, bareRefs, confine: options.confine, quotable, readCache, snippetFiles, walkCache };
+    const sinks = { findings, budget, driftRefs, snippets, comparable, bareRefs, confine: options.confine, quotable, folderThere, readCache, snippetFiles, walkCache };
     let checked = workflow ? checkWorkflow(workflow, ctx, base, findings, budget, driftRefs, options.confine, scanned) : checkDoc(file.path, file.root, ctx, base, sinks);
     if (typeof checked !== 'number') {
       // Symbol refs whose grammars are not loaded yet: load them (once per run) and check the doc again.
@@ -169,7 +170,7 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
   const drift = options.drift && driftRefs ? await driftPass(driftRefs, options.drift, { ctx, aliases: base, budget, bareRefs, snippets, confine: options.confine }) : undefined;
   if (options.suggestFixes) addSuggestions(findings, base, files.map((f) => f.root), ctx);
 
-  const grouped = groupNotCloned(findings, base, ctx, { allowMissing: options.allowMissing ?? false });
+  const grouped = groupNotCloned(findings, base, ctx, { allowMissing: options.allowMissing ?? false, exists: folderThere });
   return reportOf(grouped, { filesScanned: files.length, skipped, refsFound, strict: options.strict ?? false, snippets, drift });
 }
 
@@ -348,6 +349,8 @@ interface DocSinks {
   confine?: Confinement;
   /** What a message may quote (ExtractOptions.quotable). */
   quotable: (abs: string) => boolean;
+  /** Whether an alias folder exists, asked once a run. */
+  folderThere: (folder: string) => boolean;
   /** Files a snippet may be compared with (docs/snippets.md#comparing). */
   comparable?: Confinement;
   readCache: ReadCache;
@@ -376,7 +379,7 @@ function readDoc(file: string, ctx: Context, findings: Finding[]): string | null
 
 /** The refs checked, or the grammars its symbol refs need first (nothing was checked then). */
 function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolver, sinks: DocSinks): number | SymbolLanguage[] {
-  const { findings, budget, driftRefs, snippets, comparable, bareRefs, confine, quotable, readCache, snippetFiles, walkCache } = sinks;
+  const { findings, budget, driftRefs, snippets, comparable, bareRefs, confine, quotable, readCache, snippetFiles, walkCache, folderThere } = sinks;
   const text = readDoc(file, ctx, findings);
   if (text === null) return 0;
   const isKnownAlias = aliasOrUnsure(aliases);
@@ -400,6 +403,13 @@ function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolv
     else own.push(c);
   }
   const check = (line: number, text: string, ref: string, dirs: string[], citation?: Citation) => {
+    if (!confine && text === ref && intoFolderNotCloned(ref, aliases, folderThere)) {
+      // Its one possible finding, folded into the folder's by groupNotCloned(); nothing to read.
+      findings.push({ severity: 'error', code: 'not_found', message: `Not cloned: ${ref}`, details: [], ref: text, file, line });
+      if (citation?.bare) bareRefs.add(`${file}\0${line}\0${text}`);
+      if (driftRefs) driftRefs.push(driftInput(file, line, text, ref, aliases, dirs));
+      return;
+    }
     const judging = citation !== undefined && snippets !== undefined;
     const report = extract([ref], ctx, { searchDirs: dirs, aliases, checkOnly: !judging, unjudgedOutside: true, quotable, patternBudget: budget, confine, readCache, walkCache });
     const at = (severity: Finding['severity']) => (d: (typeof report.errors)[number]) =>
