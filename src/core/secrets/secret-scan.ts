@@ -1,0 +1,152 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { readRules, RuleSet } from '../walk/gitignore.js';
+import { mayHoldSecret } from './prefilter.js';
+import { type Redaction, redactLines, type SecretFinding } from './redact.js';
+import { lintText } from './secret-rules.js';
+
+export type { Redaction, SecretFinding } from './redact.js';
+
+/**
+ * What happens to content a secret was found in (docs/refs.md#secrets): `redact` (the default)
+ * prints it with each secret replaced, `withhold` leaves it out with a note, `fail` leaves it out
+ * with an error (exit 1), `allow` prints it as it is.
+ */
+export const SECRETS_MODES = ['redact', 'withhold', 'fail', 'allow'] as const;
+export type SecretsMode = (typeof SECRETS_MODES)[number];
+
+/** A text with its secrets redacted, and what was found where. */
+export interface RedactedText {
+  /** The lines, without terminators, each secret replaced by `[REDACTED <rule>]`. */
+  lines: string[];
+  redactions: Redaction[];
+  findings: SecretFinding[];
+}
+
+/** A file's verdict: null (nothing found, or not scanned), its redacted lines, or too large to redact. */
+export type FileSecrets = (RedactedText & { size: number }) | { tooLarge: true } | null;
+
+/** Files above this are not redacted (their lines would be held whole): one that may hold a secret is left out. */
+export const MAX_REDACTED_FILE_BYTES = 64 * 1024 * 1024;
+/** docs/refs.md#reading-files: a NUL byte in the first 8 KiB makes a file binary (not scanned: not printed). */
+const BINARY_SNIFF = 8 * 1024;
+const CHUNK = 1 << 20;
+/** Longest piece the prefilter needs to see whole (its longest fixed piece is under 100 characters). */
+const OVERLAP = 4096;
+
+/**
+ * The secret check of one command: its mode, its `.secretlintignore`, and each file's verdict,
+ * found once per command.
+ */
+export class SecretScanner {
+  private readonly verdicts = new Map<string, FileSecrets>();
+  private readonly ignore: { root: string; rules: RuleSet } | null;
+
+  /** `root`: the folder whose `.secretlintignore` applies (secretlint reads it from its working folder). */
+  constructor(
+    readonly mode: SecretsMode,
+    root: string | null = null,
+  ) {
+    const rules = root === null ? [] : readRules(path.join(root, '.secretlintignore'));
+    this.ignore = rules.length === 0 || root === null ? null : { root, rules: RuleSet.of(rules) };
+  }
+
+  /** Whether content is scanned at all. */
+  get active(): boolean {
+    return this.mode !== 'allow';
+  }
+
+  /** Whether `.secretlintignore` names the file `abs` (or a folder it is in). */
+  ignored(abs: string): boolean {
+    if (!this.ignore) return false;
+    const rel = path.relative(this.ignore.root, abs);
+    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return false;
+    const parts = rel.split(path.sep);
+    for (let i = 1; i <= parts.length; i++) {
+      if (this.ignore.rules.lastMatch(parts.slice(0, i).join('/'), i < parts.length)) return true;
+    }
+    return false;
+  }
+
+  /**
+   * The secrets in the file `abs`, found on its whole text (docs/refs.md#secrets). `held`: its lines,
+   * when the caller has them already. Null when the file is clean, ignored, or not a file whose
+   * text refcat prints (the read that follows reports that).
+   */
+  file(abs: string, name: string, held?: { lines: readonly string[]; size: number }): FileSecrets {
+    if (!this.active || this.ignored(abs)) return null;
+    let verdict = this.verdicts.get(abs);
+    if (verdict === undefined) {
+      verdict = held ? this.heldVerdict(held, name) : scanFile(abs, name);
+      this.verdicts.set(abs, verdict);
+    }
+    return verdict;
+  }
+
+  private heldVerdict(held: { lines: readonly string[]; size: number }, name: string): FileSecrets {
+    const text = held.lines.join('\n');
+    const found = scanText(text, name);
+    return found && { ...found, size: held.size };
+  }
+}
+
+/** The secrets in `text` (a file's, or piped), found on the whole text; null when there are none. */
+export function scanText(text: string, name: string): RedactedText | null {
+  if (!mayHoldSecret(text, isJson(name))) return null;
+  const matches = lintText(text, name);
+  if (matches.length === 0) return null;
+  const redacted = redactLines(text, matches);
+  return redacted.findings.length === 0 ? null : redacted;
+}
+
+function isJson(name: string): boolean {
+  return name.toLowerCase().endsWith('.json');
+}
+
+/** One file read for its secrets: the prefilter on its bytes, the rules only on a file it lets through. */
+function scanFile(abs: string, name: string): FileSecrets {
+  let fd: number;
+  try {
+    fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) return null;
+    if (stat.size > MAX_REDACTED_FILE_BYTES) return prefilterChunks(fd, name) ? { tooLarge: true } : null;
+    const buf = Buffer.allocUnsafe(stat.size);
+    let n = 0;
+    for (let got = -1; got !== 0 && n < buf.length; n += got) got = fs.readSync(fd, buf, n, buf.length - n, null);
+    const bytes = buf.subarray(0, n);
+    if (bytes.subarray(0, BINARY_SNIFF).includes(0)) return null;
+    // The prefilter reads bytes as latin1: no decoding for a clean file (prefilter.ts says why that holds).
+    if (!mayHoldSecret(bytes.toString('latin1'), isJson(name))) return null;
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+    } catch {
+      return null;
+    }
+    const found = scanText(text, name);
+    return found && { ...found, size: n };
+  } catch {
+    return null;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Whether the prefilter lets any piece of a large file through, read a chunk at a time. */
+function prefilterChunks(fd: number, name: string): boolean {
+  const buf = Buffer.allocUnsafe(CHUNK + OVERLAP);
+  let kept = 0;
+  for (;;) {
+    const got = fs.readSync(fd, buf, kept, CHUNK, null);
+    if (got === 0) return false;
+    const end = kept + got;
+    if (mayHoldSecret(buf.toString('latin1', 0, end), isJson(name))) return true;
+    kept = Math.min(OVERLAP, end);
+    buf.copy(buf, 0, end - kept, end);
+  }
+}
