@@ -1,5 +1,6 @@
 import { OUTPUT_FORMATS } from '../core/output/render-extraction.js';
 import { ENCODINGS } from '../core/tokens/tokenizer.js';
+import { SECRETS_MODES } from '../core/secrets/secrets-mode.js';
 import { formatFlag, JSON_FLAG } from './format-flags.js';
 import { aliasPair, nonNegativeInt, positiveInt } from './options.js';
 
@@ -35,6 +36,7 @@ export const EXTRACT_FLAGS: readonly FlagSpec[] = [
   { flags: '--list-files', description: 'print the files the refs expand to' },
   { flags: '--from-workflow <file>', description: 'also take the REFCAT and CONTEXT refs of a .conv workflow' },
   { flags: '--no-ignore', description: 'globs: do not skip .gitignore, node_modules/ and .git/' },
+  { flags: '--secrets <mode>', description: 'a file holding a credential: redact it (default), withhold the file, fail (exit 1), or allow it as is', choices: SECRETS_MODES },
   { flags: '--outline', description: 'each file as an outline: signatures and doc comments, bodies as refs that read them' },
   { flags: '--tokens', description: 'count tokens: a summary on stderr, "tokens" fields with --json' },
   { flags: '--encoding <encoding>', description: 'tokenizer for --tokens and --max-tokens (default o200k_base)', choices: ENCODINGS },

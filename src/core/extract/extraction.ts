@@ -8,6 +8,7 @@ import type { ContentSpan } from './content-span.js';
 import type { OutlineInfo } from './outline-select.js';
 import type { ReadCache } from './read-cache.js';
 import type { SymbolInfo } from './symbol-select.js';
+import type { Redaction, SecretFinding, SecretScanner } from '../secrets/secret-scan.js';
 
 /**
  * What extraction takes and gives (docs/reference.md#reading-files): its options, one file's
@@ -61,6 +62,11 @@ export interface ExtractOptions {
   outline?: boolean;
   /** What walks read of the tree, kept for a whole command (walk-cache.ts): many globs, one read of each folder. */
   walkCache?: WalkCache;
+  /**
+   * The secret check (docs/refs.md#secrets): files are scanned and redacted as its mode says.
+   * Without it extractSteps() makes one that redacts, relative to `base`.
+   */
+  secrets?: SecretScanner;
 }
 
 /** One file's extracted lines with everything a renderer needs. */
@@ -98,6 +104,10 @@ export interface Extraction {
   symbol?: SymbolInfo;
   /** Set with `outline`: `lines` are the outline's. */
   outline?: OutlineInfo;
+  /** Set when a secret was found in the selected lines: the lines redacted, by rule (docs/refs.md#secrets). */
+  redacted?: Redaction[];
+  /** With `redacted`: what was found, where (never the value). */
+  secrets?: SecretFinding[];
 }
 
 export interface ExtractReport {

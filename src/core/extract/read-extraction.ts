@@ -7,6 +7,7 @@ import type { Extraction, ExtractOptions, ResolvedFile, StreamOptions } from './
 import { languageOf } from './language.js';
 import { BinaryContentError, DEFAULT_MAX_LINE_BYTES, LineReader, LineTooLongError } from './line-reader.js';
 import { outlineExtraction } from './outline-select.js';
+import { markRedacted, scanLargeSelection, secretRead } from './extract-secrets.js';
 import { MAX_CACHED_FILE_BYTES } from './read-cache.js';
 import {
   DEFAULT_MAX_SELECTION_CHARS,
@@ -51,7 +52,11 @@ export function readExtraction(
   const early = readUnselected(file, language, options);
   if (early) return early;
   // A held file is never streamed (onDisk wants a descriptor), nor read with a line cap below its size.
-  const held = options.onDisk || (options.maxSelectionChars ?? Infinity) < MAX_CACHED_FILE_BYTES ? null : (options.readCache?.file(file.path) ?? null);
+  const cached = options.onDisk || (options.maxSelectionChars ?? Infinity) < MAX_CACHED_FILE_BYTES ? null : (options.readCache?.file(file.path) ?? null);
+  // A file that holds a secret is read from its redacted lines (extract-secrets.ts).
+  const secrets = secretRead(file, options, cached);
+  const redacted = secrets && 'redacted' in secrets ? secrets.redacted : null;
+  const held = redacted ?? cached;
   const { fd, size } = held ? { fd: -1, size: held.size } : openFile(file.path, refText);
   let sel: Selection | undefined;
   let reader: LineReader | undefined;
@@ -70,7 +75,7 @@ export function readExtraction(
       maxChars: options.maxSelectionChars,
       fileSize: size,
       maxBlockLines: options.maxBlockLines,
-      onDisk: (options.onDisk && !options.checkOnly) ?? false,
+      onDisk: (options.onDisk && !options.checkOnly && !redacted) ?? false,
     };
     const s = ref.selector;
     if (!s) sel = selectWhole(reader, selectOpts);
@@ -92,6 +97,8 @@ export function readExtraction(
   const count = options.checkOnly && !ref.selector ? (sel.totalLines ?? 0) : (sel.onDisk?.lines ?? sel.lines.length);
   const extraction = extractionOf(file, language, sel, count);
   if (sel.onDisk) extraction.onDisk = onDiskSpan(sel.onDisk, fd, reader, options.lendBytes ?? false);
+  if (redacted) markRedacted(extraction, redacted);
+  else if (secrets && !options.checkOnly) scanLargeSelection(extraction, file);
   return { extraction, warnings: sel.warnings ?? [] };
 }
 

@@ -7,13 +7,9 @@ import { lintText } from './secret-rules.js';
 
 export type { Redaction, SecretFinding } from './redact.js';
 
-/**
- * What happens to content a secret was found in (docs/refs.md#secrets): `redact` (the default)
- * prints it with each secret replaced, `withhold` leaves it out with a note, `fail` leaves it out
- * with an error (exit 1), `allow` prints it as it is.
- */
-export const SECRETS_MODES = ['redact', 'withhold', 'fail', 'allow'] as const;
-export type SecretsMode = (typeof SECRETS_MODES)[number];
+import type { SecretsMode } from './secrets-mode.js';
+
+export { SECRETS_MODES, type SecretsMode } from './secrets-mode.js';
 
 /** A text with its secrets redacted, and what was found where. */
 export interface RedactedText {
@@ -26,7 +22,10 @@ export interface RedactedText {
 /** A file's verdict: null (nothing found, or not scanned), its redacted lines, or too large to redact. */
 export type FileSecrets = (RedactedText & { size: number }) | { tooLarge: true } | null;
 
-/** Files above this are not redacted (their lines would be held whole): one that may hold a secret is left out. */
+/**
+ * Files above this are not scanned whole (their redacted lines would be held in memory): only what
+ * is selected of them is, as a text of its own (docs/refs.md#secrets).
+ */
 export const MAX_REDACTED_FILE_BYTES = 64 * 1024 * 1024;
 /** docs/refs.md#reading-files: a NUL byte in the first 8 KiB makes a file binary (not scanned: not printed). */
 const BINARY_SNIFF = 8 * 1024;
@@ -40,16 +39,14 @@ const OVERLAP = 4096;
  */
 export class SecretScanner {
   private readonly verdicts = new Map<string, FileSecrets>();
-  private readonly ignore: { root: string; rules: RuleSet } | null;
+  /** `.secretlintignore`, read when the first file is scanned (undefined: not yet). */
+  private ignore: { root: string; rules: RuleSet } | null | undefined;
 
   /** `root`: the folder whose `.secretlintignore` applies (secretlint reads it from its working folder). */
   constructor(
     readonly mode: SecretsMode,
-    root: string | null = null,
-  ) {
-    const rules = root === null ? [] : readRules(path.join(root, '.secretlintignore'));
-    this.ignore = rules.length === 0 || root === null ? null : { root, rules: RuleSet.of(rules) };
-  }
+    private readonly root: string | null = null,
+  ) {}
 
   /** Whether content is scanned at all. */
   get active(): boolean {
@@ -58,6 +55,10 @@ export class SecretScanner {
 
   /** Whether `.secretlintignore` names the file `abs` (or a folder it is in). */
   ignored(abs: string): boolean {
+    if (this.ignore === undefined) {
+      const rules = this.root === null ? [] : readRules(path.join(this.root, '.secretlintignore'));
+      this.ignore = rules.length === 0 || this.root === null ? null : { root: this.root, rules: RuleSet.of(rules) };
+    }
     if (!this.ignore) return false;
     const rel = path.relative(this.ignore.root, abs);
     if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return false;
@@ -114,7 +115,8 @@ function scanFile(abs: string, name: string): FileSecrets {
   try {
     const stat = fs.fstatSync(fd);
     if (!stat.isFile()) return null;
-    if (stat.size > MAX_REDACTED_FILE_BYTES) return prefilterChunks(fd, name) ? { tooLarge: true } : null;
+    // Too large to hold redacted: its selection is scanned instead, as a text of its own (extract-secrets.ts).
+    if (stat.size > MAX_REDACTED_FILE_BYTES) return { tooLarge: true };
     const buf = Buffer.allocUnsafe(stat.size);
     let n = 0;
     for (let got = -1; got !== 0 && n < buf.length; n += got) got = fs.readSync(fd, buf, n, buf.length - n, null);
@@ -137,16 +139,21 @@ function scanFile(abs: string, name: string): FileSecrets {
   }
 }
 
-/** Whether the prefilter lets any piece of a large file through, read a chunk at a time. */
-function prefilterChunks(fd: number, name: string): boolean {
+/**
+ * Whether the prefilter lets any piece of the bytes [start, end) of an open file through, read a
+ * chunk at a time: bounded memory, whatever their size.
+ */
+export function prefilterSpan(fd: number, start: number, end: number, name: string): boolean {
   const buf = Buffer.allocUnsafe(CHUNK + OVERLAP);
   let kept = 0;
-  for (;;) {
-    const got = fs.readSync(fd, buf, kept, CHUNK, null);
+  for (let at = start; at < end; ) {
+    const got = fs.readSync(fd, buf, kept, Math.min(CHUNK, end - at), at);
     if (got === 0) return false;
-    const end = kept + got;
-    if (mayHoldSecret(buf.toString('latin1', 0, end), isJson(name))) return true;
-    kept = Math.min(OVERLAP, end);
-    buf.copy(buf, 0, end - kept, end);
+    at += got;
+    const filled = kept + got;
+    if (mayHoldSecret(buf.toString('latin1', 0, filled), isJson(name))) return true;
+    kept = Math.min(OVERLAP, filled);
+    buf.copy(buf, 0, filled - kept, filled);
   }
+  return false;
 }
