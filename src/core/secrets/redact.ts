@@ -18,7 +18,7 @@ export interface SecretFinding {
   endLine: number;
 }
 
-/** A text's lines as refcat reads them (docs/refs.md#reading-files): terminators dropped, a final one starts no line. */
+/** A text's lines as refcat reads them (docs/reference.md#reading-files): terminators dropped, a final one starts no line. */
 export function linesOf(text: string): string[] {
   if (text === '') return [];
   const lines = text.split('\n');

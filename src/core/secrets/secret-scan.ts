@@ -27,7 +27,7 @@ export type FileSecrets = (RedactedText & { size: number }) | { tooLarge: true }
  * is selected of them is, as a text of its own (docs/refs.md#secrets).
  */
 export const MAX_REDACTED_FILE_BYTES = 64 * 1024 * 1024;
-/** docs/refs.md#reading-files: a NUL byte in the first 8 KiB makes a file binary (not scanned: not printed). */
+/** docs/reference.md#reading-files: a NUL byte in the first 8 KiB makes a file binary (not scanned: not printed). */
 const BINARY_SNIFF = 8 * 1024;
 const CHUNK = 1 << 20;
 /** Longest piece the prefilter needs to see whole (its longest fixed piece is under 100 characters). */
