@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { type Diagnostic, RefError } from '../../shared/errors.js';
 import type { HeldFile } from './read-cache.js';
-import type { Extraction, ExtractOptions, ResolvedFile } from './extraction.js';
+import type { Extraction, ExtractOptions, ResolvedFile, StreamOptions } from './extraction.js';
 import { linesOf } from '../secrets/redact.js';
 import { mayHoldSecret } from '../secrets/prefilter.js';
 import { MAX_REDACTED_FILE_BYTES, prefilterSpan, type RedactedText, scanText } from '../secrets/secret-scan.js';
@@ -13,16 +13,47 @@ import { MAX_REDACTED_FILE_BYTES, prefilterSpan, type RedactedText, scanText } f
  */
 
 /** How `file` is read: from its redacted lines, as usual with its selection scanned after (`large`), or as usual. */
-export type SecretRead = { redacted: RedactedText & { size: number } } | { large: true } | null;
+export type SecretRead = { redacted: RedactedText & { size: number } } | { large: true } | { deferred: true } | null;
+
+/**
+ * A whole file streamed from disk is checked after it is read, on the bytes the read holds (most
+ * files: they are read in one piece), and read again only when the prefilter lets them through: a
+ * glob of thousands of clean files reads each once (docs/design/secrets.md#whole-files-before-selection).
+ */
+function deferred(file: ResolvedFile, options: ExtractOptions & StreamOptions): boolean {
+  return options.onDisk === true && !options.checkOnly && file.ref.selector === null;
+}
+
+/**
+ * After a deferred read: true when the whole file's bytes were held and the prefilter found them
+ * clean. Otherwise the span is closed, and the file is to be read again, checked first.
+ */
+export function cleanAsRead(extraction: Extraction, file: ResolvedFile, size: number): boolean {
+  const span = extraction.onDisk;
+  if (!span) return extraction.lines.length === 0;
+  // The whole file: all its bytes but a BOM.
+  const whole = span.bytes !== undefined && span.start <= 3 && span.end === size;
+  if (whole && !mayHoldSecret(span.bytes!.toString('latin1'), file.relPath.toLowerCase().endsWith('.json'))) return true;
+  if (!whole && size > MAX_REDACTED_FILE_BYTES) {
+    // Too large to hold redacted: checked as it stands, as any selection of such a file is.
+    scanLargeSelection(extraction, file);
+    return true;
+  }
+  fs.closeSync(span.fd);
+  span.release?.();
+  delete extraction.onDisk;
+  return false;
+}
 
 /**
  * How to read `file` (docs/refs.md#secrets). Line counts (`--validate-only` of a range or a whole
  * file) do not change with redaction: only a pattern needs the redacted text then.
  */
-export function secretRead(file: ResolvedFile, options: ExtractOptions, held: HeldFile | null): SecretRead {
+export function secretRead(file: ResolvedFile, options: ExtractOptions & StreamOptions, held: HeldFile | null): SecretRead {
   const scanner = options.secrets;
   if (!scanner?.active) return null;
   if (options.checkOnly && file.ref.selector?.kind !== 'pattern') return null;
+  if (deferred(file, options)) return { deferred: true };
   const found = scanner.file(file.path, file.relPath, held ?? undefined);
   if (found === null) return null;
   return 'tooLarge' in found ? { large: true } : { redacted: found };

@@ -7,7 +7,7 @@ import type { Extraction, ExtractOptions, ResolvedFile, StreamOptions } from './
 import { languageOf } from './language.js';
 import { BinaryContentError, DEFAULT_MAX_LINE_BYTES, LineReader, LineTooLongError } from './line-reader.js';
 import { outlineExtraction } from './outline-select.js';
-import { markRedacted, scanLargeSelection, secretRead } from './extract-secrets.js';
+import { cleanAsRead, markRedacted, scanLargeSelection, secretRead } from './extract-secrets.js';
 import { MAX_CACHED_FILE_BYTES } from './read-cache.js';
 import {
   DEFAULT_MAX_SELECTION_CHARS,
@@ -98,7 +98,9 @@ export function readExtraction(
   const extraction = extractionOf(file, language, sel, count);
   if (sel.onDisk) extraction.onDisk = onDiskSpan(sel.onDisk, fd, reader, options.lendBytes ?? false);
   if (redacted) markRedacted(extraction, redacted);
-  else if (secrets && !options.checkOnly) scanLargeSelection(extraction, file);
+  else if (secrets && 'deferred' in secrets) {
+    if (!cleanAsRead(extraction, file, size)) return readExtraction(file, { ...options, onDisk: false });
+  } else if (secrets && !options.checkOnly) scanLargeSelection(extraction, file);
   return { extraction, warnings: sel.warnings ?? [] };
 }
 
