@@ -120,6 +120,18 @@ describe('--secrets and .secretlintignore', () => {
   });
 });
 
+describe('a whole file read in pieces (over 64 KiB)', () => {
+  it('is checked on its whole text: the secret on its second line is redacted, every other line printed', async () => {
+    const s = fake('github', 'src/config.ts');
+    const filler = 'x'.repeat(99) + '\n';
+    const dir = tmpDir({ 'big.ts': `one\n${s.text}\n${filler.repeat(2000)}` });
+    const r = await refcatInProcess(['@big.ts', '-q'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`one\nexport const token = "[REDACTED github]";\n${filler.repeat(2000)}`);
+    expect(r.stderr).toBe('Warning: redacted a GitHub token at big.ts:2\n');
+  });
+});
+
 describe('a file too large to scan whole (over 64 MiB)', () => {
   it('its selection is scanned as a text of its own and redacted', async () => {
     const s = fake('github', 'src/config.ts');

@@ -34,6 +34,8 @@ export function cleanAsRead(extraction: Extraction, file: ResolvedFile, size: nu
   // The whole file: all its bytes but a BOM.
   const whole = span.bytes !== undefined && span.start <= 3 && span.end === size;
   if (whole && !mayHoldSecret(span.bytes!.toString('latin1'), file.relPath.toLowerCase().endsWith('.json'))) return true;
+  // Bytes not held (a file read in pieces): the prefilter reads them again, in bounded memory.
+  if (!whole && !prefilterSpan(span.fd, 0, size, file.relPath)) return true;
   if (!whole && size > MAX_REDACTED_FILE_BYTES) {
     // Too large to hold redacted: checked as it stands, as any selection of such a file is.
     scanLargeSelection(extraction, file);
