@@ -148,3 +148,17 @@ describe('a file too large to scan whole (over 64 MiB)', () => {
     noValue(json.stdout + json.stderr);
   });
 });
+
+describe('citations of a redacted line', () => {
+  it('--cite, pasted into a doc, reads back verbatim; verify refs --json holds no value', async () => {
+    const dir = tmpDir(files);
+    const cite = await refcatInProcess(['@src/config.ts#L1-L3', '--cite'], { cwd: dir });
+    expect(cite.stdout).toContain('[REDACTED github]');
+    await import('node:fs').then((fs) => fs.writeFileSync(`${dir}/doc.md`, `Config:\n\n${cite.stdout}`));
+    const r = await refcatInProcess(['verify', 'refs', 'doc.md', '--json'], { cwd: dir });
+    expect(r.code, r.stdout).toBe(0);
+    const json = JSON.parse(r.stdout);
+    expect(json.snippets.verbatim).toBe(1);
+    noValue(r.stdout + r.stderr);
+  });
+});
