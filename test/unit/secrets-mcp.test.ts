@@ -56,3 +56,18 @@ describe('refcat mcp: answers never hold a secret', () => {
     expect(fd.text).not.toContain(s.value);
   });
 });
+
+describe('refcat mcp --secrets=allow', () => {
+  it('only a server started with allow answers with the secret as it is', async () => {
+    const dir = tmpDir(files);
+    const s = FAKES.find((f) => f.rule === 'github')!;
+    const agent = { ...agentIn(dir), secrets: 'allow' as const };
+    const r = await runTool(tool('extract'), { refs: ['@src/config.ts'] }, agent);
+    expect(r.text).toContain(s.value);
+    const fd = await runTool(tool('fd_read'), { path: 'src/config.ts' }, agent);
+    expect(fd.text).toContain(s.value);
+    const withheld = await runTool(tool('extract'), { refs: ['@src/config.ts'] }, { ...agentIn(dir), secrets: 'withhold' as const });
+    expect(withheld.text).not.toContain(s.value);
+    expect(withheld.text).toContain('Left out src/config.ts');
+  });
+});
