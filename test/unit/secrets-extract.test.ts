@@ -162,3 +162,17 @@ describe('citations of a redacted line', () => {
     noValue(r.stdout + r.stderr);
   });
 });
+
+describe('--outline', () => {
+  it('an outline keeps the redacted line, never the value, with its warning and JSON "redacted"', async () => {
+    const s = fake('github', 'src/config.ts');
+    const dir = tmpDir({ 'src/config.ts': `export function f(): void {\n  return;\n}\n${s.text}\n` });
+    const r = await refcatInProcess(['@src/config.ts', '--outline'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('4 | export const token = "[REDACTED github]";');
+    expect(r.stderr).toBe('Warning: redacted a GitHub token at src/config.ts:4\n');
+    noValue(r.stdout + r.stderr);
+    const json = JSON.parse((await refcatInProcess(['@src/config.ts', '--outline', '--json'], { cwd: dir })).stdout);
+    expect(json.refs[0].redacted).toEqual([{ line: 4, rule: 'github' }]);
+  });
+});

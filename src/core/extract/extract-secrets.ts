@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { type Diagnostic, RefError } from '../../shared/errors.js';
 import type { HeldFile } from './read-cache.js';
 import type { Extraction, ExtractOptions, ResolvedFile, StreamOptions } from './extraction.js';
+import type { OutlineInfo } from './outline-select.js';
 import { linesOf } from '../secrets/redact.js';
 import { mayHoldSecret } from '../secrets/prefilter.js';
 import { MAX_REDACTED_FILE_BYTES, prefilterSpan, type RedactedText, scanText } from '../secrets/secret-scan.js';
@@ -130,4 +131,23 @@ export function secretDiagnostics(result: Extraction, options: ExtractOptions): 
   }
   const warnings = findings.map((f): Diagnostic => ({ code: 'secret_redacted', message: `redacted ${f.kind} at ${place(f.line)}`, details: [], ref }));
   return { keep: true, warnings, errors: [] };
+}
+
+/** `--outline`: the redacted text of a file that holds a secret (an outline keeps whole lines of it), or null. */
+export function outlineSecrets(file: ResolvedFile, options: ExtractOptions): RedactedText | null {
+  const scanner = options.secrets;
+  if (!scanner?.active || options.checkOnly) return null;
+  const found = scanner.file(file.path, file.relPath);
+  // A file over 64 MiB has no outline (larger than 1 MiB): nothing of it is printed.
+  return found && !('tooLarge' in found) ? found : null;
+}
+
+/** What of `found` an outline printed: the redacted lines it kept, and the findings on them. */
+export function markOutlined(extraction: Extraction & { outline: OutlineInfo }, found: RedactedText): void {
+  const kept = new Set(extraction.outline.entries.flatMap((e) => (e.kind === 'line' ? [e.line] : [])));
+  const redacted = found.redactions.filter((r) => kept.has(r.line));
+  if (redacted.length === 0) return;
+  const lines = new Set(redacted.map((r) => r.line));
+  extraction.redacted = redacted;
+  extraction.secrets = found.findings.filter((f) => [...lines].some((l) => l >= f.line && l <= f.endLine));
 }

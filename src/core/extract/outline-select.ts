@@ -29,7 +29,7 @@ export interface OutlineInfo {
  * the outline's (kept lines and marker lines), `outline` says how. A ref with a selector outlines
  * the declarations that start in its lines. The file's grammar must be loaded (prepareOutline()).
  */
-export function outlineExtraction<T extends Checked>(checked: T, selected: boolean): T & { outline: OutlineInfo } {
+export function outlineExtraction<T extends Checked>(checked: T, selected: boolean, redacted?: readonly string[]): T & { outline: OutlineInfo } {
   const language = symbolLanguageOf(checked.path);
   if (!language) {
     const ext = path.extname(checked.path) || path.basename(checked.path);
@@ -40,7 +40,8 @@ export function outlineExtraction<T extends Checked>(checked: T, selected: boole
     return { ...checked, lines: [], outline: { skipped: `larger than 1 MiB (${(size / (1024 * 1024)).toFixed(2)} MiB)`, entries: [] } };
   }
   const table = fileDeclarations(checked.path, checked.ref);
-  const lines = fileLines(fs.readFileSync(checked.path, 'utf8'));
+  // A file that holds a secret is outlined from its redacted lines (docs/refs.md#secrets).
+  const lines = redacted ? [...redacted] : fileLines(fs.readFileSync(checked.path, 'utf8'));
   const within = selected ? { start: checked.lineStart, end: checked.lineEnd } : undefined;
   const entries = outlineOf(lines, table, language, within);
   return { ...checked, lines: outlineLines(entries, markerHead(checked, false)), outline: { skipped: null, entries } };

@@ -7,7 +7,7 @@ import type { Extraction, ExtractOptions, ResolvedFile, StreamOptions } from './
 import { languageOf } from './language.js';
 import { BinaryContentError, DEFAULT_MAX_LINE_BYTES, LineReader, LineTooLongError } from './line-reader.js';
 import { outlineExtraction } from './outline-select.js';
-import { cleanAsRead, markRedacted, scanLargeSelection, secretRead } from './extract-secrets.js';
+import { cleanAsRead, markOutlined, markRedacted, outlineSecrets, scanLargeSelection, secretRead } from './extract-secrets.js';
 import { MAX_CACHED_FILE_BYTES } from './read-cache.js';
 import {
   DEFAULT_MAX_SELECTION_CHARS,
@@ -46,7 +46,10 @@ export function readExtraction(
   if (options.outline && !options.checkOnly) {
     // The ref's lines are counted as for --validate-only (the same errors and warnings), then outlined.
     const checked = readExtraction(file, { ...options, outline: false, checkOnly: true, onDisk: false });
-    return { extraction: outlineExtraction(checked.extraction, ref.selector !== null), warnings: checked.warnings };
+    const found = outlineSecrets(file, options);
+    const outlined = outlineExtraction(checked.extraction, ref.selector !== null, found?.lines);
+    if (found) markOutlined(outlined, found);
+    return { extraction: outlined, warnings: checked.warnings };
   }
   const language = languageOf(file.path);
   const early = readUnselected(file, language, options);
