@@ -176,3 +176,16 @@ describe('--outline', () => {
     expect(json.refs[0].redacted).toEqual([{ line: 4, rule: 'github' }]);
   });
 });
+
+describe('symbol refs', () => {
+  it('@file#name: the declaration\'s lines are redacted, with the warning', async () => {
+    const s = fake('github', 'src/config.ts');
+    const dir = tmpDir(files);
+    const r = await refcatInProcess(['@src/config.ts#token', '-q'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('export const token = "[REDACTED github]";');
+    expect(r.stderr).toBe('Warning: redacted a GitHub token at src/config.ts:2\n');
+    noValue(r.stdout + r.stderr);
+    expect(s.value.length).toBeGreaterThan(0);
+  });
+});

@@ -151,3 +151,11 @@ export function markOutlined(extraction: Extraction & { outline: OutlineInfo }, 
   extraction.redacted = redacted;
   extraction.secrets = found.findings.filter((f) => [...lines].some((l) => l >= f.line && l <= f.endLine));
 }
+
+/** A symbol ref's selected lines, redacted where the file's whole text holds a secret. */
+export function redactSymbolLines(extraction: Extraction, file: ResolvedFile, options: ExtractOptions): void {
+  const found = outlineSecrets(file, options);
+  if (!found || extraction.lines.length === 0) return;
+  extraction.lines = extraction.lines.map((line, i) => found.lines[extraction.lineStart - 1 + i] ?? line);
+  markRedacted(extraction, found);
+}

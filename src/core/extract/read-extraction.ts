@@ -7,7 +7,7 @@ import type { Extraction, ExtractOptions, ResolvedFile, StreamOptions } from './
 import { languageOf } from './language.js';
 import { BinaryContentError, DEFAULT_MAX_LINE_BYTES, LineReader, LineTooLongError } from './line-reader.js';
 import { outlineExtraction } from './outline-select.js';
-import { cleanAsRead, markOutlined, markRedacted, outlineSecrets, scanLargeSelection, secretRead } from './extract-secrets.js';
+import { cleanAsRead, markOutlined, markRedacted, outlineSecrets, redactSymbolLines, scanLargeSelection, secretRead } from './extract-secrets.js';
 import { MAX_CACHED_FILE_BYTES } from './read-cache.js';
 import {
   DEFAULT_MAX_SELECTION_CHARS,
@@ -53,7 +53,11 @@ export function readExtraction(
   }
   const language = languageOf(file.path);
   const early = readUnselected(file, language, options);
-  if (early) return early;
+  if (early) {
+    // A symbol ref's lines are read by its declaration table: redacted after (extract-secrets.ts).
+    if (ref.selector?.kind === 'symbol') redactSymbolLines(early.extraction, file, options);
+    return early;
+  }
   // A held file is never streamed (onDisk wants a descriptor), nor read with a line cap below its size.
   const cached = options.onDisk || (options.maxSelectionChars ?? Infinity) < MAX_CACHED_FILE_BYTES ? null : (options.readCache?.file(file.path) ?? null);
   // A file that holds a secret is read from its redacted lines (extract-secrets.ts).
