@@ -1,5 +1,6 @@
 import { OUTPUT_FORMATS } from '../core/output/render-extraction.js';
 import { ENCODINGS } from '../core/tokens/tokenizer.js';
+import { SECRETS_MODES } from '../core/secrets/secrets-mode.js';
 import { formatFlag, JSON_FLAG } from './format-flags.js';
 import { aliasPair, nonNegativeInt, positiveInt, revisionArg } from './options.js';
 
@@ -38,6 +39,7 @@ export const EXTRACT_FLAGS: readonly FlagSpec[] = [
   { flags: '--at <rev>', description: 'read refs without an alias at a commit, branch or tag of this repository', parse: revisionArg },
   { flags: '--worktree', description: 'read pinned aliases from their checkouts as they are, not at the lockfile pin' },
   { flags: '--pinned', description: 'a pin missing from its clone is an error, not a warning' },
+  { flags: '--secrets <mode>', description: 'a file holding a credential: redact it (default), withhold the file, fail (exit 1), or allow it as is', choices: SECRETS_MODES },
   { flags: '--outline', description: 'each file as an outline: signatures and doc comments, bodies as refs that read them' },
   { flags: '--tokens', description: 'count tokens: a summary on stderr, "tokens" fields with --json' },
   { flags: '--encoding <encoding>', description: 'tokenizer for --tokens and --max-tokens (default o200k_base)', choices: ENCODINGS },

@@ -4,6 +4,7 @@ import { FD_FORMATS } from '../core/output/render-fd.js';
 import { REF_CONTENT_FORMATS, REF_LIST_FORMATS } from '../core/output/render-response-refs.js';
 import { ENCODINGS } from '../core/tokens/tokenizer.js';
 import { WRITE_MODES } from '../core/safe-write/write-mode.js';
+import { SECRETS_MODES } from '../core/secrets/secrets-mode.js';
 import type { ExitCode } from '../shared/errors.js';
 import { type CheckCommand, VALIDATE, VERIFY_REFS } from './check-flags.js';
 import { EXTRACT_FLAGS, type FlagSpec } from './extract-flags.js';
@@ -152,6 +153,7 @@ Exit codes: 0 listed, 1 a ref failed (a missing file, no grammar, too large), 2 
     .description('serve the refcat tools to an AI agent (Model Context Protocol on stdio)')
     .option('--root <dir>', 'the folder tools may read and write in (default: the current folder)')
     .option('--store <dir>', 'fd store folder (as for refcat fd)')
+    .addOption(new Option('--secrets <mode>', 'what every answer does with a credential: redact (default), withhold, fail, allow; no tool call can change it').choices(SECRETS_MODES))
     .addHelpText('after', '\nSetup for Claude Code, Cursor and VS Code: docs/agents.md')
     .action(async (opts) => {
       const { runMcp } = await import('./commands/mcp.js');

@@ -151,7 +151,7 @@ describe('start-up', () => {
   const trace = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'refcat-trace-')), 'loaded.txt');
   afterAll(() => fs.rmSync(path.dirname(trace), { recursive: true, force: true }));
 
-  it('a plain ref loads neither the MCP SDK, zod, a tokenizer, the language server nor tree-sitter', () => {
+  it('a plain ref loads neither the MCP SDK, zod, a tokenizer, the language server, tree-sitter nor secretlint', () => {
     const r = spawnSync(process.execPath, ['--import', path.join(REPO, 'test/helpers/trace-imports.mjs'), BIN, refs[0]!], {
       cwd: src,
       env: { PATH: process.env.PATH, HOME: os.tmpdir(), REFCAT_TRACE_IMPORTS: trace },
@@ -161,7 +161,7 @@ describe('start-up', () => {
     const loaded = fs.readFileSync(trace, 'utf8').split('\n');
     // The bin runs the bundle (one CommonJS file), whose dependencies load only when used.
     expect(loaded.some((u) => u.endsWith('/dist/bin/main.cjs'))).toBe(true);
-    expect(loaded.filter((u) => /node_modules\/(@modelcontextprotocol|zod|gpt-tokenizer|js-tiktoken|commander|vscode-languageserver|vscode-languageserver-protocol|vscode-languageserver-textdocument|vscode-jsonrpc|web-tree-sitter|tree-sitter-wasms)\//.test(u))).toEqual([]);
+    expect(loaded.filter((u) => /node_modules\/(@modelcontextprotocol|zod|gpt-tokenizer|js-tiktoken|commander|vscode-languageserver|vscode-languageserver-protocol|vscode-languageserver-textdocument|vscode-jsonrpc|web-tree-sitter|tree-sitter-wasms|@secretlint)\//.test(u))).toEqual([]);
     expect(loaded.filter((u) => /dist\/(core|cli)\//.test(u))).toEqual([]);
   });
 

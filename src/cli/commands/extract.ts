@@ -3,6 +3,8 @@ import path from 'node:path';
 import { PatternBudget } from '../../core/regex/pattern-search.js';
 import type { OutputFormat, RenderOptions } from '../../core/output/render-extraction.js';
 import { runExtraction } from '../../core/pipeline/run-extraction.js';
+import { SecretScanner } from '../../core/secrets/secret-scan.js';
+import type { SecretsMode } from '../../core/secrets/secrets-mode.js';
 import type { Encoding } from '../../core/tokens/tokenizer.js';
 import { type ExitCode, RefError, UsageError } from '../../shared/errors.js';
 import { resolverFromFlags } from '../alias-flags.js';
@@ -33,6 +35,7 @@ export interface ExtractCliOptions {
   at?: string;
   worktree?: boolean;
   pinned?: boolean;
+  secrets?: SecretsMode;
 }
 
 /** `refcat [REFS...]`: map flags onto an extraction request, run it to stdout, return the exit code. */
@@ -49,7 +52,7 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
       batches: [{ inputs: refs }],
       workflow: opts.fromWorkflow && path.resolve(ctx.cwd, opts.fromWorkflow),
       // One CPU-time budget for every pattern of the call: all refs, files and workflow batches.
-      extract: { base, aliases, context: opts.context ?? 0, noIgnore: !opts.ignore, patternBudget: new PatternBudget(), outline: opts.outline, versionPolicy: versionPolicy(opts) },
+      extract: { base, aliases, context: opts.context ?? 0, noIgnore: !opts.ignore, patternBudget: new PatternBudget(), outline: opts.outline, versionPolicy: versionPolicy(opts), secrets: new SecretScanner(opts.secrets ?? 'redact', ctx.cwd) },
       format,
       render: renderOptions(opts),
       mode: opts.validateOnly ? 'check' : opts.listFiles ? 'files' : 'content',

@@ -3,10 +3,13 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { type ExitCode, UsageError } from '../../shared/errors.js';
 import type { IO } from '../io.js';
+import type { SecretsMode } from '../../core/secrets/secrets-mode.js';
 
 export interface McpCliOptions {
   root?: string;
   store?: string;
+  /** `--secrets`: what every answer does with a secret (docs/agents.md#secrets). */
+  secrets?: SecretsMode;
   version: string;
 }
 
@@ -24,6 +27,7 @@ export async function runMcp(opts: McpCliOptions, io: IO): Promise<ExitCode> {
   await serveMcp({
     ctx: { ...io.ctx, cwd: root },
     store: opts.store,
+    secrets: opts.secrets,
     version: opts.version,
     stdin: io.stdin as NodeJS.ReadableStream as never,
     stdout,

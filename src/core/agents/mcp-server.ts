@@ -26,7 +26,7 @@ export interface McpServerOptions extends AgentContext {
  */
 export async function serveMcp(opts: McpServerOptions): Promise<void> {
   const server = new McpServer({ name: 'refcat', version: opts.version });
-  const agent: AgentContext = { ctx: opts.ctx, store: opts.store };
+  const agent: AgentContext = { ctx: opts.ctx, store: opts.store, secrets: opts.secrets };
   // Symbol refs are parsed in a worker, replaced when its heap grows large (docs/symbols.md#cost);
   // without a built worker, here, optimized as a long-lived process may.
   const parser = parseOffThread({ ...opts.parser, onReplace: (bytes) => opts.log(`refcat mcp: parser worker replaced (heap ${Math.round(bytes / 2 ** 20)} MiB)`) });

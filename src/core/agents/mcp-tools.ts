@@ -8,6 +8,7 @@ import { refListRenderers } from '../output/render-response-refs.js';
 import { validateRenderers } from '../output/render-validate.js';
 import { verifyRenderers } from '../output/render-verify.js';
 import { readFd } from '../paging/fd-read.js';
+import { SecretScanner } from '../secrets/secret-scan.js';
 import { Store } from '../paging/fd-store.js';
 import { exportRef, findRef } from '../response-refs/response-refs.js';
 import { WRITE_MODES } from '../safe-write/write-mode.js';
@@ -104,7 +105,7 @@ export const TOOLS: readonly ToolSpec[] = [
       const outcome = await runExtraction(
         {
           batches: [{ inputs: args.refs }],
-          extract: { base: ctx.cwd, aliases, context: args.context ?? 0, patternBudget: new PatternBudget(), confine: confinement },
+          extract: { base: ctx.cwd, aliases, context: args.context ?? 0, patternBudget: new PatternBudget(), confine: confinement, secrets: new SecretScanner(agent.secrets ?? 'redact', ctx.cwd) },
           format,
           render: DEFAULT_RENDER_OPTIONS,
           // JSON streams as markdown does, counted as it is written: per-ref counts would hold every selection in memory.
@@ -265,7 +266,7 @@ export const TOOLS: readonly ToolSpec[] = [
       const pageSize = args.page_size === undefined ? undefined : Math.min(args.page_size, ANSWER_CAP_CHARS);
       const notes = pageSize !== args.page_size ? [pageSizeNote(args.page_size!)] : [];
       const view = await readFd(
-        { source: sourceArg, page: args.page, pageSize, lines: args.lines ? lineRange(args.lines) : undefined, store: agent.store, confine: confinement },
+        { source: sourceArg, page: args.page, pageSize, lines: args.lines ? lineRange(args.lines) : undefined, store: agent.store, confine: confinement, secrets: agent.secrets },
         ctx,
         toAsync(stdin),
       ).catch((err: unknown) => {

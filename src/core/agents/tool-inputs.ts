@@ -1,3 +1,4 @@
+import type { SecretsMode } from '../secrets/secrets-mode.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../shared/context.js';
@@ -20,6 +21,11 @@ export interface AgentContext {
   ctx: Context;
   /** `--store DIR`; else REFCAT_STORE, else the default, as for the CLI. */
   store?: string;
+  /**
+   * The server's `--secrets` (docs/agents.md#secrets): only the server sets it; no tool argument
+   * can, so a call cannot turn the check off. Default: redact.
+   */
+  secrets?: SecretsMode;
 }
 
 /** The aliases of a call: an alias file under the root that leads outside is refused, not read. */

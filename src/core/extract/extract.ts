@@ -11,6 +11,8 @@ import type { WalkWarning } from '../walk/glob.js';
 import { WalkCache } from '../walk/walk-cache.js';
 import type { Extraction, ExtractOptions, ExtractReport, ExtractStep, StreamOptions } from './extraction.js';
 import { clampWarning, readExtraction } from './read-extraction.js';
+import { secretDiagnostics } from './extract-secrets.js';
+import { SecretScanner } from '../secrets/secret-scan.js';
 import type { SelectWarning } from './select.js';
 import { fileList, type FileList } from './resolve-files.js';
 
@@ -53,7 +55,9 @@ export function* extractSteps(
 ): Generator<ExtractStep> {
   const budgeted = given.patternBudget ? given : { ...given, patternBudget: new PatternBudget() };
   // The globs of all the refs of one call read each folder once (walk-cache.ts).
-  const options = budgeted.walkCache ? budgeted : { ...budgeted, walkCache: new WalkCache() };
+  const walking = budgeted.walkCache ? budgeted : { ...budgeted, walkCache: new WalkCache() };
+  // Secrets are redacted unless the caller says otherwise (docs/refs.md#secrets).
+  const options = walking.secrets ? walking : { ...walking, secrets: new SecretScanner('redact', ctx.cwd) };
   const aliases = options.aliases ?? new AliasResolver(ctx);
   // Built when a message would quote a line: the alias files are read only then.
   let quoting: Confinement | undefined;
@@ -93,6 +97,14 @@ export function* extractSteps(
       const result = found.extraction;
       const warnings = found.warnings.map((w): Diagnostic => ({ ...w, message: `${w.message} in ${file.refText}`, ref: file.refText }));
       if (result.wasClamped) warnings.unshift(clampWarning(file.refText, result));
+      if (result.secrets) {
+        const checked = secretDiagnostics(result, options);
+        warnings.push(...checked.warnings);
+        if (!checked.keep) {
+          yield { warnings, errors: checked.errors };
+          continue;
+        }
+      }
       try {
         yield { result, warnings, errors: [] };
       } finally {

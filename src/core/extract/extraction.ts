@@ -9,6 +9,7 @@ import type { ContentSpan } from './content-span.js';
 import type { OutlineInfo } from './outline-select.js';
 import type { ReadCache } from './read-cache.js';
 import type { SymbolInfo } from './symbol-select.js';
+import type { Redaction, SecretFinding, SecretScanner } from '../secrets/secret-scan.js';
 
 /**
  * What extraction takes and gives (docs/reference.md#reading-files): its options, one file's
@@ -74,6 +75,11 @@ export interface ExtractOptions {
   versions?: PreparedVersions;
   /** `--worktree`, `--pinned` and `--at REV`: which versions are read (docs/refs.md#refs-at-a-version). */
   versionPolicy?: VersionPolicy;
+  /**
+   * The secret check (docs/refs.md#secrets): files are scanned and redacted as its mode says.
+   * Without it extractSteps() makes one that redacts, relative to `base`.
+   */
+  secrets?: SecretScanner;
 }
 
 /** One file's extracted lines with everything a renderer needs. */
@@ -113,6 +119,10 @@ export interface Extraction {
   outline?: OutlineInfo;
   /** The full sha of the commit the lines were read at (docs/refs.md#refs-at-a-version); absent: the disk, at no version. */
   commit?: string;
+  /** Set when a secret was found in the selected lines: the lines redacted, by rule (docs/refs.md#secrets). */
+  redacted?: Redaction[];
+  /** With `redacted`: what was found, where (never the value). */
+  secrets?: SecretFinding[];
 }
 
 export interface ExtractReport {

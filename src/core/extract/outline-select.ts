@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { formatRef } from '../ref-spec/format-ref-spec.js';
-import { fileDeclarations } from '../symbols/declaration-table.js';
+import { fileDeclarations, textDeclarations } from '../symbols/declaration-table.js';
 import { MAX_SYMBOL_FILE_BYTES, symbolLanguageOf } from '../symbols/languages.js';
 import { markerText, type OutlineEntry, outlineOf } from '../symbols/outline.js';
 
@@ -29,18 +29,26 @@ export interface OutlineInfo {
  * the outline's (kept lines and marker lines), `outline` says how. A ref with a selector outlines
  * the declarations that start in its lines. The file's grammar must be loaded (prepareOutline()).
  */
-export function outlineExtraction<T extends Checked>(checked: T, selected: boolean): T & { outline: OutlineInfo } {
+export function outlineExtraction<T extends Checked>(
+  checked: T,
+  selected: boolean,
+  redacted?: readonly string[],
+  version?: Buffer,
+): T & { outline: OutlineInfo } {
   const language = symbolLanguageOf(checked.path);
   if (!language) {
     const ext = path.extname(checked.path) || path.basename(checked.path);
     return { ...checked, lines: [], outline: { skipped: `no grammar for ${ext} files`, entries: [] } };
   }
-  const size = fs.statSync(checked.path).size;
+  // A file read at a version is outlined as that version holds it (docs/refs.md#refs-at-a-version).
+  const size = version ? version.length : fs.statSync(checked.path).size;
   if (size > MAX_SYMBOL_FILE_BYTES) {
     return { ...checked, lines: [], outline: { skipped: `larger than 1 MiB (${(size / (1024 * 1024)).toFixed(2)} MiB)`, entries: [] } };
   }
-  const table = fileDeclarations(checked.path, checked.ref);
-  const lines = fileLines(fs.readFileSync(checked.path, 'utf8'));
+  const text = version ? version.toString('utf8') : null;
+  const table = text === null ? fileDeclarations(checked.path, checked.ref) : textDeclarations(text, language, checked.ref);
+  // A file that holds a secret is outlined from its redacted lines (docs/refs.md#secrets).
+  const lines = redacted ? [...redacted] : fileLines(text ?? fs.readFileSync(checked.path, 'utf8'));
   const within = selected ? { start: checked.lineStart, end: checked.lineEnd } : undefined;
   const entries = outlineOf(lines, table, language, within);
   return { ...checked, lines: outlineLines(entries, markerHead(checked, false)), outline: { skipped: null, entries } };

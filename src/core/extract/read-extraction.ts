@@ -7,6 +7,7 @@ import type { Extraction, ExtractOptions, ResolvedFile, StreamOptions } from './
 import { languageOf } from './language.js';
 import { BinaryContentError, DEFAULT_MAX_LINE_BYTES, LineReader, LineTooLongError } from './line-reader.js';
 import { outlineExtraction } from './outline-select.js';
+import { cleanAsRead, markOutlined, markRedacted, outlineSecrets, redactSymbolLines, scanLargeSelection, secretRead } from './extract-secrets.js';
 import { MAX_CACHED_FILE_BYTES } from './read-cache.js';
 import {
   DEFAULT_MAX_SELECTION_CHARS,
@@ -45,16 +46,28 @@ export function readExtraction(
   if (options.outline && !options.checkOnly) {
     // The ref's lines are counted as for --validate-only (the same errors and warnings), then outlined.
     const checked = readExtraction(file, { ...options, outline: false, checkOnly: true, onDisk: false });
-    return { extraction: outlineExtraction(checked.extraction, ref.selector !== null), warnings: checked.warnings };
+    const found = outlineSecrets(file, options);
+    const outlined = outlineExtraction(checked.extraction, ref.selector !== null, found?.lines, file.version?.bytes ?? undefined);
+    if (found) markOutlined(outlined, found);
+    return { extraction: outlined, warnings: checked.warnings };
   }
   const language = languageOf(file.path);
   const early = readUnselected(file, language, options);
-  if (early) return early;
+  if (early) {
+    // A symbol ref's lines are read by its declaration table: redacted after (extract-secrets.ts).
+    if (ref.selector?.kind === 'symbol') redactSymbolLines(early.extraction, file, options);
+    return early;
+  }
   // A held file is never streamed (onDisk wants a descriptor), nor read with a line cap below its size.
   // A file read at a version is held: its bytes came from git (docs/refs.md#refs-at-a-version).
-  const held = file.version?.bytes
+  const cached = file.version?.bytes
     ? versionedLines(file.version.bytes, refText)
     : options.onDisk || (options.maxSelectionChars ?? Infinity) < MAX_CACHED_FILE_BYTES ? null : (options.readCache?.file(file.path) ?? null);
+  // A file that holds a secret is read from its redacted lines (extract-secrets.ts); a version's
+  // lines are checked as the version holds them.
+  const secrets = secretRead(file, options, cached);
+  const redacted = secrets && 'redacted' in secrets ? secrets.redacted : null;
+  const held = redacted ?? cached;
   const { fd, size } = held ? { fd: -1, size: held.size } : openFile(file.path, refText);
   let sel: Selection | undefined;
   let reader: LineReader | undefined;
@@ -95,6 +108,10 @@ export function readExtraction(
   const count = options.checkOnly && !ref.selector ? (sel.totalLines ?? 0) : (sel.onDisk?.lines ?? sel.lines.length);
   const extraction = extractionOf(file, language, sel, count);
   if (sel.onDisk) extraction.onDisk = onDiskSpan(sel.onDisk, fd, reader, options.lendBytes ?? false);
+  if (redacted) markRedacted(extraction, redacted);
+  else if (secrets && 'deferred' in secrets) {
+    if (!cleanAsRead(extraction, file, size)) return readExtraction(file, { ...options, onDisk: false });
+  } else if (secrets && !options.checkOnly) scanLargeSelection(extraction, file);
   return { extraction, warnings: sel.warnings ?? [] };
 }
 

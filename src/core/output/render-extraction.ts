@@ -140,6 +140,8 @@ function* jsonRef(r: Extraction, opts: RenderOptions, first: boolean): Generator
     ...(r.commit ? { commit: r.commit } : {}),
     // A symbol ref says what it named (docs/symbols.md#output).
     ...(r.symbol ? { symbol: { path: r.symbol.path, kind: r.symbol.kind } } : {}),
+    // The lines a secret was redacted in, by rule (docs/refs.md#secrets).
+    ...(r.redacted ? { redacted: r.redacted.map((x) => ({ line: x.line, rule: x.rule })) } : {}),
   };
   if (opts.content === false) {
     yield lead + indent(JSON.stringify(fields, null, 2), '    ');

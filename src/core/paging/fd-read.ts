@@ -9,6 +9,8 @@ import { BinaryContentError } from '../extract/line-reader.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { type Confinement, outside } from '../safe-read/confinement.js';
 import { BufferSource, FileSource, fileChunks, scanFile } from './byte-source.js';
+import { redactContent } from './fd-secrets.js';
+import type { SecretsMode } from '../secrets/secrets-mode.js';
 import { type Content, ingest, PRETTY_JSON_LIMIT, prettyJsonChunks, prettyOrWarn, tooLargeForPretty } from './ingest.js';
 import { PageIndexDamagedError, pageOfLine, PageTable } from './page-index.js';
 import { checkPageSize, DEFAULT_PAGE_SIZE } from './page-builder.js';
@@ -38,6 +40,8 @@ export interface FdReadOptions {
    * refused (`outside_root`) before it is read (refcat mcp, docs/reference.md#refcat-mcp).
    */
   confine?: Confinement;
+  /** `allow` pages content as it is; anything else redacts (docs/refs.md#secrets). */
+  secrets?: SecretsMode;
 }
 
 /** What `fd read` answers; renderers turn it into XML, JSON or raw text. */
@@ -75,7 +79,11 @@ export async function readFd(opts: FdReadOptions, ctx: Context, stdin: AsyncIter
   const selections = [opts.page !== undefined, opts.all === true, opts.lines !== undefined].filter(Boolean).length;
   if (selections > 1) throw new UsageError('Use only one of --page, --all and --lines');
   const warnings: Diagnostic[] = [];
-  const { content, onTheFly } = await load(opts, pageSize, ctx, stdin, warnings);
+  const loaded = await load(opts, pageSize, ctx, stdin, warnings);
+  const { onTheFly } = loaded;
+  // No page spells a secret: the whole content is checked first (fd-secrets.ts).
+  const name = opts.source === undefined || opts.source === '-' ? 'stdin' : opts.source;
+  const content = opts.secrets === 'allow' ? loaded.content : await redactContent(loaded.content, { pageSize, store: () => Store.at(ctx, opts.store), persist: 'if-large', source: loaded.content.label ?? name, name }, warnings);
   try {
     return view(content, opts, pageSize, ctx, warnings, onTheFly);
   } catch (err) {

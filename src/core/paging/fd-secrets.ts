@@ -1,0 +1,57 @@
+import { type Diagnostic, FdError } from '../../shared/errors.js';
+import { mayHoldSecret } from '../secrets/prefilter.js';
+import { MAX_REDACTED_FILE_BYTES, scanText } from '../secrets/secret-scan.js';
+import { type Content, ingest, type IngestOptions } from './ingest.js';
+
+const CHUNK = 1 << 20;
+const OVERLAP = 4096;
+
+/**
+ * `fd read`'s part of the secret check (docs/refs.md#secrets): the whole content (a file, a pipe,
+ * stdin) is checked before any page is cut from it, so that no page, however small, spells part
+ * of a secret. Clean content is returned as it is; content that holds a secret is paged from its
+ * redacted text, stored again in place of what was stored (line numbers hold).
+ */
+export async function redactContent(content: Content, opts: IngestOptions & { name: string }, warnings: Diagnostic[]): Promise<Content> {
+  const size = content.totals.bytes;
+  const json = opts.name.toLowerCase().endsWith('.json');
+  let maybe = false;
+  for (let at = 0; at < size && !maybe; at += CHUNK) {
+    maybe = mayHoldSecret(content.bytes.bytes(Math.max(0, at - OVERLAP), Math.min(size, at + CHUNK)).toString('latin1'), json);
+  }
+  if (!maybe) return content;
+  if (size > MAX_REDACTED_FILE_BYTES) {
+    close(content, opts);
+    throw new FdError('secret_too_large', opts.name, `${opts.name} may hold a secret, and content over ${MAX_REDACTED_FILE_BYTES / (1024 * 1024)} MiB is not redacted`);
+  }
+  let text = content.bytes.bytes(0, size).toString('utf8');
+  if (text.startsWith('\uFEFF')) text = text.slice(1);
+  const found = scanText(text, opts.name);
+  if (!found) return content;
+  for (const f of found.findings) {
+    warnings.push({ code: 'secret_redacted', message: `redacted ${f.kind} at ${opts.name}:${f.line}`, details: [], ref: opts.name });
+  }
+  close(content, opts);
+  return ingest([withTerminators(text, found.lines)], { ...opts, persist: content.stored ? 'always' : opts.persist });
+}
+
+/** Gives up content about to be replaced; what it stored is closed (removed from the store). */
+function close(content: Content, opts: IngestOptions): void {
+  content.bytes.close();
+  content.pages.close();
+  if (content.stored && content.label) opts.store().close(content.label);
+}
+
+/** `lines` (redacted, without terminators) with `text`'s own terminators back after each. */
+function withTerminators(text: string, lines: readonly string[]): string {
+  let out = '';
+  let at = 0;
+  for (const line of lines) {
+    const nl = text.indexOf('\n', at);
+    if (nl === -1) return out + line;
+    const crlf = nl > 0 && text[nl - 1] === '\r' ? '\r\n' : '\n';
+    out += line + crlf;
+    at = nl + 1;
+  }
+  return out;
+}

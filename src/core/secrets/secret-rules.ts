@@ -1,0 +1,128 @@
+import { createRequire } from 'node:module';
+import { RefcatError } from '../../shared/errors.js';
+
+/**
+ * secretlint's recommended preset, run by @secretlint/core, synchronously: extraction reads and
+ * selects in one synchronous pass, and so must redact. The core runs every rule's `file` handler
+ * within lintSource() itself (only its final clean-up waits for a promise), so each rule is handed
+ * a context whose `report` and `ignore` are also noted here; the ignores (`secretlint-disable`
+ * comments) are applied as the core applies them. Loaded on first use, when the prefilter lets a
+ * text through (docs/design/secrets.md).
+ */
+
+/** One report of a rule: where, which rule and message; never the matched text. */
+export interface RuleMatch {
+  /** The rule's id without `@secretlint/secretlint-rule-` (`github`). */
+  rule: string;
+  /** The rule's message id (`GITHUB_TOKEN`): what kind of secret. */
+  messageId: string;
+  /** UTF-16 offsets into the text: [start, end). */
+  start: number;
+  end: number;
+}
+
+type Range = readonly [number, number];
+interface ReportDescriptor {
+  message: { messageId: string };
+  range: Range;
+}
+interface IgnoreDescriptor {
+  range: Range;
+  targetRuleId?: string;
+}
+interface RuleContext {
+  report(d: ReportDescriptor): void;
+  ignore(d: IgnoreDescriptor): void;
+}
+interface RuleCreator {
+  meta: { id: string };
+  create(context: RuleContext, options: unknown): unknown;
+}
+interface Secretlint {
+  lintSource(args: {
+    source: { content: string; filePath: string; ext: string; contentType: 'text' };
+    options: { config: { rules: { id: string; rule: RuleCreator }[] }; noPhysicFilePath: boolean; maskSecrets: boolean };
+  }): Promise<unknown>;
+}
+
+const RULE_PREFIX = '@secretlint/secretlint-rule-';
+
+let loaded: { core: Secretlint; rules: readonly RuleCreator[] } | undefined;
+
+function load(): { core: Secretlint; rules: readonly RuleCreator[] } {
+  if (loaded) return loaded;
+  // Both packages are ES modules: Node loads them with require() from 20.19 on.
+  const require = createRequire(import.meta.url);
+  try {
+    const core = require('@secretlint/core') as Secretlint;
+    // The core marks the start and end of every rule on every text in the process's performance
+    // timeline, and its profiler keeps each mark and matches every new one against all it kept:
+    // memory and time that grow with every file scanned. Its marks are turned off.
+    const fromCore = createRequire(require.resolve('@secretlint/core'));
+    const profiler = fromCore('@secretlint/profiler') as { secretLintProfiler: { mark: (m: unknown) => void } };
+    profiler.secretLintProfiler.mark = () => undefined;
+    const preset = require('@secretlint/secretlint-rule-preset-recommend') as { rules: readonly RuleCreator[] };
+    loaded = { core, rules: preset.rules };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ERR_REQUIRE_ESM' ? 'this Node cannot require() an ES module (Node 20.19 or later can)' : (err as Error).message;
+    throw new RefcatError(`Cannot load the secret scanner (secretlint): ${why}`, { code: 'secret_scanner', exitCode: 1 });
+  }
+  return loaded;
+}
+
+/**
+ * Every report of the preset's rules on `content` (a file's text, or piped text), in text order.
+ * `path` decides the rules that look at names (`.npmrc`, `package.json`, gcp's `.json`); the file
+ * itself is never read.
+ */
+export function lintText(content: string, path: string): RuleMatch[] {
+  const { core, rules } = load();
+  const reports: { ruleId: string; messageId: string; range: Range }[] = [];
+  const ignores: IgnoreDescriptor[] = [];
+  const watched = rules.map((rule) => ({
+    id: rule.meta.id,
+    rule: {
+      ...rule,
+      create(context: RuleContext, options: unknown) {
+        const noted: RuleContext = {
+          ...context,
+          report(d) {
+            reports.push({ ruleId: rule.meta.id, messageId: d.message.messageId, range: d.range });
+            context.report(d);
+          },
+          ignore(d) {
+            ignores.push({ range: d.range, targetRuleId: d.targetRuleId });
+            context.ignore(d);
+          },
+        };
+        return rule.create(noted, options);
+      },
+    },
+  }));
+  const ext = /(\.[^./\\]*)$/.exec(path)?.[1] ?? '';
+  const done = core.lintSource({
+    source: { content, filePath: path, ext, contentType: 'text' },
+    options: { config: { rules: watched }, noPhysicFilePath: true, maskSecrets: true },
+  });
+  // The reports are in: the core's own clean-up (messages that hold the values) is not wanted.
+  done.catch(() => undefined);
+  const kept = reports.filter((r) => !ignores.some((i) => ignoredBy(r.ruleId, r.range, i)));
+  const seen = new Set<string>();
+  const matches: RuleMatch[] = [];
+  for (const r of kept) {
+    const key = `${r.ruleId} ${r.range[0]} ${r.range[1]}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    matches.push({ rule: r.ruleId.startsWith(RULE_PREFIX) ? r.ruleId.slice(RULE_PREFIX.length) : r.ruleId, messageId: r.messageId, start: r.range[0], end: r.range[1] });
+  }
+  return matches.sort((a, b) => a.start - b.start || a.end - b.end);
+}
+
+/** secretlint's own test: a report wholly inside an ignored range, for its rule or for all (`*`). */
+function ignoredBy(ruleId: string, [start, end]: Range, ignore: IgnoreDescriptor): boolean {
+  const [from, to] = ignore.range;
+  const inside = from <= start && start <= to && from <= end && end <= to;
+  if (!inside) return false;
+  return !ignore.targetRuleId || ignore.targetRuleId === '*' || ignore.targetRuleId === ruleId;
+}
