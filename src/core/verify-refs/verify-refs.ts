@@ -5,7 +5,7 @@ import { displayRelative, findUp, shownPath } from '../../shared/paths.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
 import { type ConvReader, loadConv } from '../workflow/load-conv.js';
 import { Confinement } from '../safe-read/confinement.js';
-import { checkConvRefs, relaxedBy, relaxMissing, workflowAliases } from '../workflow/validate-conv.js';
+import { checkConvRefs, relaxedBy, relaxMissing, searchDirsFor, workflowAliases } from '../workflow/validate-conv.js';
 import { extract } from '../extract/extract.js';
 import { PatternBudget } from '../regex/pattern-search.js';
 import { ReadCache } from '../extract/read-cache.js';
@@ -31,6 +31,8 @@ import { judgeAtBase, judgeFixedAgain, keepBareRefs, refreshSnippets } from '../
 import { loadGrammars } from '../symbols/grammar-loader.js';
 import type { SymbolLanguage } from '../symbols/languages.js';
 import { missingGrammars, prepareSymbolRefs } from '../symbols/prepare-symbol-refs.js';
+import { READ_AT_PIN, type RefToCheck, RunVersions } from '../versions/run-versions.js';
+import type { VersionMode } from '../versions/version-reader.js';
 
 /** The file types `verify refs` scans in folders (docs/reference.md#verify-refs). */
 export const VERIFY_EXTENSIONS: readonly string[] = ['.md', '.conv', '.txt', '.yaml', '.yml'];
@@ -80,6 +82,8 @@ export interface VerifyRefsOptions {
     git?: DetectDriftOptions['git'];
     blameEveryFile?: boolean;
   };
+  /** `--worktree` reads pinned aliases' checkouts; `--pinned` makes a pin the clone lacks an error (docs/refs.md#refs-at-a-version). */
+  versionMode?: VersionMode;
   /** Handed every ref found, as drift reads refs, once the scan is done (`refcat anchor`: docs/drift.md#anchoring). */
   onRefs?: (refs: readonly (DriftRefInput | UnresolvedDriftRef)[]) => void;
 }
@@ -141,29 +145,40 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
     convs.length > 0 ? new WorkflowParts(ctx, { named: convs, readFile: options.readFile, confine: options.confine }) : undefined,
   );
   const scanned = new Set(files.map((f) => f.path));
-  for (const [i, file] of files.entries()) {
-    options.onProgress?.(i, files.length);
-    const [findingsBefore, entriesBefore, driftBefore] = [findings.length, snippets?.entries.length ?? 0, driftRefs?.length ?? 0];
-    const workflow = workflows.get(file.path);
-    for (const w of [...(workflow?.through ?? []), ...(workflow ? [workflow] : [])]) {
-      if (!(w.conv instanceof RefError)) await prepareSymbolRefs(convRefs(w.conv).map((r) => r.ref));
+  // Refs at a version are read from git before they are checked, each once (docs/refs.md#refs-at-a-version).
+  const versions = new RunVersions(ctx, { mode: options.versionMode });
+  let drift: VerifyRefsReport['drift'];
+  try {
+    for (const [i, file] of files.entries()) {
+      options.onProgress?.(i, files.length);
+      const [findingsBefore, entriesBefore, driftBefore] = [findings.length, snippets?.entries.length ?? 0, driftRefs?.length ?? 0];
+      const workflow = workflows.get(file.path);
+      for (const w of [...(workflow?.through ?? []), ...(workflow ? [workflow] : [])]) {
+        if (w.conv instanceof RefError) continue;
+        await prepareSymbolRefs(convRefs(w.conv).map((r) => r.ref));
+        await versions.prepare(workflowRefs(w.conv, ctx), workflowAliases(w.conv, ctx, base, (p) => p, []));
+      }
+      for (const w of workflow?.through ?? []) refsFound += checkWorkflow(w, ctx, base, findings, budget, driftRefs, options.confine, scanned, versions);
+      const sinks = { findings, budget, driftRefs, snippets, comparable, bareRefs, confine: options.confine, readCache, snippetFiles, walkCache, versions };
+      let checked = workflow ? checkWorkflow(workflow, ctx, base, findings, budget, driftRefs, options.confine, scanned, versions) : checkDoc(file.path, file.root, ctx, base, sinks);
+      while (typeof checked !== 'number') {
+        // Symbol refs whose grammars are not loaded yet, refs at a version not read yet: load or read
+        // them (once per run) and check the doc again.
+        if (Array.isArray(checked)) await loadGrammars(checked);
+        else await versions.prepare(checked.atVersion, base);
+        checked = checkDoc(file.path, file.root, ctx, base, sinks);
+      }
+      refsFound += checked;
+      detach(findings, findingsBefore);
+      if (snippets) detach(snippets.entries, entriesBefore);
+      if (driftRefs) detach(driftRefs, driftBefore);
     }
-    for (const w of workflow?.through ?? []) refsFound += checkWorkflow(w, ctx, base, findings, budget, driftRefs, options.confine, scanned);
-    const sinks = { findings, budget, driftRefs, snippets, comparable, bareRefs, confine: options.confine, readCache, snippetFiles, walkCache };
-    let checked = workflow ? checkWorkflow(workflow, ctx, base, findings, budget, driftRefs, options.confine, scanned) : checkDoc(file.path, file.root, ctx, base, sinks);
-    if (typeof checked !== 'number') {
-      // Symbol refs whose grammars are not loaded yet: load them (once per run) and check the doc again.
-      await loadGrammars(checked);
-      checked = checkDoc(file.path, file.root, ctx, base, sinks) as number;
-    }
-    refsFound += checked;
-    detach(findings, findingsBefore);
-    if (snippets) detach(snippets.entries, entriesBefore);
-    if (driftRefs) detach(driftRefs, driftBefore);
+    if (driftRefs) options.onRefs?.(driftRefs);
+    drift = options.drift && driftRefs ? await driftPass(driftRefs, options.drift, { ctx, aliases: base, budget, bareRefs, snippets, confine: options.confine }) : undefined;
+    if (options.suggestFixes) addSuggestions(findings, base, files.map((f) => f.root), ctx);
+  } finally {
+    versions.close();
   }
-  if (driftRefs) options.onRefs?.(driftRefs);
-  const drift = options.drift && driftRefs ? await driftPass(driftRefs, options.drift, { ctx, aliases: base, budget, bareRefs, snippets, confine: options.confine }) : undefined;
-  if (options.suggestFixes) addSuggestions(findings, base, files.map((f) => f.root), ctx);
 
   const grouped = groupNotCloned(findings, base, ctx, { allowMissing: options.allowMissing ?? false });
   return reportOf(grouped, { filesScanned: files.length, skipped, refsFound, strict: options.strict ?? false, snippets, drift });
@@ -176,6 +191,8 @@ function reportOf(
 ): VerifyRefsReport {
   const errors = grouped.filter((f) => f.severity === 'error');
   const warnings = grouped.filter((f) => f.severity === 'warning');
+  // A pinned alias read at its pin is judged right: the warning that says so fails no --strict run.
+  const failing = warnings.filter((w) => w.code !== READ_AT_PIN);
   // Findings without a ref (a malformed ALIAS, an unreadable file) fail the run but are not refs.
   const broken = new Set(errors.flatMap((f): { file: string; line: number | null; ref?: string }[] => f.refs ?? (f.ref ? [f] : [])).map((f) => `${f.file}\0${f.line}\0${f.ref}`)).size;
   return {
@@ -187,7 +204,7 @@ function reportOf(
     errors,
     warnings,
     passed:
-      errors.length === 0 && !(scan.strict && warnings.length > 0) && driftPasses(scan.drift, scan.strict) && (scan.snippets?.stale ?? 0) === 0,
+      errors.length === 0 && !(scan.strict && failing.length > 0) && driftPasses(scan.drift, scan.strict) && (scan.snippets?.stale ?? 0) === 0,
     ...(scan.snippets ? { snippets: scan.snippets } : {}),
     ...(scan.drift ? { drift: scan.drift } : {}),
   };
@@ -282,6 +299,11 @@ function driftInput(file: string, line: number, text: string, ref: string, alias
   }
 }
 
+/** A workflow's refs, as checkConvRefs looks them up. */
+function workflowRefs(conv: Parameters<typeof convRefs>[0], ctx: Context): RefToCheck[] {
+  return convRefs(conv).map((r) => ({ ref: r.ref, dirs: searchDirsFor(r.directive, ctx) }));
+}
+
 const isWorkflow = (file: string) => file.toLowerCase().endsWith('.conv');
 
 /** The directives holding refs: a file's are checked only by the workflow that owns it. */
@@ -296,6 +318,7 @@ function checkWorkflow(
   driftRefs: (DriftRefInput | UnresolvedDriftRef)[] | undefined,
   confine: Confinement | undefined,
   scanned: ReadonlySet<string>,
+  versions: RunVersions,
 ): number {
   const { file, conv: loaded, owns } = workflow;
   if (loaded instanceof RefError) {
@@ -308,7 +331,7 @@ function checkWorkflow(
   const conv = { ...loaded, directives: loaded.directives.filter((d) => owns.has(d.file) || !REF_DIRECTIVES.has(d.name)) };
   const own: Finding[] = [];
   const aliases = workflowAliases(loaded, ctx, base, display, own);
-  const count = checkConvRefs(conv, ctx, aliases, own, false, budget, confine);
+  const count = checkConvRefs(conv, ctx, aliases, own, false, budget, confine, undefined, versions.prepared);
   // The workflow's VALIDATION-MODE relaxes its refs here as in validate: one verdict from both.
   relaxMissing(own, relaxedBy(loaded, false));
   findings.push(...own.filter((f) => owns.has(f.file)));
@@ -349,6 +372,8 @@ interface DocSinks {
   snippetFiles: SnippetFiles;
   /** What glob refs' walks read of the tree, once per run. */
   walkCache: WalkCache;
+  /** Refs at a version, read before the doc is checked. */
+  versions: RunVersions;
 }
 
 /**
@@ -368,9 +393,12 @@ function readDoc(file: string, ctx: Context, findings: Finding[]): string | null
   }
 }
 
-/** The refs checked, or the grammars its symbol refs need first (nothing was checked then). */
-function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolver, sinks: DocSinks): number | SymbolLanguage[] {
-  const { findings, budget, driftRefs, snippets, comparable, bareRefs, confine, readCache, snippetFiles, walkCache } = sinks;
+/**
+ * The refs checked, or what must be ready first (nothing was checked then): the grammars its
+ * symbol refs need, or its refs that name a version, to be read from git.
+ */
+function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolver, sinks: DocSinks): number | SymbolLanguage[] | { atVersion: RefToCheck[] } {
+  const { findings, budget, driftRefs, snippets, comparable, bareRefs, confine, readCache, snippetFiles, walkCache, versions } = sinks;
   const text = readDoc(file, ctx, findings);
   if (text === null) return 0;
   const isKnownAlias = aliasOrUnsure(aliases);
@@ -395,7 +423,7 @@ function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolv
   }
   const check = (line: number, text: string, ref: string, dirs: string[], citation?: Citation) => {
     const judging = citation !== undefined && snippets !== undefined;
-    const report = extract([ref], ctx, { searchDirs: dirs, aliases, checkOnly: !judging, unjudgedOutside: true, patternBudget: budget, confine, readCache, walkCache });
+    const report = extract([ref], ctx, { searchDirs: dirs, aliases, checkOnly: !judging, unjudgedOutside: true, patternBudget: budget, confine, readCache, walkCache, versions: versions.prepared });
     const at = (severity: Finding['severity']) => (d: (typeof report.errors)[number]) =>
       findings.push({ severity, code: d.code, message: d.message, details: d.details, ref: text, file, line });
     report.errors.forEach(at('error'));
@@ -419,6 +447,7 @@ function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolv
   if (own.length > 0) all.sort((a, b) => a.line - b.line);
   const missing = missingGrammars(all.map((r) => r.ref));
   if (missing.length > 0) return missing;
+  if (versions.pending(all)) return { atVersion: all };
   for (const r of all) check(r.line, r.text, r.ref, r.dirs, r.citation);
   return all.length;
 }

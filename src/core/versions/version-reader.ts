@@ -205,6 +205,8 @@ export class VersionReader {
     // (the workspace's) has no version of its own.
     if (repo !== null && (target.rev !== undefined || repo === target.root)) return repo;
     const where = shownPath(this.ctx.cwd, target.root);
+    // An alias not cloned yet: reading its folder says so, once per folder (docs/workflows.md#externals-not-cloned-yet).
+    if (target.rev === undefined && !diskHoldsAny(target.root, true)) return null;
     if (target.rev !== undefined) throw new RefError('not_a_repository', `${where} is not a git repository: ${target.ref} names a revision`, target.ref);
     this.warnOnce(warnings, `norepo\0${target.alias}`, 'pin_unread', `${target.alias} is pinned at ${target.pin} in ${this.lockName(target)}, but ${where} is not a git repository: reading the folder`);
     return null;
@@ -325,9 +327,10 @@ function isLfsPointer(data: Buffer): boolean {
   return data.length < 1024 && data.subarray(0, LFS_POINTER.length).equals(LFS_POINTER);
 }
 
-function diskHoldsAny(abs: string): boolean {
+function diskHoldsAny(abs: string, folder = false): boolean {
   try {
-    return fs.statSync(abs, { throwIfNoEntry: false })?.isFile() ?? false;
+    const stat = fs.statSync(abs, { throwIfNoEntry: false });
+    return (folder ? stat?.isDirectory() : stat?.isFile()) ?? false;
   } catch {
     return false;
   }

@@ -17,6 +17,9 @@ import { convRefs } from './conv-refs.js';
 import { validationTargets } from './workflow-parts.js';
 import type { ConvDirective, ConversationFile } from './conv-types.js';
 import { prepareSymbolRefs } from '../symbols/prepare-symbol-refs.js';
+import type { PreparedVersions } from '../versions/prepare-versions.js';
+import { READ_AT_PIN, RunVersions } from '../versions/run-versions.js';
+import type { VersionMode } from '../versions/version-reader.js';
 
 export interface ValidateConvOptions {
   /** Missing files, unknown aliases and unmatched CONTEXT are warnings (docs/reference.md#validate). */
@@ -36,6 +39,10 @@ export interface ValidateConvOptions {
   patternBudget?: PatternBudget;
   /** Refs to files this does not allow are refused before they are looked at (ExtractOptions.confine). */
   confine?: Confinement;
+  /** `--worktree`, `--pinned` (docs/refs.md#refs-at-a-version). */
+  versionMode?: VersionMode;
+  /** Refs at a version read for the whole run (validateWorkflows makes one); without it, validateConv reads pinned aliases' checkouts. */
+  versions?: RunVersions;
 }
 
 export interface ConvValidation {
@@ -74,7 +81,7 @@ export function validateConv(file: string, ctx: Context, options: ValidateConvOp
 
   const findings: Finding[] = conv.problems.map((p) => ({ ...p }));
   const resolver = workflowAliases(conv, ctx, options.aliases, display, findings);
-  const refs = checkConvRefs(conv, ctx, resolver, findings, options.noIgnore ?? false, options.patternBudget ?? new PatternBudget(), options.confine);
+  const refs = checkConvRefs(conv, ctx, resolver, findings, options.noIgnore ?? false, options.patternBudget ?? new PatternBudget(), options.confine, undefined, options.versions?.prepared);
   checkValues(conv, findings);
   checkElideChains(conv, findings);
   checkRequire(conv, ctx, resolver, findings, options.confine);
@@ -93,6 +100,10 @@ export async function validateConvWithSymbols(file: string, ctx: Context, option
   try {
     const conv = loadConv(path.resolve(ctx.cwd, file), { readFile: options.readFile, display: (p) => shownPath(ctx.cwd, p) });
     await prepareSymbolRefs(convRefs(conv).map((r) => r.ref));
+    if (options.versions) {
+      const aliases = workflowAliases(conv, ctx, options.aliases, (p) => p, []);
+      await options.versions.prepare(convRefs(conv).map((r) => ({ ref: r.ref, dirs: searchDirsFor(r.directive, ctx) })), aliases);
+    }
   } catch (err) {
     // validateConv reports a workflow it cannot read.
     if (!(err instanceof RefError)) throw err;
@@ -108,9 +119,15 @@ export async function validateConvWithSymbols(file: string, ctx: Context, option
 export async function validateWorkflows(files: readonly string[], ctx: Context, options: ValidateConvOptions = {}): Promise<ConvValidation[]> {
   const abs = files.map((f) => path.resolve(ctx.cwd, f));
   const results: ConvValidation[] = [];
-  for (const t of validationTargets(abs, ctx, { readFile: options.readFile, confine: options.confine })) {
-    const result = await validateConvWithSymbols(t.path, ctx, options);
-    results.push(t.parts.length > 0 ? { ...result, parts: t.parts } : result);
+  // Refs at a version are read from git once a run (docs/refs.md#refs-at-a-version).
+  const versions = options.versions ?? new RunVersions(ctx, { mode: options.versionMode });
+  try {
+    for (const t of validationTargets(abs, ctx, { readFile: options.readFile, confine: options.confine })) {
+      const result = await validateConvWithSymbols(t.path, ctx, { ...options, versions });
+      results.push(t.parts.length > 0 ? { ...result, parts: t.parts } : result);
+    }
+  } finally {
+    if (!options.versions) versions.close();
   }
   return results;
 }
@@ -147,7 +164,8 @@ function finish(
 ): ConvValidation {
   relaxMissing(findings, relaxed);
   for (const f of findings) {
-    if (strict && f.severity === 'warning') {
+    // A pinned alias read at its pin is judged right: the warning that says so is no error.
+    if (strict && f.severity === 'warning' && f.code !== READ_AT_PIN) {
       f.severity = 'error';
       f.details = [...f.details, 'Reported as an error: --strict'];
     }
@@ -223,12 +241,14 @@ export function checkConvRefs(
   patternBudget: PatternBudget,
   confine?: Confinement,
   walkCache = new WalkCache(),
+  /** Refs at a version, read before (RunVersions). */
+  versions?: PreparedVersions,
 ): number {
   const excluded = contextExcluder(conv, findings);
   let count = 0;
   for (const r of convRefs(conv)) {
     const d = r.directive;
-    const opts = { searchDirs: searchDirsFor(d, ctx), aliases, noIgnore, checkOnly: true, unjudgedOutside: true, patternBudget, confine, walkCache };
+    const opts = { searchDirs: searchDirsFor(d, ctx), aliases, noIgnore, checkOnly: true, unjudgedOutside: true, patternBudget, confine, walkCache, versions };
     if (r.kind === 'REFCAT') {
       count++;
       const report = extract([r.ref], ctx, opts);
