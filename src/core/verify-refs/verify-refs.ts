@@ -174,7 +174,7 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
       if (driftRefs) detach(driftRefs, driftBefore);
     }
     if (driftRefs) options.onRefs?.(driftRefs);
-    drift = options.drift && driftRefs ? await driftPass(driftRefs, options.drift, { ctx, aliases: base, budget, bareRefs, snippets, confine: options.confine }) : undefined;
+    drift = options.drift && driftRefs ? await driftPass(driftRefs, options.drift, { ctx, aliases: base, budget, bareRefs, snippets, confine: options.confine, versions }) : undefined;
     if (options.suggestFixes) addSuggestions(findings, base, files.map((f) => f.root), ctx);
   } finally {
     versions.close();
@@ -217,10 +217,11 @@ function reportOf(
 async function driftPass(
   driftRefs: readonly (DriftRefInput | UnresolvedDriftRef)[],
   opts: NonNullable<VerifyRefsOptions['drift']>,
-  run: { ctx: Context; aliases: AliasResolver; budget: PatternBudget; bareRefs: ReadonlySet<string>; snippets: SnippetReport | undefined; confine: Confinement | undefined },
+  run: { ctx: Context; aliases: AliasResolver; budget: PatternBudget; bareRefs: ReadonlySet<string>; snippets: SnippetReport | undefined; confine: Confinement | undefined; versions: RunVersions },
 ): Promise<NonNullable<VerifyRefsReport['drift']>> {
-  const { snippets } = run;
-  const found = await detectDrift(driftRefs, run.ctx, { since: opts.since, git: opts.git, blameEveryFile: opts.blameEveryFile, confine: run.confine });
+  const { snippets, versions } = run;
+  const versionMode = versions.policy.mode;
+  const found = await detectDrift(driftRefs, run.ctx, { since: opts.since, git: opts.git, blameEveryFile: opts.blameEveryFile, confine: run.confine, versionMode });
   keepBareRefs(found, run.bareRefs);
   const dryRun = opts.dryRun ?? false;
   const isKnownAlias = aliasOrUnsure(run.aliases);
@@ -229,8 +230,13 @@ async function driftPass(
   const drift: NonNullable<VerifyRefsReport['drift']> = { ...found, dryRun, fixes, ...(acceptances ? { acceptances } : {}) };
   if (snippets) {
     // A snippet's lines as its (new) ref selects them now, looked up as the doc's refs are.
+    const asRef = (s: SnippetEntry, ref: string) => (s.citation.bare && !ref.startsWith('@') ? '@' + ref : ref);
+    // The new refs read the version the old ones did (docs/refs.md#what-each-command-reads).
+    const newRefs = new Map<string, string[]>();
+    for (const e of drift.entries) if (e.newRef) newRefs.set(e.file, [...(newRefs.get(e.file) ?? []), e.newRef]);
+    await versions.prepare(snippets.entries.flatMap((s) => (newRefs.get(s.file) ?? []).map((ref) => ({ ref: asRef(s, ref), dirs: s.searchDirs }))), run.aliases);
     const select = (s: SnippetEntry, ref: string) => {
-      const report = extract([s.citation.bare && !ref.startsWith('@') ? '@' + ref : ref], run.ctx, { searchDirs: [...s.searchDirs], aliases: run.aliases, patternBudget: run.budget });
+      const report = extract([asRef(s, ref)], run.ctx, { searchDirs: [...s.searchDirs], aliases: run.aliases, patternBudget: run.budget, versions: versions.prepared });
       return report.errors.length === 0 ? report.results : null;
     };
     judgeAtBase(snippets, drift);
