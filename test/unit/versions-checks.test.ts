@@ -2,10 +2,11 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runTool, TOOLS } from '../../src/core/agents/mcp-tools.js';
 import { findDocRefs } from '../../src/core/doc-refs/find-doc-refs.js';
 import { GitRepo } from '../helpers/git-repo.js';
 import { refcatInProcess } from '../helpers/in-process.js';
-import { tmpDir } from '../helpers/tmp.js';
+import { testCtx, tmpDir } from '../helpers/tmp.js';
 
 const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
 
@@ -157,3 +158,41 @@ describe('revision refs in docs', () => {
     expect(findDocRefs(line + '\n', { markdown: true, isKnownAlias: known }).map((r) => r.ref)).toEqual(refs);
   });
 });
+
+describe('refcat mcp reads versions as extraction does', () => {
+  const tool = (name: string) => TOOLS.find((t) => t.name === name)!;
+
+  it('a pinned alias at its pin; a revision a branch or tag reaches is read; one none reaches is refused with a one-line reason', async () => {
+    let c1 = '';
+    let dangling = '';
+    const { ws, ext } = workspace((ext) => {
+      c1 = ext.commit('c1', { 'f.txt': 'one\ntwo\n' });
+      ext.commit('c2', { 'f.txt': 'ONE\nTWO\n' });
+      // A commit no branch or tag reaches: made, then dropped from the branch.
+      dangling = ext.commit('secret', { 'f.txt': 'secret\n' });
+      ext.git('reset', '-q', '--hard', 'HEAD~1');
+    }, () => c1);
+    ext.git('tag', 'v1', c1);
+    const agent = { ctx: testCtx(ws), store: path.join(ws, '.store') };
+    const pinned = await runTool(tool('extract'), { refs: ['ext:f.txt#L1'] }, agent);
+    expect(pinned.isError).toBe(false);
+    expect(pinned.text).toContain('1 | one\n');
+    for (const ref of [`ext@${c1}:f.txt#L2`, 'ext@v1:f.txt#L2', 'ext@main~1:f.txt#L2']) {
+      const r = await runTool(tool('extract'), { refs: [ref] }, agent);
+      expect(r.isError, ref).toBe(false);
+      expect(r.text).toContain('2 | two\n');
+    }
+    const refused = await runTool(tool('extract'), { refs: [`ext@${dangling}:f.txt`] }, agent);
+    expect(refused.isError).toBe(true);
+    expect(refused.text).not.toContain('secret\n');
+    expect(refused.text).toMatch(/no branch or tag of .* reaches/);
+    // The CLI reads any commit of the clone.
+    expect((await run(ws, `ext@${dangling}:f.txt`)).stdout).toContain('secret');
+    // verify_refs through the server judges at the pin and refuses the same revision.
+    fs.writeFileSync(path.join(ws, 'doc.md'), `# Doc\n\next@${c1.slice(0, 8)}:f.txt#L2 and ext@${dangling.slice(0, 8)}:f.txt\n`);
+    const verified = await runTool(tool('verify_refs'), { paths: ['doc.md'] }, agent);
+    expect(verified.text).toContain('unreachable_revision');
+    expect(JSON.parse(verified.text)).toMatchObject({ valid: 1, broken: 1 });
+  });
+});
+

@@ -146,7 +146,7 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
   );
   const scanned = new Set(files.map((f) => f.path));
   // Refs at a version are read from git before they are checked, each once (docs/refs.md#refs-at-a-version).
-  const versions = new RunVersions(ctx, { mode: options.versionMode });
+  const versions = new RunVersions(ctx, { mode: options.versionMode, reachableOnly: options.confine !== undefined });
   let drift: VerifyRefsReport['drift'];
   try {
     for (const [i, file] of files.entries()) {

@@ -14,6 +14,8 @@ import { type VersionMode, VersionReader, type VersionTarget } from './version-r
 export interface VersionPolicy {
   mode?: VersionMode;
   at?: string;
+  /** A server's reads (refcat mcp): a revision is read only when a branch or tag reaches it. */
+  reachableOnly?: boolean;
 }
 
 /** The version a resolved file is read at. */
@@ -126,7 +128,7 @@ export async function prepareVersions(
         }
         if (!target || prepared?.has(spec, folder)) continue;
         prepared ??= new PreparedVersions(policy);
-        reader ??= new VersionReader(ctx, { mode: policy.mode });
+        reader ??= new VersionReader(ctx, { mode: policy.mode, reachableOnly: policy.reachableOnly });
         if (!reader.versioned(target)) continue;
         const warnings: Diagnostic[] = [];
         try {

@@ -59,7 +59,7 @@ export class RunVersions {
     }
     if (byFolder.size === 0) return;
     const [{ prepareVersions, PreparedVersions }, { VersionReader }] = await Promise.all([import('./prepare-versions.js'), import('./version-reader.js')]);
-    this.run ??= { reader: new VersionReader(this.ctx, { mode: this.policy.mode }), prepared: new PreparedVersions(this.policy) };
+    this.run ??= { reader: new VersionReader(this.ctx, { mode: this.policy.mode, reachableOnly: this.policy.reachableOnly }), prepared: new PreparedVersions(this.policy) };
     const batches = [...byFolder.values()].map((b) => ({ ...b, aliases }));
     await prepareVersions(batches, this.ctx, { aliases, base: batches[0]!.searchDirs[0], policy: this.policy, run: this.run });
   }

@@ -120,7 +120,7 @@ export async function validateWorkflows(files: readonly string[], ctx: Context, 
   const abs = files.map((f) => path.resolve(ctx.cwd, f));
   const results: ConvValidation[] = [];
   // Refs at a version are read from git once a run (docs/refs.md#refs-at-a-version).
-  const versions = options.versions ?? new RunVersions(ctx, { mode: options.versionMode });
+  const versions = options.versions ?? new RunVersions(ctx, { mode: options.versionMode, reachableOnly: options.confine !== undefined });
   try {
     for (const t of validationTargets(abs, ctx, { readFile: options.readFile, confine: options.confine })) {
       const result = await validateConvWithSymbols(t.path, ctx, { ...options, versions });
