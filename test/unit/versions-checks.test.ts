@@ -84,6 +84,20 @@ describe('verify refs reads the version extraction reads', () => {
     expect(r.code).toBe(1);
   });
 
+  it('--suggest-fixes proposes the pinned tree\'s files for a pinned alias, the checkout\'s with --worktree', async () => {
+    let pin = '';
+    const { ws } = workspace((ext) => {
+      pin = ext.commit('c1', { 'src/moved/a.txt': 'a\n' });
+      ext.git('mv', 'src/moved', 'src/later');
+      ext.commit('c2');
+    }, () => pin);
+    fs.writeFileSync(path.join(ws, 'doc.md'), '# Doc\n\nSee ext:src/a.txt.\n');
+    const r = JSON.parse((await run(ws, 'verify', 'refs', 'doc.md', '--suggest-fixes', '--json')).stdout);
+    expect(r.errors[0].suggestions).toEqual(['ext:src/moved/a.txt']);
+    const w = JSON.parse((await run(ws, 'verify', 'refs', 'doc.md', '--suggest-fixes', '--json', '--worktree')).stdout);
+    expect(w.errors[0].suggestions).toEqual(['ext:src/later/a.txt']);
+  });
+
   it('a snippet citing a pinned alias is compared with the pinned lines', async () => {
     const { ws } = lagging();
     fs.writeFileSync(path.join(ws, 'doc.md'), '# Doc\n\n```text\n# ext:f.txt#L1-L2\none\ntwo\n```\n');

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Context } from '../../shared/context.js';
 import { ConfigError, type Finding, RefError } from '../../shared/errors.js';
-import { displayRelative, findUp, shownPath } from '../../shared/paths.js';
+import { shownPath } from '../../shared/paths.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
 import { type ConvReader, loadConv } from '../workflow/load-conv.js';
 import { Confinement } from '../safe-read/confinement.js';
@@ -11,12 +11,12 @@ import { PatternBudget } from '../regex/pattern-search.js';
 import { ReadCache } from '../extract/read-cache.js';
 import { SnippetFiles } from '../snippets/snippet-files.js';
 import { WalkCache } from '../walk/walk-cache.js';
-import { hasGlobChars } from '../walk/glob.js';
 import { MAX_TEXT_FILE_BYTES, readTextFile, TextFileError } from '../safe-read/read-text-file.js';
-import { collectFiles, type SkippedFile, walkFiles } from '../walk/collect-files.js';
+import { collectFiles, type SkippedFile } from '../walk/collect-files.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { findDocRefs } from '../doc-refs/find-doc-refs.js';
 import { groupNotCloned } from './group-not-cloned.js';
+import { addSuggestions, pinnedTrees } from './suggest-fixes.js';
 import type { RefFinding } from './ref-finding.js';
 import { convRefs } from '../workflow/conv-refs.js';
 import { WorkflowParts } from '../workflow/workflow-parts.js';
@@ -89,6 +89,7 @@ export interface VerifyRefsOptions {
 }
 
 export type { RefFinding } from './ref-finding.js';
+export { addSuggestions } from './suggest-fixes.js';
 
 export interface VerifyRefsReport {
   filesScanned: number;
@@ -107,7 +108,6 @@ export interface VerifyRefsReport {
   drift?: DriftReport & { fixes: DriftFix[]; dryRun: boolean; acceptances?: DriftAcceptance[] };
 }
 
-const MAX_SUGGESTIONS = 5;
 /** Docs are read whole; a file this large is a data file or a log, not documentation. */
 const MAX_DOC_BYTES = MAX_TEXT_FILE_BYTES;
 
@@ -175,7 +175,7 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
     }
     if (driftRefs) options.onRefs?.(driftRefs);
     drift = options.drift && driftRefs ? await driftPass(driftRefs, options.drift, { ctx, aliases: base, budget, bareRefs, snippets, confine: options.confine, versions }) : undefined;
-    if (options.suggestFixes) addSuggestions(findings, base, files.map((f) => f.root), ctx);
+    if (options.suggestFixes) addSuggestions(findings, base, files.map((f) => f.root), ctx, await pinnedTrees(findings, base, versions));
   } finally {
     versions.close();
   }
@@ -456,59 +456,4 @@ function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolv
   if (versions.pending(all)) return { atVersion: all };
   for (const r of all) check(r.line, r.text, r.ref, r.dirs, r.citation);
   return all.length;
-}
-
-/**
- * For every ref to a missing file: existing files with the same name below the alias root (alias
- * refs) or anywhere in the repository holding the current directory (the current directory outside
- * a repository), as refs with the original selector, closest path first (most trailing folders in
- * common, then shortest). A file below a scanned folder is written relative to it, any other
- * relative to the current directory: both are folders a doc's ref is looked up in.
- */
-export function addSuggestions(findings: RefFinding[], aliases: AliasResolver, roots: string[], ctx: Context): void {
-  const indexes = new Map<string, Map<string, string[]>>();
-  const indexOf = (root: string, shownFrom: (file: string) => string) => {
-    const key = `${shownFrom === fromScanRoot ? 'scan' : 'alias'}\0${root}`;
-    let index = indexes.get(key);
-    if (!index) {
-      index = new Map();
-      for (const file of walkFiles(root, root, [], () => true)) {
-        const name = path.basename(file);
-        index.set(name, [...(index.get(name) ?? []), shownFrom(file)]);
-      }
-      indexes.set(key, index);
-    }
-    return index;
-  };
-  const scanRoots = [...new Set(roots)];
-  const dotGit = findUp(ctx.cwd, '.git');
-  const top = dotGit ? path.dirname(dotGit) : ctx.cwd;
-  // A scanned folder outside that repository is searched too.
-  const searched = [top, ...scanRoots.filter((r) => path.relative(top, r).startsWith('..') || path.isAbsolute(path.relative(top, r)))];
-  const fromScanRoot = (file: string) => {
-    const root = scanRoots.find((r) => file.startsWith(r.endsWith(path.sep) ? r : r + path.sep));
-    return displayRelative(root ?? ctx.cwd, file);
-  };
-  for (const f of findings) {
-    if (f.severity !== 'error' || (f.code !== 'not_found' && f.code !== 'context_no_match') || !f.ref) continue;
-    // The ref as written may end in a heading anchor (`@docs/GUIDE.md#install`), not a selector.
-    const hash = f.ref.indexOf('#');
-    const spec = parseRef(hash === -1 ? f.ref : f.ref.slice(0, hash));
-    if (hasGlobChars(spec.path)) continue;
-    const selector = hash === -1 ? '' : f.ref.slice(hash);
-    const wanted = spec.path.split('/');
-    const name = wanted[wanted.length - 1]!;
-    const target = spec.alias ? aliases.lookup(spec.alias)?.target : undefined;
-    const candidates = spec.alias ? (target ? (indexOf(target, (file) => displayRelative(target, file)).get(name) ?? []) : []) : searched.flatMap((root) => indexOf(root, fromScanRoot).get(name) ?? []);
-    const shared = (p: string) => {
-      const parts = p.split('/');
-      let n = 0;
-      while (n < parts.length && n < wanted.length && parts[parts.length - 1 - n] === wanted[wanted.length - 1 - n]) n++;
-      return n;
-    };
-    f.suggestions = [...new Set(candidates)]
-      .sort((a, b) => shared(b) - shared(a) || a.length - b.length || (a < b ? -1 : 1))
-      .slice(0, MAX_SUGGESTIONS)
-      .map((p) => (spec.alias ? `${spec.alias}:${p}` : `@${p}`) + selector);
-  }
 }

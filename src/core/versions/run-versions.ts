@@ -6,7 +6,8 @@
  * `:`, the one character every alias ref, pinned or not, has.
  */
 import type { Context } from '../../shared/context.js';
-import type { AliasResolver } from '../alias/resolve-aliases.js';
+import { isRefcatError } from '../../shared/errors.js';
+import type { AliasEntry, AliasResolver } from '../alias/resolve-aliases.js';
 import type { PreparedVersions, VersionPolicy } from './prepare-versions.js';
 import type { VersionReader } from './version-reader.js';
 
@@ -62,6 +63,23 @@ export class RunVersions {
     this.run ??= { reader: new VersionReader(this.ctx, { mode: this.policy.mode, reachableOnly: this.policy.reachableOnly }), prepared: new PreparedVersions(this.policy) };
     const batches = [...byFolder.values()].map((b) => ({ ...b, aliases }));
     await prepareVersions(batches, this.ctx, { aliases, base: batches[0]!.searchDirs[0], policy: this.policy, run: this.run });
+  }
+
+  /**
+   * The files of a pinned alias at its pin (relative to its folder), or null: it has no pin, the
+   * run reads checkouts (`--worktree`), or the clone lacks the pin.
+   */
+  async treeOf(alias: AliasEntry): Promise<string[] | null> {
+    if (alias.pin === undefined || this.policy.mode === 'worktree') return null;
+    const [{ PreparedVersions }, { VersionReader }] = await Promise.all([import('./prepare-versions.js'), import('./version-reader.js')]);
+    this.run ??= { reader: new VersionReader(this.ctx, { mode: this.policy.mode, reachableOnly: this.policy.reachableOnly }), prepared: new PreparedVersions(this.policy) };
+    const target = { root: alias.target, alias: alias.name, pin: alias.pin, lockfile: alias.origin, ref: `${alias.name}:` };
+    try {
+      return (await this.run.reader.list(target)).tree?.files ?? null;
+    } catch (err) {
+      if (!isRefcatError(err)) throw err;
+      return null; // the ref's own error says what is wrong
+    }
   }
 
   /** Ends the run's git processes. */
