@@ -141,4 +141,21 @@ describe('--drift judges a pinned alias at its pin', () => {
     ext.git('checkout', '-q', b);
     expect((await verdicts(ws)).entries).toEqual(lagging.entries);
   }, 60_000);
+
+  it('a pin the clone lacks: the checkout is judged, with the scan\'s warning naming the fetch; --pinned makes the refs unknown', async () => {
+    const ws = GitRepo.init({ '.gitignore': 'externals/\n' });
+    const ext = GitRepo.init({}, path.join(ws.dir, 'externals', 'ext'));
+    const a = ext.commit('a', { 'f.txt': 'one\ntwo\nthree\n' });
+    const missing = 'b'.repeat(40);
+    const lock = (pin: string) => JSON.stringify({ repos: [{ alias: 'ext', name: 'ext', ref: pin }] }) + '\n';
+    ws.commit('doc', { 'workspace.lock.json': lock(a), 'doc.md': '- ext:f.txt#L2\n' });
+    ws.commit('re-pin', { 'workspace.lock.json': lock(missing) });
+    const r = await refcatInProcess(['verify', 'refs', 'doc.md', '--drift', '--json'], { cwd: ws.dir });
+    const out = JSON.parse(r.stdout);
+    expect(out.drift.refs.map((e: { status: string }) => e.status)).toEqual(['unchanged']);
+    expect(out.warnings).toEqual([expect.objectContaining({ code: 'pin_missing', details: [expect.stringContaining(`fetch origin ${missing}`)] })]);
+    const pinned = JSON.parse((await refcatInProcess(['verify', 'refs', 'doc.md', '--drift', '--json', '--pinned'], { cwd: ws.dir })).stdout);
+    expect(pinned.drift.refs.map((e: { status: string }) => e.status)).toEqual(['unknown']);
+  }, 60_000);
 });
+
