@@ -162,11 +162,15 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
       const sinks = { findings, budget, driftRefs, snippets, comparable, bareRefs, confine: options.confine, readCache, snippetFiles, walkCache, versions };
       let checked = workflow ? checkWorkflow(workflow, ctx, base, findings, budget, driftRefs, options.confine, scanned, versions) : checkDoc(file.path, file.root, ctx, base, sinks);
       while (typeof checked !== 'number') {
-        // Symbol refs whose grammars are not loaded yet, refs at a version not read yet: load or read
-        // them (once per run) and check the doc again.
-        if (Array.isArray(checked)) await loadGrammars(checked);
-        else await versions.prepare(checked.atVersion, base);
-        checked = checkDoc(file.path, file.root, ctx, base, sinks);
+        // Symbol refs whose grammars are not loaded yet: load them (once per run) and check the doc
+        // again. Refs at a version not read yet: read them, and the check goes on.
+        if (Array.isArray(checked)) {
+          await loadGrammars(checked);
+          checked = checkDoc(file.path, file.root, ctx, base, sinks);
+        } else {
+          await versions.prepare(checked.atVersion, base);
+          checked = checked.resume();
+        }
       }
       refsFound += checked;
       detach(findings, findingsBefore);
@@ -401,9 +405,10 @@ function readDoc(file: string, ctx: Context, findings: Finding[]): string | null
 
 /**
  * The refs checked, or what must be ready first (nothing was checked then): the grammars its
- * symbol refs need, or its refs that name a version, to be read from git.
+ * symbol refs need (check the doc again), or its refs that name a version, to be read from git
+ * before `resume` checks them.
  */
-function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolver, sinks: DocSinks): number | SymbolLanguage[] | { atVersion: RefToCheck[] } {
+function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolver, sinks: DocSinks): number | SymbolLanguage[] | { atVersion: RefToCheck[]; resume: () => number } {
   const { findings, budget, driftRefs, snippets, comparable, bareRefs, confine, readCache, snippetFiles, walkCache, versions } = sinks;
   const text = readDoc(file, ctx, findings);
   if (text === null) return 0;
@@ -453,7 +458,9 @@ function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolv
   if (own.length > 0) all.sort((a, b) => a.line - b.line);
   const missing = missingGrammars(all.map((r) => r.ref));
   if (missing.length > 0) return missing;
-  if (versions.pending(all)) return { atVersion: all };
-  for (const r of all) check(r.line, r.text, r.ref, r.dirs, r.citation);
-  return all.length;
+  const checkAll = () => {
+    for (const r of all) check(r.line, r.text, r.ref, r.dirs, r.citation);
+    return all.length;
+  };
+  return versions.pending(all) ? { atVersion: all, resume: checkAll } : checkAll();
 }

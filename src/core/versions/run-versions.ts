@@ -44,14 +44,20 @@ export class RunVersions {
 
   /** Whether any of `refs` may name a version and was not read yet. */
   pending(refs: readonly RefToCheck[]): boolean {
-    return refs.some((r) => r.ref.includes(':') && !this.asked.has(keyOf(r)));
+    return refs.some((r) => this.mayNameVersion(r.ref) && !this.asked.has(keyOf(r)));
+  }
+
+  /** `--worktree` reads only revision refs at a version: they hold an `@` before their `:`. */
+  private mayNameVersion(ref: string): boolean {
+    const colon = ref.indexOf(':');
+    return colon !== -1 && (this.policy.mode !== 'worktree' || ref.lastIndexOf('@', colon) > 0);
   }
 
   /** Reads the refs of `refs` that name a version (a pinned alias, `alias@REV:`, `.@REV:`) and were not read yet. */
   async prepare(refs: readonly RefToCheck[], aliases: AliasResolver): Promise<void> {
     const byFolder = new Map<string, { inputs: string[]; searchDirs: string[] }>();
     for (const r of refs) {
-      if (!r.ref.includes(':') || this.asked.has(keyOf(r))) continue;
+      if (!this.mayNameVersion(r.ref) || this.asked.has(keyOf(r))) continue;
       this.asked.add(keyOf(r));
       const key = r.dirs.join('\0');
       let batch = byFolder.get(key);
