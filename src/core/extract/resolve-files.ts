@@ -99,7 +99,7 @@ function versionedFiles(spec: RefSpec, ctx: Context, options: ExtractOptions & {
   if (!options.versions && spec.rev === undefined) return null;
   // An unknown alias is that error here, as for any alias ref.
   const folder = spec.alias && spec.alias !== '.' ? options.aliases.resolve(spec.alias, spec.raw) : (options.searchDirs?.[0] ?? options.base ?? ctx.cwd);
-  if (!options.versions) throw new RefError('unsupported', `A revision is read only by extraction (refcat REFS...), not here yet: ${spec.raw}`, spec.raw);
+  if (!options.versions) throw new RefError('unsupported', `A revision is read only where the refs were read from git first (prepareVersions): ${spec.raw}`, spec.raw);
   // A server's reads stay in its root: a revision is read only where it was checked that a branch
   // or tag reaches it (docs/agents.md#refs-at-a-version).
   if (options.confine && spec.rev !== undefined && !options.versions.policy.reachableOnly) {
