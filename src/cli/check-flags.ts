@@ -30,6 +30,8 @@ const SHARED_FLAGS: readonly FlagSpec[] = [
   { flags: '-e, --exclude <glob>', description: 'skip files and folders matching the glob (repeatable)', parse: collect },
   { flags: '--skip-ignored', description: 'skip files named directly that ./.sdqctlignore lists too (for pre-commit, which names every file)' },
   { flags: '--alias <name=path>', description: 'define an alias (repeatable)', parse: aliasPair },
+  { flags: '--worktree', description: 'read pinned aliases from their checkouts as they are, not at the lockfile pin' },
+  { flags: '--pinned', description: 'a pin missing from its clone is an error, not a warning' },
 ];
 
 export const VALIDATE: CheckCommand = {

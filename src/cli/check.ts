@@ -10,6 +10,8 @@ export interface CheckCliOptions {
   exclude?: string[];
   alias?: string[];
   skipIgnored?: boolean;
+  worktree?: boolean;
+  pinned?: boolean;
 }
 
 /** `--json` is `--format json`; asking for two different formats is a usage error. */

@@ -4,8 +4,15 @@
  * commander's, and fast-argv.ts gives up on it and lets commander report it: exit 2 either way.
  */
 import { revisionProblem } from '../core/ref-spec/revision-syntax.js';
+import { UsageError } from '../shared/errors.js';
 
 export class FlagValueError extends Error {}
+
+/** `--worktree` or `--pinned`, not both (docs/refs.md#refs-at-a-version). */
+export function versionModeOf(opts: { worktree?: boolean; pinned?: boolean }): 'auto' | 'worktree' | 'pinned' {
+  if (opts.worktree && opts.pinned) throw new UsageError('Use only one of --worktree and --pinned');
+  return opts.worktree ? 'worktree' : opts.pinned ? 'pinned' : 'auto';
+}
 
 export function nonNegativeInt(value: string): number {
   if (!/^\d+$/.test(value)) throw new FlagValueError('expected a whole number >= 0.');

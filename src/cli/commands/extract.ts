@@ -8,6 +8,7 @@ import type { SecretsMode } from '../../core/secrets/secrets-mode.js';
 import type { Encoding } from '../../core/tokens/tokenizer.js';
 import { type ExitCode, RefError, UsageError } from '../../shared/errors.js';
 import { resolverFromFlags } from '../alias-flags.js';
+import { versionModeOf } from '../options.js';
 import { chosenFormat } from '../format-flags.js';
 import { type IO, printLog, StdoutWriter } from '../io.js';
 
@@ -69,8 +70,7 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
 
 /** `--worktree`, `--pinned`, `--at` (docs/refs.md#refs-at-a-version). */
 function versionPolicy(opts: ExtractCliOptions): { mode: 'auto' | 'worktree' | 'pinned'; at?: string } {
-  if (opts.worktree && opts.pinned) throw new UsageError('Use only one of --worktree and --pinned');
-  const mode = opts.worktree ? 'worktree' : opts.pinned ? 'pinned' : 'auto';
+  const mode = versionModeOf(opts);
   return opts.at === undefined ? { mode } : { mode, at: opts.at };
 }
 

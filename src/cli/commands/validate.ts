@@ -5,6 +5,7 @@ import { validateRenderers } from '../../core/output/render-validate.js';
 import { type ExitCode, UsageError } from '../../shared/errors.js';
 import { type CheckCliOptions, checkFormat, renderOptions, writeChunks } from '../check.js';
 import { resolverFromFlags } from '../alias-flags.js';
+import { versionModeOf } from '../options.js';
 import type { IO } from '../io.js';
 
 export interface ValidateCliOptions extends CheckCliOptions {
@@ -26,7 +27,7 @@ export async function runValidate(inputs: string[], opts: ValidateCliOptions, io
   const results = await validateWorkflows(
     files.map((f) => f.path),
     ctx,
-    { allowMissing: opts.allowMissing ?? false, strict: opts.strict ?? false, aliases, patternBudget },
+    { allowMissing: opts.allowMissing ?? false, strict: opts.strict ?? false, aliases, patternBudget, versionMode: versionModeOf(opts) },
   );
   writeChunks(io, validateRenderers[format](results, await renderOptions(io), skipped));
   return results.every((r) => r.valid) ? 0 : 1;

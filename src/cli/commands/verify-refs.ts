@@ -3,6 +3,7 @@ import { verifyRefs } from '../../core/verify-refs/verify-refs.js';
 import type { ExitCode } from '../../shared/errors.js';
 import { type CheckCliOptions, checkFormat, renderOptions, writeChunks } from '../check.js';
 import { resolverFromFlags } from '../alias-flags.js';
+import { versionModeOf } from '../options.js';
 import type { IO } from '../io.js';
 
 export interface VerifyRefsCliOptions extends CheckCliOptions {
@@ -33,6 +34,7 @@ export async function runVerifyRefs(paths: string[], opts: VerifyRefsCliOptions,
     snippets: opts.snippets ?? true,
     onProgress: progress?.update,
     drift: driftOptions(opts),
+    versionMode: versionModeOf(opts),
   });
   progress?.clear();
   writeChunks(io, verifyRenderers[format](report, { ...(await renderOptions(io)), strict: opts.strict ?? false }));

@@ -12,6 +12,8 @@ import { symbolLanguageOf } from '../symbols/languages.js';
  * - URLs (`scheme://...`), `mailto:` and e-mail addresses are blanked out before looking.
  * - The last path segment must end in a known file extension (KNOWN_EXTENSIONS): `@param`,
  *   `@returns`, `@dataclass`, `@pytest.fixture`, `@app.route`, `@types/node`, `@1.2.3` are not refs.
+ * - `alias@REV:path` and `.@REV:path` (a revision ref) only when the alias is known: so
+ *   `git@github.com:org/repo.git` and `bob@example.com:notes.md` stay prose.
  * - `alias:path`: the path must not start with `/` or `\` (URL-like, Windows drive), nor be a port
  *   (`localhost:8080/x.html`); the alias must not be a URL scheme or a git revision (`HEAD:`); and
  *   unless the alias is known, the path must hold a `/`, or the ref a selector, or
@@ -235,12 +237,36 @@ export function refsInLine(line: string, options: ScanOptions): LineRef[] {
 
 function lineRefs(line: string, options: Scan): LineRef[] {
   const mayHoldUrl = line.includes('@') || line.includes('://') || line.includes('mailto:');
-  const scanned = mayHoldUrl ? line.replace(URL_RE, (s) => ' '.repeat(s.length)) : line;
+  // Revision refs first: `trio@v0.2.5:x.swift` has an e-mail address's shape, which is blanked next.
+  const revRefs = mayHoldUrl ? revisionRefsIn(line, options) : [];
+  let scanned = mayHoldUrl ? line.replace(URL_RE, (s) => ' '.repeat(s.length)) : line;
+  for (const r of revRefs) scanned = scanned.slice(0, r.at) + ' '.repeat(r.text.length) + scanned.slice(r.at + r.text.length);
   const atRefs = atRefsIn(scanned, options);
   const aliasRefs = aliasRefsIn(scanned, options);
-  if (aliasRefs.length === 0) return atRefs;
-  if (atRefs.length === 0) return aliasRefs;
-  return [...atRefs, ...aliasRefs].sort((a, b) => a.at - b.at);
+  if (aliasRefs.length === 0 && revRefs.length === 0) return atRefs;
+  if (atRefs.length === 0 && revRefs.length === 0) return aliasRefs;
+  return [...atRefs, ...aliasRefs, ...revRefs].sort((a, b) => a.at - b.at);
+}
+
+/** `name@rev:` at the start of a line or after a BEFORE character: the revision grammar of docs/refs.md#revision-refs. */
+const REVISION_START = /(?<=^|[\s([{<"'`*_~>|,;=])([A-Za-z][\w-]*|\.)@([A-Za-z0-9._/-]+(?:[~^][0-9]*)*):/g;
+
+/**
+ * `alias@REV:path` and `.@REV:path` refs: only where the name is a known alias or `.`, so that
+ * `git@github.com:org/repo.git` and e-mail addresses stay prose (docs/refs.md#revision-refs).
+ */
+function revisionRefsIn(line: string, options: Scan): LineRef[] {
+  const found: LineRef[] = [];
+  for (const m of line.matchAll(REVISION_START)) {
+    const name = m[1]!;
+    if (name !== '.' && (NOT_ALIASES.has(name) || !options.isKnownAlias(name))) continue;
+    const from = m.index + m[0].length;
+    if (!(classAt(line, from) & AFTER_COLON)) continue;
+    const body = trimTail(withPattern(line, from, line.slice(from, bodyEnd(line, from))));
+    const ref = checked(body, 0);
+    if (ref !== null) found.push({ text: m[0] + body, ref: m[0] + ref, at: m.index });
+  }
+  return found;
 }
 
 /** Where a ref's body ends: the first character that cannot be part of a ref. */

@@ -9,6 +9,8 @@ import { findBases } from './find-bases.js';
 import { findTargets } from './find-targets.js';
 import { judge } from './judge-line-refs.js';
 import { type Pending, shown, unknown } from './pending-ref.js';
+import { fixedRevisions, pinnedCurrents } from './current-version.js';
+import type { VersionMode } from '../versions/version-reader.js';
 
 export interface DetectDriftOptions {
   /** Compare every ref against this revision instead of the commit that last changed its line. */
@@ -24,6 +26,8 @@ export interface DetectDriftOptions {
   confine?: Confinement;
   /** Keep each line ref's target file at its base on its entry (`baseFile`), for `refcat anchor --drift`. */
   baseFiles?: boolean;
+  /** `--worktree` judges pinned aliases' checkouts, not their pins; `--pinned`: a pin the clone lacks makes the ref unknown (docs/drift.md#pinned-aliases). */
+  versionMode?: VersionMode;
 }
 
 /**
@@ -39,6 +43,7 @@ export async function detectDrift(refs: readonly (DriftRefInput | UnresolvedDrif
   const entries: DriftEntry[] = [];
   const pending: Pending[] = [];
   const repoOf = repoFinder();
+  const revisions: { p: Pending; rev: string; repo: string }[] = [];
 
   for (const input of refs) {
     const entry: DriftEntry = { file: input.file, line: input.line, ref: input.ref, status: 'anchored', base: null, newRef: null, editedLines: 0, insertedLines: 0, deletedLines: 0, oldLines: 0, reason: null };
@@ -56,7 +61,19 @@ export async function detectDrift(refs: readonly (DriftRefInput | UnresolvedDrif
       unknown(entry, `${shown(ctx, input.file)} is not in a git repository`);
       continue;
     }
-    pending.push({ input, entry, selector: sel, scanRepo, scanBase: null, scanTime: 0 });
+    const p: Pending = { input, entry, selector: sel, scanRepo, scanBase: null, scanTime: 0 };
+    const revRepo = input.spec.rev === undefined ? null : input.alias ? repoOf(input.alias.target) : scanRepo;
+    if (input.spec.rev !== undefined) {
+      if (revRepo) revisions.push({ p, rev: input.spec.rev, repo: revRepo });
+      else unknown(entry, `${input.alias ? shown(ctx, input.alias.target) : 'its folder'} is not a git repository`);
+    } else pending.push(p);
+  }
+  if (revisions.length > 0) {
+    // A revision ref reads its revision: at a commit or a tag it never drifts (docs/drift.md#pinned-aliases).
+    const fixed = await fixedRevisions(revisions, git);
+    for (const r of revisions) {
+      if (!fixed.has(`${r.repo}\0${r.rev}`)) unknown(r.p.entry, `${r.rev} is no commit or tag: ${r.p.input.ref} reads it as it is now, and drift has nothing to compare (write a commit or a tag)`);
+    }
   }
 
   await findBases(pending, ctx, git, options.since, options.blameEveryFile ?? false);
@@ -69,6 +86,7 @@ export async function detectDrift(refs: readonly (DriftRefInput | UnresolvedDrif
     return true;
   });
   await findTargets(live, ctx, git, repoOf);
+  await pinnedCurrents(live.filter((p) => p.entry.status !== 'unknown'), ctx, git, options.versionMode ?? 'auto');
   await judge(live.filter((p) => p.entry.status !== 'unknown'), git, options.baseFiles ?? false);
 
   applyAccepted(entries, options.confine);

@@ -21,7 +21,7 @@ import { judgeSymbol } from './symbol-drift.js';
  */
 export async function judge(pending: Pending[], git: GitRunner, baseFiles: boolean): Promise<void> {
   const byPair = new Map<string, Pending[]>();
-  for (const p of pending) groupInto(byPair, `${p.targetRepo}\0${p.targetBase}`, p);
+  for (const p of pending) groupInto(byPair, `${p.targetRepo}\0${p.targetBase}\0${p.current ?? ''}`, p);
   const old = await oldTexts(pending, git);
   const currentLines = new Map<string, string[] | null>();
   const current = (file: string) => {
@@ -46,6 +46,11 @@ function oldName(p: Pending): string {
   return `${p.targetBase}:${toPosix(path.relative(p.targetRepo!, p.target!))}`;
 }
 
+/** A ref's target file at its current version (a pin), when that is no working tree. */
+function currentName(p: Pending, rel = toPosix(path.relative(p.targetRepo!, p.target!))): string | null {
+  return p.current === undefined ? null : `${p.current}:${rel}`;
+}
+
 interface OldTexts {
   /** By `repository\0oldName`. */
   texts: Map<string, GitObject | null>;
@@ -58,7 +63,9 @@ async function oldTexts(pending: readonly Pending[], git: GitRunner): Promise<Ol
   const texts = new Map<string, GitObject | null>();
   const failed = new Map<string, GitError>();
   await Promise.all([...new Set(pending.map((p) => p.targetRepo!))].map(async (repo) => {
-    const objects = await isolated(() => readObjects(git, repo, pending.filter((p) => p.targetRepo === repo).map(oldName)));
+    // A pinned alias's files at the pin are read in the same batch.
+    const names = pending.filter((p) => p.targetRepo === repo).flatMap((p) => [oldName(p), currentName(p) ?? []].flat());
+    const objects = await isolated(() => readObjects(git, repo, names));
     if (objects instanceof GitError) failed.set(repo, objects);
     else for (const [k, v] of objects) texts.set(`${repo}\0${k}`, v);
   }));
@@ -71,11 +78,18 @@ async function judgePair(group: Pending[], old: OldTexts, current: (file: string
   const repo = targetRepo!;
   const base = targetBase!;
   const rels = [...new Set(group.map((p) => toPosix(path.relative(repo, p.target!))))];
-  const result = old.failed.get(repo) ?? (await isolated(() => changesSince(git, repo, base, rels)));
+  const to = group[0]!.current;
+  const result = old.failed.get(repo) ?? (await isolated(() => changesSince(git, repo, base, rels, to)));
   if (result instanceof GitError) {
     for (const p of group) unknown(p.entry, result.message);
     return;
   }
+  const pinned = to === undefined ? null : await atCommit(group, old, result, to, git);
+  if (pinned instanceof GitError) {
+    for (const p of group) unknown(p.entry, pinned.message);
+    return;
+  }
+  const now = pinned ? pinned.lines : current;
   const missing = group.filter((p) => !old.texts.get(`${repo}\0${oldName(p)}`));
   // A path the base has whose object git cannot read: a partial clone or a damaged repository.
   const unreadable = missing.length > 0 ? await isolated(() => pathsAt(git, repo, base, missing.map((p) => toPosix(path.relative(repo, p.target!))))) : new Set<string>();
@@ -91,19 +105,58 @@ async function judgePair(group: Pending[], old: OldTexts, current: (file: string
     }
     const change = result.get(rel) ?? null;
     if (p.selector.kind === 'symbol') {
-      byName.push(judgeSymbolRef(p as SymbolPending, oldText.data, change, repo));
+      byName.push(judgeSymbolRef(p as SymbolPending, oldText.data, change, repo, pinned?.text));
       continue;
     }
     if (baseFiles) p.entry.baseFile = { text: oldText.data, target: p.target! };
-    judgeOne(p as LinePending, linesOf(oldText.data), change, current, repo);
+    judgeOne(p as LinePending, linesOf(oldText.data), change, now, repo);
   }
 }
 
+/**
+ * The lines of the group's files at the commit `to` (a pin), by absolute path: read with the old
+ * texts, and a file renamed since the base in one more batch.
+ */
+async function atCommit(
+  group: readonly Pending[],
+  old: OldTexts,
+  changes: Map<string, FileChange>,
+  to: string,
+  git: GitRunner,
+): Promise<{ lines: (file: string) => string[] | null; text: (file: string) => Buffer | null } | GitError> {
+  const repo = group[0]!.targetRepo!;
+  const texts = new Map<string, Buffer | null>();
+  const renamed: string[] = [];
+  for (const p of group) {
+    const rel = toPosix(path.relative(repo, p.target!));
+    const now = changes.get(rel)?.newPath ?? rel;
+    if (now === rel) texts.set(path.join(repo, rel), old.texts.get(`${repo}\0${currentName(p)}`)?.data ?? null);
+    else renamed.push(now);
+  }
+  if (renamed.length > 0) {
+    const read = await isolated(() => readObjects(git, repo, renamed.map((r) => `${to}:${r}`)));
+    if (read instanceof GitError) return read;
+    for (const r of renamed) texts.set(path.join(repo, r), read.get(`${to}:${r}`)?.data ?? null);
+  }
+  const lines = new Map<string, string[] | null>();
+  return {
+    lines: (file) => {
+      if (!lines.has(file)) {
+        const data = texts.get(file);
+        lines.set(file, data ? linesOf(data) : null);
+      }
+      return lines.get(file)!;
+    },
+    text: (file) => texts.get(file) ?? null,
+  };
+}
+
 /** A symbol ref, judged by name (symbol-drift.ts) from the same old text and the same diff. */
-async function judgeSymbolRef(p: SymbolPending, oldText: Buffer, change: FileChange | null, repo: string): Promise<void> {
+async function judgeSymbolRef(p: SymbolPending, oldText: Buffer, change: FileChange | null, repo: string, atPin?: (file: string) => Buffer | null): Promise<void> {
   const now = change && change.newPath === null ? null : change?.newPath ? path.join(repo, change.newPath) : p.target!;
   const spec = p.input.spec as RefSpec & { selector: SymbolSelector };
-  const { currentLines, ...verdict } = await judgeSymbol({ base: p.entry.base!, spec, ref: p.input.ref, oldText, now, baseDir: p.baseDir!, renamed: now !== null && now !== p.target });
+  const nowText = atPin && now !== null ? { nowText: atPin(now) } : {};
+  const { currentLines, ...verdict } = await judgeSymbol({ base: p.entry.base!, spec, ref: p.input.ref, oldText, now, ...nowText, baseDir: p.baseDir!, renamed: now !== null && now !== p.target });
   Object.assign(p.entry, verdict);
   if (currentLines) {
     // A changed symbol ref is a warning, and --accept records it as a line ref.

@@ -23,6 +23,8 @@ export interface Pending {
   target?: string;
   /** Folder the ref's path is relative to. */
   baseDir?: string;
+  /** The commit the ref's file is judged at now (a pinned alias: the pin); absent: the working tree. */
+  current?: string;
 }
 
 export type LinePending = Pending & { selector: RangeSelector };

@@ -52,6 +52,8 @@ export interface SymbolJudgement {
   oldText: Buffer;
   /** The target file now (after a rename git found), null when git saw it deleted. */
   now: string | null;
+  /** The file now when it is read at a commit (a pinned alias's pin), not from disk. */
+  nowText?: Buffer | null;
   /** With `now` renamed: the folder the ref's path is relative to, for the new path. */
   baseDir: string;
   renamed: boolean;
@@ -81,8 +83,16 @@ export async function judgeSymbol(j: SymbolJudgement): Promise<SymbolVerdict> {
   let table: Declaration[];
   let nowLines: string[];
   try {
-    table = await loadFileDeclarations(j.now, j.ref);
-    nowLines = linesOf(fs.readFileSync(j.now, 'utf8'));
+    if (j.nowText === null) return { status: 'deleted', ...then };
+    if (j.nowText !== undefined) {
+      if (j.nowText.length > MAX_SYMBOL_FILE_BYTES) return unknown(`${spec.path} is too large for symbol refs (at most 1 MiB)`);
+      const text = j.nowText.toString('utf8');
+      table = await declarationsOfText(text, language);
+      nowLines = linesOf(text);
+    } else {
+      table = await loadFileDeclarations(j.now, j.ref);
+      nowLines = linesOf(fs.readFileSync(j.now, 'utf8'));
+    }
   } catch (err) {
     if (err instanceof RefError) return unknown(err.message);
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'deleted', ...then };

@@ -44,6 +44,9 @@ export async function checkDocument(doc: EditorDocument, session: EditorSession,
   // Symbol refs resolve from tables parsed in the worker, fetched here without blocking.
   await primeSymbolTables(refs.map((r) => r.ref), doc.path, session, isCurrent);
   if (!isCurrent()) return null;
+  // Pinned aliases and revision refs are checked at their version (docs/editor.md#refs-at-a-version).
+  await session.prepareVersions(refs.map((r) => ({ ref: r.ref, dirs: docSearchDirs(doc.path, session.root) })));
+  if (!isCurrent()) return null;
   const checked: CheckedDocument = { ...doc, lines, refs };
   const findings: EditorFinding[] = [];
   let steps = 0;
@@ -98,6 +101,7 @@ function workflowFindings(doc: CheckedDocument, session: EditorSession): EditorF
     result = validateConv(doc.path, session.ctx, {
       aliases: session.aliases,
       readFile: (p) => (p === doc.path ? doc.text : readTextFile(p)),
+      versions: session.versions,
     });
   } catch (err) {
     if (!isRefcatError(err)) throw err;

@@ -8,6 +8,7 @@ import { confinementOf } from '../alias/alias-confinement.js';
 import type { Confinement } from '../safe-read/confinement.js';
 import type { PatternBudget } from '../regex/pattern-search.js';
 import { hasGlobChars } from '../walk/glob.js';
+import { READ_AT_PIN, type RefToCheck, RunVersions } from '../versions/run-versions.js';
 
 /** What one ref check gave: the CLI's errors and warnings for it. */
 export interface RefCheck {
@@ -41,6 +42,8 @@ export class EditorSession {
   private readonly checks = new Map<string, CachedCheck>();
   /** Files stat'ed in the current pass: a target cited many times is looked at once per check. */
   private seen = new Map<string, Stamp>();
+  /** Refs at a version, read from git once until the next save (docs/editor.md#refs-at-a-version). */
+  private versionRun: RunVersions | null = null;
 
   constructor(readonly ctx: Context) {}
 
@@ -76,6 +79,27 @@ export class EditorSession {
     this.aliasResolver = null;
     this.confined = null;
     this.checks.clear();
+    this.close();
+  }
+
+  /** Ends the git processes that read versions. */
+  close(): void {
+    this.versionRun?.close();
+    this.versionRun = null;
+  }
+
+  /**
+   * Reads the refs that name a version (a pinned alias, a revision a branch or tag reaches) before
+   * they are checked, as extraction reads them.
+   */
+  async prepareVersions(refs: readonly RefToCheck[]): Promise<void> {
+    const run = (this.versionRun ??= new RunVersions(this.ctx, { reachableOnly: true }));
+    if (run.pending(refs)) await run.prepare(refs, this.aliases);
+  }
+
+  /** The refs read at a version so far (ExtractOptions.versions). */
+  get versions(): RunVersions | undefined {
+    return this.versionRun ?? undefined;
   }
 
   /** Start checking a document: files are looked at again (once each) from now on. */
@@ -89,8 +113,10 @@ export class EditorSession {
     const cached = this.checks.get(key);
     if (cached && cached.stamps.every((st) => this.fresh(st))) return cached.check;
     this.resolutions++;
-    const report = extract([ref], this.ctx, { searchDirs: [...searchDirs], aliases: this.aliases, checkOnly: true, patternBudget: budget });
-    const check = { errors: report.errors, warnings: report.warnings };
+    const report = extract([ref], this.ctx, { searchDirs: [...searchDirs], aliases: this.aliases, checkOnly: true, patternBudget: budget, versions: this.versionRun?.prepared });
+    // That a pin was read, not the checkout, is the hover's to say: a diagnostic would sit on
+    // whichever ref happened to be read first.
+    const check = { errors: report.errors, warnings: report.warnings.filter((w) => w.code !== READ_AT_PIN) };
     // A glob depends on folders, not files; a pattern that ran out of time may pass next time; a
     // name not found (or found twice) depends on a target its error does not name (its table is
     // cached by mtime: checking again costs a stat).

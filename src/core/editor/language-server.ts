@@ -71,6 +71,7 @@ export function serveLanguageServer(options: LanguageServerOptions): Promise<Exi
     finish = (code) => {
       diagnostics.stop();
       stopParsingOffThread(parser);
+      session.close();
       resolve(code);
     };
   });

@@ -11,6 +11,7 @@ import { docSearchDirs, type EditorSession } from './editor-session.js';
 import type { EditorFix, EditorFinding } from './editor-findings.js';
 import { here, type LspServer, toRange } from './lsp-protocol.js';
 import { primeSymbolTables } from './symbol-refs.js';
+import type { PreparedVersions } from '../versions/prepare-versions.js';
 
 /** Hover shows at most this many selected lines (docs/editor.md#hover). */
 export const HOVER_MAX_LINES = 40;
@@ -22,12 +23,13 @@ const HOVER_MAX_CHARS = 4 * 1024 * 1024;
  * HOVER_MAX_LINES lines with a note saying how many more there are; a broken ref shows the
  * CLI's error.
  */
-export function hoverMarkdown(r: LocatedRef, docPath: string, session: EditorSession): string {
+export function hoverMarkdown(r: LocatedRef, docPath: string, session: EditorSession, versions?: PreparedVersions): string {
   const report = extract([r.ref], session.ctx, {
     searchDirs: docSearchDirs(docPath, session.root),
     aliases: session.aliases,
     maxSelectionChars: HOVER_MAX_CHARS,
     confine: session.confinement,
+    versions,
   });
   const parts: string[] = [];
   let room = HOVER_MAX_LINES;
@@ -112,7 +114,19 @@ export async function hoverHandler(params: unknown, server: LspServer): Promise<
   const at = here(params, server);
   if (!at?.ref) return null;
   await primeSymbolTables([at.ref.ref], at.file.path, server.session);
-  return { contents: { kind: 'markdown', value: hoverMarkdown(at.ref, at.file.path, server.session) }, range: toRange({ startLine: at.line, startColumn: at.ref.start, endLine: at.line, endColumn: at.ref.end }) };
+  const versions = await hoverVersions(at.ref.ref, at.file.path, server.session);
+  return { contents: { kind: 'markdown', value: hoverMarkdown(at.ref, at.file.path, server.session, versions) }, range: toRange({ startLine: at.line, startColumn: at.ref.start, endLine: at.line, endColumn: at.ref.end }) };
+}
+
+/**
+ * The ref's version, read afresh for each hover (docs/editor.md#refs-at-a-version): its lines at
+ * the pin, and the warning that the checkout is elsewhere, every time, not once a session.
+ */
+async function hoverVersions(ref: string, docPath: string, session: EditorSession): Promise<PreparedVersions | undefined> {
+  if (!ref.includes(':')) return undefined;
+  const { prepareVersions } = await import('../versions/prepare-versions.js');
+  const batch = { inputs: [ref], searchDirs: docSearchDirs(docPath, session.root) };
+  return (await prepareVersions([batch], session.ctx, { aliases: session.aliases, base: session.root, policy: { reachableOnly: true } })) ?? undefined;
 }
 
 /** `textDocument/definition`: where refTarget lands, or null for no definition. */

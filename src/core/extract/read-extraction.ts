@@ -195,9 +195,14 @@ function selectionError(err: unknown, file: ResolvedFile, options: ExtractOption
 }
 
 /** A file's bytes read at a version, as a ReadCache holds a file: its lines and its size. */
+/** A blob's lines, decoded once however many refs read it (they are handed the same bytes). */
+const decodedBlobs = new WeakMap<Buffer, { lines: string[]; size: number }>();
+
 function versionedLines(bytes: Buffer, refText: string): { lines: string[]; size: number } {
   try {
-    return { lines: LineReader.linesOf(bytes), size: bytes.length };
+    let held = decodedBlobs.get(bytes);
+    if (!held) decodedBlobs.set(bytes, (held = { lines: LineReader.linesOf(bytes), size: bytes.length }));
+    return held;
   } catch (err) {
     if (err instanceof BinaryContentError) throw new RefError('binary', `Binary file: ${refText}`, refText);
     throw err;

@@ -99,10 +99,12 @@ function versionedFiles(spec: RefSpec, ctx: Context, options: ExtractOptions & {
   if (!options.versions && spec.rev === undefined) return null;
   // An unknown alias is that error here, as for any alias ref.
   const folder = spec.alias && spec.alias !== '.' ? options.aliases.resolve(spec.alias, spec.raw) : (options.searchDirs?.[0] ?? options.base ?? ctx.cwd);
-  if (!options.versions) throw new RefError('unsupported', `A revision is read only by extraction (refcat REFS...), not here yet: ${spec.raw}`, spec.raw);
-  // A server's reads stay in its root: a revision must be reachable from a branch or tag there,
-  // which is not checked yet, so none is read (docs/refs.md#refs-at-a-version).
-  if (options.confine && spec.rev !== undefined) throw new RefError('unsupported', `A revision ref is not read under a confined reader (refcat mcp): ${spec.raw}`, spec.raw);
+  if (!options.versions) throw new RefError('unsupported', `A revision is read only where the refs were read from git first (prepareVersions): ${spec.raw}`, spec.raw);
+  // A server's reads stay in its root: a revision is read only where it was checked that a branch
+  // or tag reaches it (docs/agents.md#refs-at-a-version).
+  if (options.confine && spec.rev !== undefined && !options.versions.policy.reachableOnly) {
+    throw new RefError('unsupported', `A revision ref is read under a confined reader (refcat mcp) only when a branch or tag reaches it, which was not checked: ${spec.raw}`, spec.raw);
+  }
   const found = options.versions.filesOf(spec, folder);
   if (!found) return null;
   if (options.confine && found.files.some((f) => !options.confine!.allows(f.abs))) throw outside(spec.raw, options.confine.root);

@@ -3,16 +3,17 @@ import { parseDiff, type RepoChanges } from './diff-hunks.js';
 import type { GitRunner } from './git-runner.js';
 
 /**
- * What became of `rels` between `base` and the working tree, reading no other file's content: a
+ * What became of `rels` between `base` and the working tree (or the commit `to`), reading no other file's content: a
  * diff of the referenced paths only; when one of them is gone, renames are found over names only
  * (`--name-status`, no content in the output) and just those pairs are content-diffed
  * (docs/reference.md#drift-verdicts).
  */
-export async function changesSince(git: GitRunner, repo: string, base: string, rels: readonly string[]): Promise<RepoChanges> {
-  const changes = await contentDiff(git, repo, base, rels);
+export async function changesSince(git: GitRunner, repo: string, base: string, rels: readonly string[], to?: string): Promise<RepoChanges> {
+  const revs = to === undefined ? [base] : [base, to];
+  const changes = await contentDiff(git, repo, revs, rels);
   const gone = new Set([...changes.values()].filter((c) => c.newPath === null).map((c) => c.oldPath));
   if (gone.size === 0) return changes;
-  const names = await git.run(repo, ['diff', '--no-ext-diff', '--no-textconv', '-M', '--name-status', '-z', base, '--']);
+  const names = await git.run(repo, ['diff', '--no-ext-diff', '--no-textconv', '-M', '--name-status', '-z', ...revs, '--']);
   const pairs: string[] = [];
   const fields = names.toString('utf8').split('\0');
   for (let i = 0; i + 1 < fields.length; ) {
@@ -21,14 +22,14 @@ export async function changesSince(git: GitRunner, repo: string, base: string, r
     if (two && status.startsWith('R') && gone.has(fields[i + 1]!)) pairs.push(fields[i + 1]!, fields[i + 2]!);
     i += two ? 3 : 2;
   }
-  for (const [k, v] of await contentDiff(git, repo, base, pairs)) changes.set(k, v);
+  for (const [k, v] of await contentDiff(git, repo, revs, pairs)) changes.set(k, v);
   return changes;
 }
 
-async function contentDiff(git: GitRunner, repo: string, base: string, paths: readonly string[]): Promise<RepoChanges> {
+async function contentDiff(git: GitRunner, repo: string, revs: readonly string[], paths: readonly string[]): Promise<RepoChanges> {
   const changes: RepoChanges = new Map();
   for (const batch of argBatches(paths, PATHS_PER_CALL)) {
-    const args = ['--literal-pathspecs', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', '--src-prefix=a/', '--dst-prefix=b/', '-M', '-U0', base, '--', ...batch];
+    const args = ['--literal-pathspecs', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', '--src-prefix=a/', '--dst-prefix=b/', '-M', '-U0', ...revs, '--', ...batch];
     for (const [k, v] of parseDiff((await git.run(repo, args)).toString('utf8'))) changes.set(k, v);
   }
   return changes;

@@ -43,6 +43,16 @@ export async function refsNamed(git: GitRunner, repo: string, patterns: readonly
  * blob). The revision reaches git only after `--end-of-options`, as `rev^{commit}`, so no name
  * is ever read as an option and nothing but a commit is ever answered.
  */
+/**
+ * Whether a branch, a remote-tracking branch or a tag of the repository holds `commit` (a full
+ * sha): a commit no name reaches (dropped, stashed, fetched by id) is not one a server reads.
+ */
+export async function reachableFromRef(git: GitRunner, repo: string, commit: string): Promise<boolean> {
+  if (!/^[0-9a-f]{40,64}$/.test(commit)) return false;
+  const out = await git.run(repo, ['for-each-ref', '--count=1', '--format=%(refname)', `--contains=${commit}`, '--', 'refs/heads/', 'refs/remotes/', 'refs/tags/']);
+  return out.toString('utf8').trim() !== '';
+}
+
 export async function resolveCommit(git: GitRunner, repo: string, rev: string): Promise<string | null> {
   const out = await git.tryRun(repo, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`]);
   const m = out && /^([0-9a-f]{40,64})\s*$/.exec(out.toString('utf8'));

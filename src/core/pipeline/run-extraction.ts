@@ -138,7 +138,9 @@ async function withVersions(req: ExtractionRequest, batches: RefBatch[], ctx: Co
   if (req.extract.versions || (!batches.some((b) => b.inputs.some((r) => r.includes(':'))) && req.extract.versionPolicy?.at === undefined)) return req;
   const { prepareVersions } = await import('../versions/prepare-versions.js');
   const aliases = req.extract.aliases ?? new AliasResolver(ctx);
-  const versions = await prepareVersions(batches, ctx, { aliases, base: req.extract.base, policy: req.extract.versionPolicy });
+  // A confined reader (refcat mcp) reads a revision only when a branch or tag reaches it.
+  const policy = { ...req.extract.versionPolicy, reachableOnly: req.extract.versionPolicy?.reachableOnly ?? req.extract.confine !== undefined };
+  const versions = await prepareVersions(batches, ctx, { aliases, base: req.extract.base, policy });
   return versions ? { ...req, extract: { ...req.extract, aliases, versions } } : req;
 }
 

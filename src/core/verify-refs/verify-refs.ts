@@ -1,23 +1,23 @@
 import path from 'node:path';
 import type { Context } from '../../shared/context.js';
 import { ConfigError, type Finding, RefError } from '../../shared/errors.js';
-import { displayRelative, findUp, shownPath } from '../../shared/paths.js';
+import { shownPath } from '../../shared/paths.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
 import { confinementOf } from '../alias/alias-confinement.js';
 import { type ConvReader, loadConv } from '../workflow/load-conv.js';
 import { Confinement } from '../safe-read/confinement.js';
-import { checkConvRefs, relaxedBy, relaxMissing, workflowAliases } from '../workflow/validate-conv.js';
+import { checkConvRefs, relaxedBy, relaxMissing, searchDirsFor, workflowAliases } from '../workflow/validate-conv.js';
 import { extract } from '../extract/extract.js';
 import { PatternBudget } from '../regex/pattern-search.js';
 import { ReadCache } from '../extract/read-cache.js';
 import { SnippetFiles } from '../snippets/snippet-files.js';
 import { WalkCache } from '../walk/walk-cache.js';
-import { hasGlobChars } from '../walk/glob.js';
 import { MAX_TEXT_FILE_BYTES, readTextFile, TextFileError } from '../safe-read/read-text-file.js';
-import { collectFiles, type SkippedFile, walkFiles } from '../walk/collect-files.js';
+import { collectFiles, type SkippedFile } from '../walk/collect-files.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { findDocRefs } from '../doc-refs/find-doc-refs.js';
 import { folderLookup, groupNotCloned, intoFolderNotCloned } from './group-not-cloned.js';
+import { addSuggestions, pinnedTrees } from './suggest-fixes.js';
 import type { RefFinding } from './ref-finding.js';
 import { convRefs } from '../workflow/conv-refs.js';
 import { WorkflowParts } from '../workflow/workflow-parts.js';
@@ -32,6 +32,8 @@ import { judgeAtBase, judgeFixedAgain, keepBareRefs, refreshSnippets } from '../
 import { loadGrammars } from '../symbols/grammar-loader.js';
 import type { SymbolLanguage } from '../symbols/languages.js';
 import { missingGrammars, prepareSymbolRefs } from '../symbols/prepare-symbol-refs.js';
+import { READ_AT_PIN, type RefToCheck, RunVersions } from '../versions/run-versions.js';
+import type { VersionMode } from '../versions/version-reader.js';
 
 /** The file types `verify refs` scans in folders (docs/reference.md#verify-refs). */
 export const VERIFY_EXTENSIONS: readonly string[] = ['.md', '.conv', '.txt', '.yaml', '.yml'];
@@ -81,11 +83,14 @@ export interface VerifyRefsOptions {
     git?: DetectDriftOptions['git'];
     blameEveryFile?: boolean;
   };
+  /** `--worktree` reads pinned aliases' checkouts; `--pinned` makes a pin the clone lacks an error (docs/refs.md#refs-at-a-version). */
+  versionMode?: VersionMode;
   /** Handed every ref found, as drift reads refs, once the scan is done (`refcat anchor`: docs/drift.md#anchoring). */
   onRefs?: (refs: readonly (DriftRefInput | UnresolvedDriftRef)[]) => void;
 }
 
 export type { RefFinding } from './ref-finding.js';
+export { addSuggestions } from './suggest-fixes.js';
 
 export interface VerifyRefsReport {
   filesScanned: number;
@@ -104,7 +109,6 @@ export interface VerifyRefsReport {
   drift?: DriftReport & { fixes: DriftFix[]; dryRun: boolean; acceptances?: DriftAcceptance[] };
 }
 
-const MAX_SUGGESTIONS = 5;
 /** Docs are read whole; a file this large is a data file or a log, not documentation. */
 const MAX_DOC_BYTES = MAX_TEXT_FILE_BYTES;
 
@@ -146,29 +150,44 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
     convs.length > 0 ? new WorkflowParts(ctx, { named: convs, readFile: options.readFile, confine: options.confine }) : undefined,
   );
   const scanned = new Set(files.map((f) => f.path));
-  for (const [i, file] of files.entries()) {
-    options.onProgress?.(i, files.length);
-    const [findingsBefore, entriesBefore, driftBefore] = [findings.length, snippets?.entries.length ?? 0, driftRefs?.length ?? 0];
-    const workflow = workflows.get(file.path);
-    for (const w of [...(workflow?.through ?? []), ...(workflow ? [workflow] : [])]) {
-      if (!(w.conv instanceof RefError)) await prepareSymbolRefs(convRefs(w.conv).map((r) => r.ref));
+  // Refs at a version are read from git before they are checked, each once (docs/refs.md#refs-at-a-version).
+  const versions = new RunVersions(ctx, { mode: options.versionMode, reachableOnly: options.confine !== undefined });
+  let drift: VerifyRefsReport['drift'];
+  try {
+    for (const [i, file] of files.entries()) {
+      options.onProgress?.(i, files.length);
+      const [findingsBefore, entriesBefore, driftBefore] = [findings.length, snippets?.entries.length ?? 0, driftRefs?.length ?? 0];
+      const workflow = workflows.get(file.path);
+      for (const w of [...(workflow?.through ?? []), ...(workflow ? [workflow] : [])]) {
+        if (w.conv instanceof RefError) continue;
+        await prepareSymbolRefs(convRefs(w.conv).map((r) => r.ref));
+        await versions.prepare(workflowRefs(w.conv, ctx), workflowAliases(w.conv, ctx, base, (p) => p, []));
+      }
+      for (const w of workflow?.through ?? []) refsFound += checkWorkflow(w, ctx, base, findings, budget, driftRefs, options.confine, scanned, versions);
+      const sinks = { findings, budget, driftRefs, snippets, comparable, bareRefs, confine: options.confine, quotable, folderThere, readCache, snippetFiles, walkCache, versions };
+      let checked = workflow ? checkWorkflow(workflow, ctx, base, findings, budget, driftRefs, options.confine, scanned, versions) : checkDoc(file.path, file.root, ctx, base, sinks);
+      while (typeof checked !== 'number') {
+        // Symbol refs whose grammars are not loaded yet: load them (once per run) and check the doc
+        // again. Refs at a version not read yet: read them, and the check goes on.
+        if (Array.isArray(checked)) {
+          await loadGrammars(checked);
+          checked = checkDoc(file.path, file.root, ctx, base, sinks);
+        } else {
+          await versions.prepare(checked.atVersion, base);
+          checked = checked.resume();
+        }
+      }
+      refsFound += checked;
+      detach(findings, findingsBefore);
+      if (snippets) detach(snippets.entries, entriesBefore);
+      if (driftRefs) detach(driftRefs, driftBefore);
     }
-    for (const w of workflow?.through ?? []) refsFound += checkWorkflow(w, ctx, base, findings, budget, driftRefs, options.confine, scanned);
-    const sinks = { findings, budget, driftRefs, snippets, comparable, bareRefs, confine: options.confine, quotable, folderThere, readCache, snippetFiles, walkCache };
-    let checked = workflow ? checkWorkflow(workflow, ctx, base, findings, budget, driftRefs, options.confine, scanned) : checkDoc(file.path, file.root, ctx, base, sinks);
-    if (typeof checked !== 'number') {
-      // Symbol refs whose grammars are not loaded yet: load them (once per run) and check the doc again.
-      await loadGrammars(checked);
-      checked = checkDoc(file.path, file.root, ctx, base, sinks) as number;
-    }
-    refsFound += checked;
-    detach(findings, findingsBefore);
-    if (snippets) detach(snippets.entries, entriesBefore);
-    if (driftRefs) detach(driftRefs, driftBefore);
+    if (driftRefs) options.onRefs?.(driftRefs);
+    drift = options.drift && driftRefs ? await driftPass(driftRefs, options.drift, { ctx, aliases: base, budget, bareRefs, snippets, confine: options.confine, versions }) : undefined;
+    if (options.suggestFixes) addSuggestions(findings, base, files.map((f) => f.root), ctx, await pinnedTrees(findings, base, versions));
+  } finally {
+    versions.close();
   }
-  if (driftRefs) options.onRefs?.(driftRefs);
-  const drift = options.drift && driftRefs ? await driftPass(driftRefs, options.drift, { ctx, aliases: base, budget, bareRefs, snippets, confine: options.confine }) : undefined;
-  if (options.suggestFixes) addSuggestions(findings, base, files.map((f) => f.root), ctx);
 
   const grouped = groupNotCloned(findings, base, ctx, { allowMissing: options.allowMissing ?? false, exists: folderThere });
   return reportOf(grouped, { filesScanned: files.length, skipped, refsFound, strict: options.strict ?? false, snippets, drift });
@@ -181,6 +200,8 @@ function reportOf(
 ): VerifyRefsReport {
   const errors = grouped.filter((f) => f.severity === 'error');
   const warnings = grouped.filter((f) => f.severity === 'warning');
+  // A pinned alias read at its pin is judged right: the warning that says so fails no --strict run.
+  const failing = warnings.filter((w) => w.code !== READ_AT_PIN);
   // Findings without a ref (a malformed ALIAS, an unreadable file) fail the run but are not refs.
   const broken = new Set(errors.flatMap((f): { file: string; line: number | null; ref?: string }[] => f.refs ?? (f.ref ? [f] : [])).map((f) => `${f.file}\0${f.line}\0${f.ref}`)).size;
   return {
@@ -192,7 +213,7 @@ function reportOf(
     errors,
     warnings,
     passed:
-      errors.length === 0 && !(scan.strict && warnings.length > 0) && driftPasses(scan.drift, scan.strict) && (scan.snippets?.stale ?? 0) === 0,
+      errors.length === 0 && !(scan.strict && failing.length > 0) && driftPasses(scan.drift, scan.strict) && (scan.snippets?.stale ?? 0) === 0,
     ...(scan.snippets ? { snippets: scan.snippets } : {}),
     ...(scan.drift ? { drift: scan.drift } : {}),
   };
@@ -205,10 +226,11 @@ function reportOf(
 async function driftPass(
   driftRefs: readonly (DriftRefInput | UnresolvedDriftRef)[],
   opts: NonNullable<VerifyRefsOptions['drift']>,
-  run: { ctx: Context; aliases: AliasResolver; budget: PatternBudget; bareRefs: ReadonlySet<string>; snippets: SnippetReport | undefined; confine: Confinement | undefined },
+  run: { ctx: Context; aliases: AliasResolver; budget: PatternBudget; bareRefs: ReadonlySet<string>; snippets: SnippetReport | undefined; confine: Confinement | undefined; versions: RunVersions },
 ): Promise<NonNullable<VerifyRefsReport['drift']>> {
-  const { snippets } = run;
-  const found = await detectDrift(driftRefs, run.ctx, { since: opts.since, git: opts.git, blameEveryFile: opts.blameEveryFile, confine: run.confine });
+  const { snippets, versions } = run;
+  const versionMode = versions.policy.mode;
+  const found = await detectDrift(driftRefs, run.ctx, { since: opts.since, git: opts.git, blameEveryFile: opts.blameEveryFile, confine: run.confine, versionMode });
   keepBareRefs(found, run.bareRefs);
   const dryRun = opts.dryRun ?? false;
   const isKnownAlias = aliasOrUnsure(run.aliases);
@@ -217,8 +239,13 @@ async function driftPass(
   const drift: NonNullable<VerifyRefsReport['drift']> = { ...found, dryRun, fixes, ...(acceptances ? { acceptances } : {}) };
   if (snippets) {
     // A snippet's lines as its (new) ref selects them now, looked up as the doc's refs are.
+    const asRef = (s: SnippetEntry, ref: string) => (s.citation.bare && !ref.startsWith('@') ? '@' + ref : ref);
+    // The new refs read the version the old ones did (docs/refs.md#what-each-command-reads).
+    const newRefs = new Map<string, string[]>();
+    for (const e of drift.entries) if (e.newRef) newRefs.set(e.file, [...(newRefs.get(e.file) ?? []), e.newRef]);
+    await versions.prepare(snippets.entries.flatMap((s) => (newRefs.get(s.file) ?? []).map((ref) => ({ ref: asRef(s, ref), dirs: s.searchDirs }))), run.aliases);
     const select = (s: SnippetEntry, ref: string) => {
-      const report = extract([s.citation.bare && !ref.startsWith('@') ? '@' + ref : ref], run.ctx, { searchDirs: [...s.searchDirs], aliases: run.aliases, patternBudget: run.budget });
+      const report = extract([asRef(s, ref)], run.ctx, { searchDirs: [...s.searchDirs], aliases: run.aliases, patternBudget: run.budget, versions: versions.prepared });
       return report.errors.length === 0 ? report.results : null;
     };
     judgeAtBase(snippets, drift);
@@ -287,6 +314,11 @@ function driftInput(file: string, line: number, text: string, ref: string, alias
   }
 }
 
+/** A workflow's refs, as checkConvRefs looks them up. */
+function workflowRefs(conv: Parameters<typeof convRefs>[0], ctx: Context): RefToCheck[] {
+  return convRefs(conv).map((r) => ({ ref: r.ref, dirs: searchDirsFor(r.directive, ctx) }));
+}
+
 const isWorkflow = (file: string) => file.toLowerCase().endsWith('.conv');
 
 /** The directives holding refs: a file's are checked only by the workflow that owns it. */
@@ -301,6 +333,7 @@ function checkWorkflow(
   driftRefs: (DriftRefInput | UnresolvedDriftRef)[] | undefined,
   confine: Confinement | undefined,
   scanned: ReadonlySet<string>,
+  versions: RunVersions,
 ): number {
   const { file, conv: loaded, owns } = workflow;
   if (loaded instanceof RefError) {
@@ -313,7 +346,7 @@ function checkWorkflow(
   const conv = { ...loaded, directives: loaded.directives.filter((d) => owns.has(d.file) || !REF_DIRECTIVES.has(d.name)) };
   const own: Finding[] = [];
   const aliases = workflowAliases(loaded, ctx, base, display, own);
-  const count = checkConvRefs(conv, ctx, aliases, own, false, budget, confine);
+  const count = checkConvRefs(conv, ctx, aliases, own, false, budget, confine, undefined, versions.prepared);
   // The workflow's VALIDATION-MODE relaxes its refs here as in validate: one verdict from both.
   relaxMissing(own, relaxedBy(loaded, false));
   findings.push(...own.filter((f) => owns.has(f.file)));
@@ -358,6 +391,8 @@ interface DocSinks {
   snippetFiles: SnippetFiles;
   /** What glob refs' walks read of the tree, once per run. */
   walkCache: WalkCache;
+  /** Refs at a version, read before the doc is checked. */
+  versions: RunVersions;
 }
 
 /**
@@ -377,9 +412,13 @@ function readDoc(file: string, ctx: Context, findings: Finding[]): string | null
   }
 }
 
-/** The refs checked, or the grammars its symbol refs need first (nothing was checked then). */
-function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolver, sinks: DocSinks): number | SymbolLanguage[] {
-  const { findings, budget, driftRefs, snippets, comparable, bareRefs, confine, quotable, readCache, snippetFiles, walkCache, folderThere } = sinks;
+/**
+ * The refs checked, or what must be ready first (nothing was checked then): the grammars its
+ * symbol refs need (check the doc again), or its refs that name a version, to be read from git
+ * before `resume` checks them.
+ */
+function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolver, sinks: DocSinks): number | SymbolLanguage[] | { atVersion: RefToCheck[]; resume: () => number } {
+  const { findings, budget, driftRefs, snippets, comparable, bareRefs, confine, readCache, snippetFiles, walkCache, versions, quotable, folderThere } = sinks;
   const text = readDoc(file, ctx, findings);
   if (text === null) return 0;
   const isKnownAlias = aliasOrUnsure(aliases);
@@ -411,7 +450,7 @@ function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolv
       return;
     }
     const judging = citation !== undefined && snippets !== undefined;
-    const report = extract([ref], ctx, { searchDirs: dirs, aliases, checkOnly: !judging, unjudgedOutside: true, quotable, patternBudget: budget, confine, readCache, walkCache });
+    const report = extract([ref], ctx, { searchDirs: dirs, aliases, checkOnly: !judging, unjudgedOutside: true, quotable, patternBudget: budget, confine, readCache, walkCache, versions: versions.prepared });
     const at = (severity: Finding['severity']) => (d: (typeof report.errors)[number]) =>
       findings.push({ severity, code: d.code, message: d.message, details: d.details, ref: text, file, line });
     report.errors.forEach(at('error'));
@@ -435,61 +474,9 @@ function checkDoc(file: string, root: string, ctx: Context, aliases: AliasResolv
   if (own.length > 0) all.sort((a, b) => a.line - b.line);
   const missing = missingGrammars(all.map((r) => r.ref));
   if (missing.length > 0) return missing;
-  for (const r of all) check(r.line, r.text, r.ref, r.dirs, r.citation);
-  return all.length;
-}
-
-/**
- * For every ref to a missing file: existing files with the same name below the alias root (alias
- * refs) or anywhere in the repository holding the current directory (the current directory outside
- * a repository), as refs with the original selector, closest path first (most trailing folders in
- * common, then shortest). A file below a scanned folder is written relative to it, any other
- * relative to the current directory: both are folders a doc's ref is looked up in.
- */
-export function addSuggestions(findings: RefFinding[], aliases: AliasResolver, roots: string[], ctx: Context): void {
-  const indexes = new Map<string, Map<string, string[]>>();
-  const indexOf = (root: string, shownFrom: (file: string) => string) => {
-    const key = `${shownFrom === fromScanRoot ? 'scan' : 'alias'}\0${root}`;
-    let index = indexes.get(key);
-    if (!index) {
-      index = new Map();
-      for (const file of walkFiles(root, root, [], () => true)) {
-        const name = path.basename(file);
-        index.set(name, [...(index.get(name) ?? []), shownFrom(file)]);
-      }
-      indexes.set(key, index);
-    }
-    return index;
+  const checkAll = () => {
+    for (const r of all) check(r.line, r.text, r.ref, r.dirs, r.citation);
+    return all.length;
   };
-  const scanRoots = [...new Set(roots)];
-  const dotGit = findUp(ctx.cwd, '.git');
-  const top = dotGit ? path.dirname(dotGit) : ctx.cwd;
-  // A scanned folder outside that repository is searched too.
-  const searched = [top, ...scanRoots.filter((r) => path.relative(top, r).startsWith('..') || path.isAbsolute(path.relative(top, r)))];
-  const fromScanRoot = (file: string) => {
-    const root = scanRoots.find((r) => file.startsWith(r.endsWith(path.sep) ? r : r + path.sep));
-    return displayRelative(root ?? ctx.cwd, file);
-  };
-  for (const f of findings) {
-    if (f.severity !== 'error' || (f.code !== 'not_found' && f.code !== 'context_no_match') || !f.ref) continue;
-    // The ref as written may end in a heading anchor (`@docs/GUIDE.md#install`), not a selector.
-    const hash = f.ref.indexOf('#');
-    const spec = parseRef(hash === -1 ? f.ref : f.ref.slice(0, hash));
-    if (hasGlobChars(spec.path)) continue;
-    const selector = hash === -1 ? '' : f.ref.slice(hash);
-    const wanted = spec.path.split('/');
-    const name = wanted[wanted.length - 1]!;
-    const target = spec.alias ? aliases.lookup(spec.alias)?.target : undefined;
-    const candidates = spec.alias ? (target ? (indexOf(target, (file) => displayRelative(target, file)).get(name) ?? []) : []) : searched.flatMap((root) => indexOf(root, fromScanRoot).get(name) ?? []);
-    const shared = (p: string) => {
-      const parts = p.split('/');
-      let n = 0;
-      while (n < parts.length && n < wanted.length && parts[parts.length - 1 - n] === wanted[wanted.length - 1 - n]) n++;
-      return n;
-    };
-    f.suggestions = [...new Set(candidates)]
-      .sort((a, b) => shared(b) - shared(a) || a.length - b.length || (a < b ? -1 : 1))
-      .slice(0, MAX_SUGGESTIONS)
-      .map((p) => (spec.alias ? `${spec.alias}:${p}` : `@${p}`) + selector);
-  }
+  return versions.pending(all) ? { atVersion: all, resume: checkAll } : checkAll();
 }

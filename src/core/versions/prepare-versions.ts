@@ -14,6 +14,8 @@ import { type VersionMode, VersionReader, type VersionTarget } from './version-r
 export interface VersionPolicy {
   mode?: VersionMode;
   at?: string;
+  /** A server's reads (refcat mcp): a revision is read only when a branch or tag reaches it. */
+  reachableOnly?: boolean;
 }
 
 /** The version a resolved file is read at. */
@@ -48,7 +50,7 @@ export class PreparedVersions {
     const entry = this.refs.get(keyOf(spec, folder));
     if (entry === undefined) {
       if (spec.rev !== undefined || (this.policy.at !== undefined && !spec.alias)) {
-        throw new RefError('unsupported', `A revision is read only where the refs are prepared for it (refcat REFS..., validate does not yet): ${spec.raw}`, spec.raw);
+        throw new RefError('unsupported', `A revision is read only where the refs are prepared for it (prepareVersions): ${spec.raw}`, spec.raw);
       }
       return null;
     }
@@ -61,6 +63,11 @@ export class PreparedVersions {
   /** The warnings of the refs asked for since the last call (each alias's once a run). */
   takeWarnings(): Diagnostic[] {
     return this.pending.splice(0);
+  }
+
+  /** Whether the ref was read already (ExtractOptions.versions's key: the ref and its folder). */
+  has(spec: RefSpec, folder: string): boolean {
+    return this.refs.has(keyOf(spec, folder));
   }
 
   /** @internal */
@@ -87,13 +94,14 @@ function keyOf(spec: RefSpec, folder: string): string {
 export async function prepareVersions(
   batches: readonly { inputs: readonly string[]; aliases?: AliasResolver; searchDirs?: string[] }[],
   ctx: Context,
-  options: { aliases: AliasResolver; base?: string; policy?: VersionPolicy },
+  options: { aliases: AliasResolver; base?: string; policy?: VersionPolicy; run?: { reader: VersionReader; prepared: PreparedVersions } },
 ): Promise<PreparedVersions | null> {
   const policy = options.policy ?? {};
   const base = options.base ?? ctx.cwd;
   const findRepo = repoFinder();
-  let prepared: PreparedVersions | null = null;
-  let reader: VersionReader | null = null;
+  // A run that checks ref by ref (verify refs) prepares into one set, through one reader.
+  let prepared: PreparedVersions | null = options.run?.prepared ?? null;
+  let reader: VersionReader | null = options.run?.reader ?? null;
   try {
     for (const batch of batches) {
       const aliases = batch.aliases ?? options.aliases;
@@ -118,9 +126,9 @@ export async function prepareVersions(
           if (spec.alias === '.' || (!spec.alias && policy.at !== undefined)) (prepared ??= new PreparedVersions(policy)).set(spec, from, err, []);
           continue;
         }
-        if (!target) continue;
+        if (!target || prepared?.has(spec, folder)) continue;
         prepared ??= new PreparedVersions(policy);
-        reader ??= new VersionReader(ctx, { mode: policy.mode });
+        reader ??= new VersionReader(ctx, { mode: policy.mode, reachableOnly: policy.reachableOnly });
         if (!reader.versioned(target)) continue;
         const warnings: Diagnostic[] = [];
         try {
@@ -133,7 +141,7 @@ export async function prepareVersions(
     }
   } finally {
     if (prepared && reader) prepared.spawned = reader.spawned;
-    reader?.close();
+    if (!options.run) reader?.close();
   }
   return prepared;
 }

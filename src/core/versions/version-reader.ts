@@ -17,7 +17,7 @@ import { shownPath } from '../../shared/paths.js';
 import { GitRunner } from '../git/git-runner.js';
 import { type BatchAnswer, ObjectBatch } from '../git/object-batch.js';
 import { repoFinder } from '../git/repository.js';
-import { resolveCommit } from '../git/revisions.js';
+import { reachableFromRef, resolveCommit } from '../git/revisions.js';
 import { filesAt } from '../git/tree-paths.js';
 import { revisionProblem, versionPathProblem } from '../ref-spec/revision-syntax.js';
 import { diskHolds, headCommit, pinCommit, type PinCommit } from './pin-resolution.js';
@@ -65,7 +65,7 @@ export const MAX_VERSIONED_BYTES = 64 * 1024 * 1024;
 interface RepoVersions {
   batch: ObjectBatch;
   head: Promise<string | null> | null;
-  commits: Map<string, Promise<PinCommit | string | null>>;
+  commits: Map<string, Promise<PinCommit | string | null | false>>;
   blobs: Map<string, Promise<BatchAnswer>>;
 }
 
@@ -80,7 +80,7 @@ export class VersionReader {
   constructor(
     private readonly ctx: Context,
     /** `maxBytes`: the largest blob held (default MAX_VERSIONED_BYTES); larger is read from a checkout at its version, or refused. */
-    private readonly options: { mode?: VersionMode; git?: GitRunner; maxBytes?: number } = {},
+    private readonly options: { mode?: VersionMode; git?: GitRunner; maxBytes?: number; reachableOnly?: boolean } = {},
   ) {}
 
   get mode(): VersionMode {
@@ -205,6 +205,8 @@ export class VersionReader {
     // (the workspace's) has no version of its own.
     if (repo !== null && (target.rev !== undefined || repo === target.root)) return repo;
     const where = shownPath(this.ctx.cwd, target.root);
+    // An alias not cloned yet: reading its folder says so, once per folder (docs/workflows.md#externals-not-cloned-yet).
+    if (target.rev === undefined && !diskHoldsAny(target.root, true)) return null;
     if (target.rev !== undefined) throw new RefError('not_a_repository', `${where} is not a git repository: ${target.ref} names a revision`, target.ref);
     this.warnOnce(warnings, `norepo\0${target.alias}`, 'pin_unread', `${target.alias} is pinned at ${target.pin} in ${this.lockName(target)}, but ${where} is not a git repository: reading the folder`);
     return null;
@@ -217,12 +219,17 @@ export class VersionReader {
     if (target.rev !== undefined) {
       const problem = revisionProblem(target.rev);
       if (problem) throw new RefError('invalid_revision', `${problem}: ${target.ref}`, target.ref);
-      let found = state.commits.get(`rev\0${target.rev}`) as Promise<string | null> | undefined;
-      if (!found) state.commits.set(`rev\0${target.rev}`, (found = resolveCommit(this.git(), repo, target.rev)));
+      let found = state.commits.get(`rev\0${target.rev}`) as Promise<string | null | false> | undefined;
+      if (!found) state.commits.set(`rev\0${target.rev}`, (found = this.revisionCommit(repo, target.rev)));
       const commit = await found;
       if (commit === null) {
         throw new RefError('unknown_revision', `Unknown revision '${target.rev}' in ${where}: ${target.ref}`, target.ref, [
           'A ref reads a commit: a branch, a tag or a commit id (a tree or blob id, or a stash entry, is not one)',
+        ]);
+      }
+      if (commit === false) {
+        throw new RefError('unreachable_revision', `Not read here: no branch or tag of ${where} reaches ${target.rev}: ${target.ref}`, target.ref, [
+          'A server reads a revision only when a branch, remote branch or tag holds it',
         ]);
       }
       return commit;
@@ -307,6 +314,13 @@ export class VersionReader {
     return this.readAt(target, subRepo, sub.commit, sub.rest, abs, warnings);
   }
 
+  /** The commit a revision names; false: one no branch or tag reaches, under `reachableOnly`. */
+  private async revisionCommit(repo: string, rev: string): Promise<string | null | false> {
+    const commit = await resolveCommit(this.git(), repo, rev);
+    if (commit === null || !this.options.reachableOnly) return commit;
+    return (await reachableFromRef(this.git(), repo, commit)) ? commit : false;
+  }
+
   private warnOnce(warnings: Diagnostic[], key: string, code: string, message: string, details: string[] = []): void {
     if (this.warned.has(key)) return;
     this.warned.add(key);
@@ -325,9 +339,10 @@ function isLfsPointer(data: Buffer): boolean {
   return data.length < 1024 && data.subarray(0, LFS_POINTER.length).equals(LFS_POINTER);
 }
 
-function diskHoldsAny(abs: string): boolean {
+function diskHoldsAny(abs: string, folder = false): boolean {
   try {
-    return fs.statSync(abs, { throwIfNoEntry: false })?.isFile() ?? false;
+    const stat = fs.statSync(abs, { throwIfNoEntry: false });
+    return (folder ? stat?.isDirectory() : stat?.isFile()) ?? false;
   } catch {
     return false;
   }

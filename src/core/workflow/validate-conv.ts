@@ -18,6 +18,9 @@ import { validationTargets } from './workflow-parts.js';
 import type { ConvDirective, ConversationFile } from './conv-types.js';
 import { prepareSymbolRefs } from '../symbols/prepare-symbol-refs.js';
 import { readTextFile } from '../safe-read/read-text-file.js';
+import type { PreparedVersions } from '../versions/prepare-versions.js';
+import { READ_AT_PIN, RunVersions } from '../versions/run-versions.js';
+import type { VersionMode } from '../versions/version-reader.js';
 
 export interface ValidateConvOptions {
   /** Missing files, unknown aliases and unmatched CONTEXT are warnings (docs/reference.md#validate). */
@@ -37,6 +40,10 @@ export interface ValidateConvOptions {
   patternBudget?: PatternBudget;
   /** Refs to files this does not allow are refused before they are looked at (ExtractOptions.confine). */
   confine?: Confinement;
+  /** `--worktree`, `--pinned` (docs/refs.md#refs-at-a-version). */
+  versionMode?: VersionMode;
+  /** Refs at a version read for the whole run (validateWorkflows makes one); without it, validateConv reads pinned aliases' checkouts. */
+  versions?: RunVersions;
 }
 
 export interface ConvValidation {
@@ -71,7 +78,14 @@ export function validateConv(file: string, ctx: Context, options: ValidateConvOp
  */
 export async function validateConvWithSymbols(file: string, ctx: Context, options: ValidateConvOptions = {}): Promise<ConvValidation> {
   const loaded = loadWorkflow(file, ctx, options);
-  if ('conv' in loaded) await prepareSymbolRefs(convRefs(loaded.conv).map((r) => r.ref));
+  if ('conv' in loaded) {
+    const { conv } = loaded;
+    await prepareSymbolRefs(convRefs(conv).map((r) => r.ref));
+    if (options.versions) {
+      const aliases = workflowAliases(conv, ctx, options.aliases, (p) => p, []);
+      await options.versions.prepare(convRefs(conv).map((r) => ({ ref: r.ref, dirs: searchDirsFor(r.directive, ctx) })), aliases);
+    }
+  }
   return validateLoaded(loaded, ctx, options);
 }
 
@@ -95,7 +109,7 @@ function validateLoaded(loaded: LoadedWorkflow, ctx: Context, options: ValidateC
   const display = (p: string) => shownPath(ctx.cwd, p);
   const findings: Finding[] = conv.problems.map((p) => ({ ...p }));
   const resolver = workflowAliases(conv, ctx, options.aliases, display, findings);
-  const refs = checkConvRefs(conv, ctx, resolver, findings, options.noIgnore ?? false, options.patternBudget ?? new PatternBudget(), options.confine);
+  const refs = checkConvRefs(conv, ctx, resolver, findings, options.noIgnore ?? false, options.patternBudget ?? new PatternBudget(), options.confine, undefined, options.versions?.prepared);
   checkValues(conv, findings);
   checkElideChains(conv, findings);
   checkRequire(conv, ctx, resolver, findings, options.confine);
@@ -130,9 +144,15 @@ export async function validateWorkflows(files: readonly string[], ctx: Context, 
     return read.text;
   };
   const results: ConvValidation[] = [];
-  for (const t of validationTargets(abs, ctx, { readFile, confine: options.confine })) {
-    const result = await validateConvWithSymbols(t.path, ctx, { ...options, readFile });
-    results.push(t.parts.length > 0 ? { ...result, parts: t.parts } : result);
+  // Refs at a version are read from git once a run (docs/refs.md#refs-at-a-version).
+  const versions = options.versions ?? new RunVersions(ctx, { mode: options.versionMode, reachableOnly: options.confine !== undefined });
+  try {
+    for (const t of validationTargets(abs, ctx, { readFile, confine: options.confine })) {
+      const result = await validateConvWithSymbols(t.path, ctx, { ...options, readFile, versions });
+      results.push(t.parts.length > 0 ? { ...result, parts: t.parts } : result);
+    }
+  } finally {
+    if (!options.versions) versions.close();
   }
   return results;
 }
@@ -169,7 +189,8 @@ function finish(
 ): ConvValidation {
   relaxMissing(findings, relaxed);
   for (const f of findings) {
-    if (strict && f.severity === 'warning') {
+    // A pinned alias read at its pin is judged right: the warning that says so is no error.
+    if (strict && f.severity === 'warning' && f.code !== READ_AT_PIN) {
       f.severity = 'error';
       f.details = [...f.details, 'Reported as an error: --strict'];
     }
@@ -245,12 +266,14 @@ export function checkConvRefs(
   patternBudget: PatternBudget,
   confine?: Confinement,
   walkCache = new WalkCache(),
+  /** Refs at a version, read before (RunVersions). */
+  versions?: PreparedVersions,
 ): number {
   const excluded = contextExcluder(conv, findings);
   let count = 0;
   for (const r of convRefs(conv)) {
     const d = r.directive;
-    const opts = { searchDirs: searchDirsFor(d, ctx), aliases, noIgnore, checkOnly: true, unjudgedOutside: true, patternBudget, confine, walkCache };
+    const opts = { searchDirs: searchDirsFor(d, ctx), aliases, noIgnore, checkOnly: true, unjudgedOutside: true, patternBudget, confine, walkCache, versions };
     if (r.kind === 'REFCAT') {
       count++;
       const report = extract([r.ref], ctx, opts);

@@ -1,0 +1,58 @@
+import type { Context } from '../../shared/context.js';
+import type { GitRunner } from '../git/git-runner.js';
+import { refsNamed } from '../git/revisions.js';
+import type { VersionMode } from '../versions/version-reader.js';
+import { isolated, type Pending, unknown } from './pending-ref.js';
+
+/** A revision that is a commit name: it never moves. */
+const COMMIT_NAME = /^[0-9a-f]{4,64}$/i;
+
+/**
+ * Drift's current version (docs/drift.md#pinned-aliases): for a ref into a pinned alias, the commit
+ * the lockfile pins now, as extraction reads it, so that drift explains exactly the lockfile's
+ * re-pins however far the clone lags or leads; a pin the clone lacks leaves the working tree (the
+ * scan's warning says so), or under `--pinned` makes the ref unknown. `--worktree`: the working
+ * tree for every ref. Sets `current` on the refs it applies to.
+ */
+export async function pinnedCurrents(pending: readonly Pending[], ctx: Context, git: GitRunner, mode: VersionMode): Promise<void> {
+  if (mode === 'worktree') return;
+  // A pin names a commit of the alias's own clone (docs/refs.md#refs-at-a-version).
+  const pinned = pending.filter((p) => p.input.alias?.pin !== undefined && p.input.spec.rev === undefined && p.targetRepo === p.input.alias.target);
+  if (pinned.length === 0) return;
+  const { VersionReader } = await import('../versions/version-reader.js');
+  const reader = new VersionReader(ctx, { git, mode });
+  try {
+    const states = new Map<string, ReturnType<typeof reader.pinState>>();
+    for (const p of pinned) {
+      const { target, pin, name } = p.input.alias!;
+      const key = `${target}\0${pin}`;
+      let state = states.get(key);
+      if (!state) states.set(key, (state = reader.pinState(target, pin!)));
+      const found = await isolated(() => state);
+      if (found instanceof Error) unknown(p.entry, found.message);
+      else if (found.pinned !== null) p.current = found.pinned;
+      else if (mode === 'pinned') unknown(p.entry, `${name}: the lockfile pins ${pin}, and ${found.why ?? 'the clone does not have it'}`);
+    }
+  } finally {
+    reader.close();
+  }
+}
+
+/**
+ * Whether a revision ref names a version that never moves (a commit name, or a tag of its
+ * repository): its drift verdict is `anchored`. One `for-each-ref` per repository asked.
+ */
+export async function fixedRevisions(refs: readonly { rev: string; repo: string }[], git: GitRunner): Promise<Set<string>> {
+  const fixed = new Set<string>();
+  const byRepo = new Map<string, string[]>();
+  for (const r of refs) {
+    if (COMMIT_NAME.test(r.rev)) fixed.add(`${r.repo}\0${r.rev}`);
+    else if (!/[~^]/.test(r.rev)) byRepo.set(r.repo, [...(byRepo.get(r.repo) ?? []), r.rev]);
+  }
+  await Promise.all([...byRepo].map(async ([repo, revs]) => {
+    const tags = await isolated(() => refsNamed(git, repo, [...new Set(revs)].map((r) => `refs/tags/${r}`)));
+    if (tags instanceof Error) return;
+    for (const t of tags) fixed.add(`${repo}\0${t.slice('refs/tags/'.length)}`);
+  }));
+  return fixed;
+}
