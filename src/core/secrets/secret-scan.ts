@@ -29,7 +29,12 @@ export type FileSecrets = (RedactedText & { size: number }) | { tooLarge: true }
 export const MAX_REDACTED_FILE_BYTES = 64 * 1024 * 1024;
 /** docs/reference.md#reading-files: a NUL byte in the first 8 KiB makes a file binary (not scanned: not printed). */
 const BINARY_SNIFF = 8 * 1024;
-const CHUNK = 1 << 20;
+/**
+ * Bytes the prefilter reads at a time: under V8's large-object size, so each chunk's string dies
+ * young; 1 MiB chunks went to the large-object space and raised a server's peak by 24 MiB on a
+ * 60 MB file (test/hostile/bounded-memory.test.ts).
+ */
+const CHUNK = 64 * 1024;
 /** Longest piece the prefilter needs to see whole (its longest fixed piece is under 100 characters). */
 const OVERLAP = 4096;
 
@@ -117,6 +122,9 @@ function scanFile(abs: string, name: string): FileSecrets {
     if (!stat.isFile()) return null;
     // Too large to hold redacted: its selection is scanned instead, as a text of its own (extract-secrets.ts).
     if (stat.size > MAX_REDACTED_FILE_BYTES) return { tooLarge: true };
+    // A large file is held (and decoded) only when the prefilter, reading it a chunk at a time, lets
+    // it through: a clean 60 MB file costs a chunk of memory, not two copies of itself.
+    if (stat.size > CHUNK && !prefilterSpan(fd, 0, stat.size, name)) return null;
     const buf = Buffer.allocUnsafe(stat.size);
     let n = 0;
     for (let got = -1; got !== 0 && n < buf.length; n += got) got = fs.readSync(fd, buf, n, buf.length - n, null);
