@@ -50,3 +50,19 @@ describe.each(FAKES.map((s) => [`${s.rule} in ${s.file}`, s] as const))('%s', (_
     expect(JSON.parse(again.stdout).snippets.refs[0].status).toBe('verbatim');
   });
 });
+
+describe('a message that quotes a line quotes it redacted', () => {
+  // The pattern matches the secret's first line without spelling any of it.
+  const ref = (s: (typeof FAKES)[number]) => `@${s.file}#/^(?!\\/\\/ )./:function`;
+  it.each(FAKES.map((s) => [`${s.rule} in ${s.file}`, s] as const))('%s: extraction, verify refs (text, --json, --format github)', async (_, s) => {
+    const dir = tmpDir({ [s.file]: codeOf(s), 'doc.md': `See ${ref(s)}.\n` });
+    const runs = [
+      await refcatInProcess([ref(s)], { cwd: dir }),
+      await refcatInProcess([ref(s), '--json'], { cwd: dir }),
+      ...(await Promise.all([[], ['--json'], ['--format', 'github']].map((args) => refcatInProcess(['verify', 'refs', 'doc.md', ...args], { cwd: dir })))),
+    ];
+    // A file of no known language has no declarations to judge (the ref may pass): nothing printed holds it either way.
+    for (const r of runs) noValue(r.stdout + r.stderr, s);
+    if (s.file === 'code/src/config.ts') expect(runs[0]!.stderr).toContain('does not look like a function declaration: export const token = "[REDACTED github]"');
+  });
+});
