@@ -1,5 +1,6 @@
 import { type Diagnostic, FdError } from '../../shared/errors.js';
 import { mayHoldSecret } from '../secrets/prefilter.js';
+import { withTerminators } from '../secrets/redact.js';
 import { MAX_REDACTED_FILE_BYTES, scanText } from '../secrets/secret-scan.js';
 import { type Content, ingest, type IngestOptions } from './ingest.js';
 
@@ -40,18 +41,4 @@ function close(content: Content, opts: IngestOptions): void {
   content.bytes.close();
   content.pages.close();
   if (content.stored && content.label) opts.store().close(content.label);
-}
-
-/** `lines` (redacted, without terminators) with `text`'s own terminators back after each. */
-function withTerminators(text: string, lines: readonly string[]): string {
-  let out = '';
-  let at = 0;
-  for (const line of lines) {
-    const nl = text.indexOf('\n', at);
-    if (nl === -1) return out + line;
-    const crlf = nl > 0 && text[nl - 1] === '\r' ? '\r\n' : '\n';
-    out += line + crlf;
-    at = nl + 1;
-  }
-  return out;
 }
