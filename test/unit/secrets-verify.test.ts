@@ -49,6 +49,21 @@ describe.each(FAKES.map((s) => [`${s.rule} in ${s.file}`, s] as const))('%s', (_
     noValue(again.stdout + again.stderr, s);
     expect(JSON.parse(again.stdout).snippets.refs[0].status).toBe('verbatim');
   });
+
+  it('a doc holding the redacted copy is refreshed by --fix-snippets when the code changes around the secret', async () => {
+    const n = s.text.split('\n').length;
+    const repo = GitRepo.init({ [s.file]: codeOf(s), 'doc.md': '# Doc\n' });
+    // The doc as --cite and --fix-snippets write it: the redacted lines, verbatim at base.
+    const cited = await refcatInProcess([`@${s.file}#L1-L${n + 2}`, '-q'], { cwd: repo.dir });
+    repo.commit('cite', { 'doc.md': `# Doc\n\n\`\`\`text\n// @${s.file}#L1-L${n + 2}\n${cited.stdout}\`\`\`\n` });
+    repo.commit('edit', { [s.file]: codeOf(s).replace('// before', '// before, edited') });
+    const r = await refcatInProcess(['verify', 'refs', 'doc.md', '--fix-snippets'], { cwd: repo.dir });
+    noValue(r.stdout + r.stderr, s);
+    expect(r.stdout, r.stdout).toContain('REFRESHED doc.md:4');
+    const written = fs.readFileSync(path.join(repo.dir, 'doc.md'), 'utf8');
+    noValue(written, s);
+    expect(written).toContain('// before, edited');
+  });
 });
 
 describe('a message that quotes a line quotes it redacted', () => {

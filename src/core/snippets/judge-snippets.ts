@@ -141,12 +141,12 @@ export function addSnippetEntry(report: SnippetReport, entry: SnippetEntry): voi
 }
 
 /**
- * The snippet's lines with its secrets redacted, found on the snippet as a text of its own (named
- * as the file it cites, whose name some rules read): it is compared with the code's redacted lines,
- * so a doc that copied a secret still matches the code, and a line it quotes as missing never shows
- * one (docs/refs.md#secrets).
+ * Lines (a snippet's, or the code's at a drift base) with their secrets redacted, found on them as a
+ * text of their own (named as the file cited, whose name some rules read): a snippet is compared with
+ * the code's redacted lines, so a doc that copied a secret, or holds its `[REDACTED <rule>]`, still
+ * matches the code, and a line it quotes as missing never shows one (docs/refs.md#secrets).
  */
-function redactedSnippet(snippet: readonly string[], name: string): readonly string[] {
+export function redactedSnippet(snippet: readonly string[], name: string): readonly string[] {
   return scanText(snippet.join('\n'), name)?.lines ?? snippet;
 }
 
