@@ -71,3 +71,24 @@ describe('refcat mcp --secrets=allow', () => {
     expect(withheld.text).toContain('Left out src/config.ts');
   });
 });
+
+describe('refcat mcp --secrets=withhold and fail: fd_read leaves content with a secret out, as extract does', () => {
+  it.each(['withhold', 'fail'] as const)('%s: every rule, by path and as text; a clean file still reads', async (mode) => {
+    const dir = tmpDir({ ...files, 'clean.txt': 'nothing here\n' });
+    const agent = { ...agentIn(dir), secrets: mode };
+    for (const s of FAKES) {
+      // Text has no name: `.npmrc`'s rule looks only in files of that name (docs/refs.md#secrets).
+      const asText = s.file === '.npmrc' ? [] : [{ text: `// before\n${s.text}\n// after\n` }];
+      for (const args of [{ path: s.file }, ...asText]) {
+        const r = await runTool(tool('fd_read'), args, agent);
+        expect(r.isError, `${s.rule}: ${r.text}`).toBe(true);
+        expect(r.text).not.toContain(s.value);
+        expect(r.text).toContain(mode === 'fail' ? 'secret_found' : 'secret_withheld');
+        expect(r.text).toContain(`(--secrets=${mode})`);
+      }
+    }
+    const clean = await runTool(tool('fd_read'), { path: 'clean.txt' }, agent);
+    expect(clean.isError).toBe(false);
+    expect(clean.text).toContain('nothing here');
+  });
+});

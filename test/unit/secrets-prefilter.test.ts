@@ -19,7 +19,7 @@ const FRAGMENTS = [
   '-----BEGIN ', 'RSA ', 'PRIVATE KEY-----', '-----END PRIVATE KEY-----', 'MII', 'AWS_SECRET_ACCESS_KEY=', 'secret_access_key: ',
   '_authToken=', 'npm_', 'SG.', 'hvs.', 'hvb.', 'ops_ey', 'dapi', 'dckr_pat_', 'figd_', 'glpat-', 'glc_', 'glsa_', 'gsk_',
   'hf_', 'lin_api_', 'ntn_', 'shpat_', 'vcp_', '"private_key_id": "1", "private_key": "', '\\u0050', 'x-oauth-basic',
-  'secretlint-disable-line', 'secretlint-disable', 'secretlint-enable',
+  'secretlint-disable-line', 'secretlint-disable', 'secretlint-enable', 'SecretAccessKey', 'secret_accessKey', 'hooks.Slack.COM/', 'dapi0123abcdef',
 ];
 const noiseUnit = fc.constantFrom(...'aAzZ09_-./:@=+ \n\t"\'{}', 'é', '\u00a0', '\u2028', 'ü');
 const noise = fc.string({ unit: noiseUnit, maxLength: 12 });

@@ -1,6 +1,7 @@
 import { Store } from '../../core/paging/fd-store.js';
 import { renderWrite } from '../../core/output/render-fd.js';
 import { exportRef, findRef, readTranscript, type RefSet, refsFromStore, refsFromText, scanRefs } from '../../core/response-refs/response-refs.js';
+import { redactedRef } from '../../core/response-refs/ref-secrets.js';
 import { type RefContentFormat, type RefListFormat, refListRenderers, renderRefContent } from '../../core/output/render-response-refs.js';
 import type { ExitCode } from '../../shared/errors.js';
 import { chosenFormat, type FormatOptions, formatOf } from '../format-flags.js';
@@ -25,8 +26,9 @@ export async function runRefList(opts: FromOptions & FormatOptions<RefListFormat
 export async function runRefShow(id: string, opts: FromOptions & FormatOptions<RefContentFormat> & { raw?: boolean }, io: IO): Promise<ExitCode> {
   const format = chosenFormat<RefContentFormat>([opts.json && 'json', opts.format, opts.raw && 'raw'], 'xml');
   const set = await loadRefs(opts, io);
+  const shown = redactedRef(findRef(set, id), set.warnings);
   await printDiagnostics(io, [], set.warnings);
-  io.stdout(renderRefContent(findRef(set, id), format));
+  io.stdout(renderRefContent(shown, format));
   return 0;
 }
 

@@ -40,7 +40,7 @@ export interface FdReadOptions {
    * refused (`outside_root`) before it is read (refcat mcp, docs/reference.md#refcat-mcp).
    */
   confine?: Confinement;
-  /** `allow` pages content as it is; anything else redacts (docs/refs.md#secrets). */
+  /** `allow` pages content as it is; `withhold` and `fail` answer content holding a secret with an fd error; `redact` (the default) redacts (docs/refs.md#secrets). */
   secrets?: SecretsMode;
 }
 
@@ -83,7 +83,7 @@ export async function readFd(opts: FdReadOptions, ctx: Context, stdin: AsyncIter
   const { onTheFly } = loaded;
   // No page spells a secret: the whole content is checked first (fd-secrets.ts).
   const name = opts.source === undefined || opts.source === '-' ? 'stdin' : opts.source;
-  const content = opts.secrets === 'allow' ? loaded.content : await redactContent(loaded.content, { pageSize, store: () => Store.at(ctx, opts.store), persist: 'if-large', source: loaded.content.label ?? name, name }, warnings);
+  const content = opts.secrets === 'allow' ? loaded.content : await redactContent(loaded.content, { pageSize, store: () => Store.at(ctx, opts.store), persist: 'if-large', source: loaded.content.label ?? name, name, mode: opts.secrets }, warnings);
   try {
     return view(content, opts, pageSize, ctx, warnings, onTheFly);
   } catch (err) {

@@ -1,6 +1,8 @@
 import { type Diagnostic, FdError } from '../../shared/errors.js';
 import { mayHoldSecret } from '../secrets/prefilter.js';
+import { withTerminators } from '../secrets/redact.js';
 import { MAX_REDACTED_FILE_BYTES, scanText } from '../secrets/secret-scan.js';
+import type { SecretsMode } from '../secrets/secrets-mode.js';
 import { type Content, ingest, type IngestOptions } from './ingest.js';
 
 /**
@@ -15,9 +17,11 @@ const OVERLAP = 4096;
  * `fd read`'s part of the secret check (docs/refs.md#secrets): the whole content (a file, a pipe,
  * stdin) is checked before any page is cut from it, so that no page, however small, spells part
  * of a secret. Clean content is returned as it is; content that holds a secret is paged from its
- * redacted text, stored again in place of what was stored (line numbers hold).
+ * redacted text, stored again in place of what was stored (line numbers hold). Under `withhold`
+ * or `fail` (a `refcat mcp` started so) such content is not answered at all: an fd error, as
+ * extraction leaves the file out; what was stored stays stored (it may be the caller's own fd).
  */
-export async function redactContent(content: Content, opts: IngestOptions & { name: string }, warnings: Diagnostic[]): Promise<Content> {
+export async function redactContent(content: Content, opts: IngestOptions & { name: string; mode?: SecretsMode }, warnings: Diagnostic[]): Promise<Content> {
   const size = content.totals.bytes;
   const json = opts.name.toLowerCase().endsWith('.json');
   let maybe = false;
@@ -33,6 +37,12 @@ export async function redactContent(content: Content, opts: IngestOptions & { na
   if (text.startsWith('\uFEFF')) text = text.slice(1);
   const found = scanText(text, opts.name);
   if (!found) return content;
+  if (opts.mode === 'withhold' || opts.mode === 'fail') {
+    content.bytes.close();
+    content.pages.close();
+    const list = found.findings.map((f) => `${f.kind} at ${opts.name}:${f.line}`).join(', ');
+    throw new FdError(opts.mode === 'fail' ? 'secret_found' : 'secret_withheld', opts.name, `Left out ${opts.name}: it holds ${list} (--secrets=${opts.mode})`);
+  }
   for (const f of found.findings) {
     warnings.push({ code: 'secret_redacted', message: `redacted ${f.kind} at ${opts.name}:${f.line}`, details: [], ref: opts.name });
   }
@@ -45,18 +55,4 @@ function close(content: Content, opts: IngestOptions): void {
   content.bytes.close();
   content.pages.close();
   if (content.stored && content.label) opts.store().close(content.label);
-}
-
-/** `lines` (redacted, without terminators) with `text`'s own terminators back after each. */
-function withTerminators(text: string, lines: readonly string[]): string {
-  let out = '';
-  let at = 0;
-  for (const line of lines) {
-    const nl = text.indexOf('\n', at);
-    if (nl === -1) return out + line;
-    const crlf = nl > 0 && text[nl - 1] === '\r' ? '\r\n' : '\n';
-    out += line + crlf;
-    at = nl + 1;
-  }
-  return out;
 }

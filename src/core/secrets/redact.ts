@@ -30,6 +30,20 @@ export function linesOf(text: string): string[] {
   return lines;
 }
 
+/** `lines` (redacted, without terminators) with `text`'s own terminators back after each. */
+export function withTerminators(text: string, lines: readonly string[]): string {
+  let out = '';
+  let at = 0;
+  for (const line of lines) {
+    const nl = text.indexOf('\n', at);
+    if (nl === -1) return out + line;
+    const crlf = nl > 0 && text[nl - 1] === '\r' ? '\r\n' : '\n';
+    out += line + crlf;
+    at = nl + 1;
+  }
+  return out;
+}
+
 /** The marker that stands for a secret's characters. */
 export function marker(rule: string): string {
   return `[REDACTED ${rule}]`;

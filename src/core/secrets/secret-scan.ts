@@ -105,6 +105,24 @@ export function scanText(text: string, name: string): RedactedText | null {
   return redacted.findings.length === 0 ? null : redacted;
 }
 
+/**
+ * The secrets in a text whose file name is lost (a transcript's ref): the rules that look at a name
+ * (`.npmrc`'s token, gcp's `.json` escapes) run as if the text were such a file, so none is missed.
+ */
+export function scanUnnamedText(text: string): RedactedText | null {
+  if (!mayHoldSecret(text, true)) return null;
+  const seen = new Set<string>();
+  const matches = UNNAMED_AS.flatMap((name) => lintText(text, name))
+    .filter((m) => !seen.has(`${m.rule} ${m.start} ${m.end}`) && seen.add(`${m.rule} ${m.start} ${m.end}`))
+    .sort((a, b) => a.start - b.start || a.end - b.end);
+  if (matches.length === 0) return null;
+  const redacted = redactLines(text, matches);
+  return redacted.findings.length === 0 ? null : redacted;
+}
+
+/** The names a text of no name is checked under: one per kind of name some rule looks at. */
+const UNNAMED_AS = ['text', '.npmrc', 'text.json'];
+
 function isJson(name: string): boolean {
   return name.toLowerCase().endsWith('.json');
 }

@@ -8,6 +8,7 @@ import { MARKER_OFF, MARKER_ON } from '../doc-refs/find-doc-refs.js';
 import { isFile } from '../../shared/paths.js';
 import { utf8Of } from '../../shared/byte-text.js';
 import { lineEnd, lineStarts } from '../../shared/line-starts.js';
+import { scanText } from '../secrets/secret-scan.js';
 
 /**
  * The snippet half of `verify refs` (docs/snippets.md): find a document's citations, and judge each
@@ -108,13 +109,14 @@ export function docCitations(text: string, bareDirs: readonly string[], isKnownA
  * whole (`now_at`), through `files`: pass one for a whole command, so each file is read once.
  */
 export function judgeSnippet(file: string, citation: Citation, selected: readonly Extraction[], searchDirs: readonly string[] = [], files = new SnippetFiles()): SnippetEntry {
+  const snippet = redactedSnippet(citation.snippet, selected[0]?.path ?? file);
   const verdict = compareSnippet(
-    citation.snippet,
+    snippet,
     selected.flatMap((s) => s.lines),
   );
   let nowAt: string | null = null;
   if (verdict.status === 'stale' && !verdict.elided && selected.length === 1) {
-    const run = findRunIn(citation.snippet, files.index(selected[0]!.path));
+    const run = findRunIn(snippet, files.index(selected[0]!.path));
     if (run) nowAt = withLines(citation.text, run.start, run.end);
   }
   return {
@@ -136,6 +138,16 @@ export function judgeSnippet(file: string, citation: Citation, selected: readonl
 export function addSnippetEntry(report: SnippetReport, entry: SnippetEntry): void {
   report.entries.push(entry);
   report[entry.status]++;
+}
+
+/**
+ * Lines (a snippet's, or the code's at a drift base) with their secrets redacted, found on them as a
+ * text of their own (named as the file cited, whose name some rules read): a snippet is compared with
+ * the code's redacted lines, so a doc that copied a secret, or holds its `[REDACTED <rule>]`, still
+ * matches the code, and a line it quotes as missing never shows one (docs/refs.md#secrets).
+ */
+export function redactedSnippet(snippet: readonly string[], name: string): readonly string[] {
+  return scanText(snippet.join('\n'), name)?.lines ?? snippet;
 }
 
 /** `ref` (as written) with its selector replaced by a line range. */

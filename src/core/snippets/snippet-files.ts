@@ -1,5 +1,6 @@
 import { MAX_TEXT_FILE_BYTES, readTextFile } from '../safe-read/read-text-file.js';
 import { type RunIndex, runIndex } from './compare-snippet.js';
+import { scanText } from '../secrets/secret-scan.js';
 
 /** Bytes of code files held at once (the most recently searched file is always held). */
 const MAX_HELD_BYTES = 64 * 1024 * 1024;
@@ -34,7 +35,9 @@ export class SnippetFiles {
     } catch {
       // binary, too large, gone: no run to find
     }
-    const entry = { index: runIndex(text === '' ? [] : text.split('\n')), bytes: text.length };
+    // Searched redacted, as the snippet is compared (judge-snippets.ts): no snippet finds a secret's place.
+    const lines = text === '' ? [] : (scanText(text, file)?.lines ?? text.split('\n'));
+    const entry = { index: runIndex(lines), bytes: text.length };
     this.held.set(file, entry);
     this.bytes += entry.bytes;
     for (const [name, old] of this.held) {
