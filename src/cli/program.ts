@@ -10,7 +10,7 @@ import { type CheckCommand, VALIDATE, VERIFY_REFS } from './check-flags.js';
 import { EXTRACT_FLAGS, type FlagSpec } from './extract-flags.js';
 import { formatFlags, TABLE_FORMATS } from './format-flags.js';
 import type { IO } from './io.js';
-import { aliasPair, collect, FlagValueError, lineRange, pageNumber, positiveInt, slashRegex } from './options.js';
+import { aliasPair, collect, FlagValueError, lineRange, pageNumber, positiveInt, revisionArg, slashRegex } from './options.js';
 
 /** The extraction flags, one line each, for the top-level help: extracting is the main job. */
 function extractFlagsHelp(): string {
@@ -127,6 +127,9 @@ Exit codes: 0 no broken reference, 1 a reference is broken or a snippet stale (o
   addFormatOptions(symbols, TABLE_FORMATS, 'text')
     .option('--alias <name=path>', 'add an explicit alias (repeatable)', commanderParser(aliasPair))
     .option('--no-ignore', 'include .gitignore\'d files, node_modules/ and .git/ in globs')
+    .option('--at <rev>', 'read refs without an alias at a commit, branch or tag of this repository', commanderParser(revisionArg))
+    .option('--worktree', 'read pinned aliases from their checkouts as they are, not at the lockfile pin')
+    .option('--pinned', 'a pin missing from its clone is an error, not a warning')
     .addHelpText(
       'after',
       `

@@ -38,7 +38,8 @@ export const SYMBOLS_TOOL: ToolSpec = {
     const aliases = aliasesOf(ctx);
     const confinement = confinementOf(ctx, aliases);
     for (const ref of args.refs) checkRefText(ref, confinement);
-    const listing = await listSymbols(args.refs, ctx, { aliases, confine: confinement });
+    // A pinned alias lists its pin, as extract reads it (docs/agents.md#refs-at-a-version).
+    const listing = await listSymbols(args.refs, ctx, { aliases, confine: confinement, versionPolicy: { reachableOnly: true } });
     // A glob or alias leading out through a symlink refuses the whole call, as extract does.
     const refused = listing.errors.find((d) => d.code === 'outside_root');
     if (refused) throw new UsageError(refused.message, { code: 'outside_root' });

@@ -6,8 +6,10 @@ import { formatRef } from '../ref-spec/format-ref-spec.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import type { RefSpec } from '../ref-spec/ref-spec.js';
 import type { Declaration } from '../symbols/declaration.js';
-import { loadFileDeclarations } from '../symbols/declaration-table.js';
-import { symbolLanguageOf } from '../symbols/languages.js';
+import { declarationsOfText, loadFileDeclarations, symbolLanguageFor } from '../symbols/declaration-table.js';
+import { MAX_SYMBOL_FILE_BYTES, symbolLanguageOf } from '../symbols/languages.js';
+import type { ResolvedFile } from '../extract/extraction.js';
+import type { PreparedVersions, VersionPolicy } from '../versions/prepare-versions.js';
 import type { Confinement } from '../safe-read/confinement.js';
 import { resolveSymbol } from '../symbols/resolve-symbol.js';
 import type { WalkWarning } from '../walk/glob.js';
@@ -46,6 +48,11 @@ export interface ListSymbolsOptions {
   noIgnore?: boolean;
   /** Refuse files outside these places before they are read (an agent's root and alias targets). */
   confine?: Confinement;
+  /**
+   * `--worktree`/`--pinned`/`--at`: files are read at the version extraction reads them at
+   * (a pinned alias at its pin, `alias@REV:`), docs/refs.md#refs-at-a-version.
+   */
+  versionPolicy?: VersionPolicy;
 }
 
 /**
@@ -56,6 +63,7 @@ export interface ListSymbolsOptions {
 export async function listSymbols(refs: readonly string[], ctx: Context, options: ListSymbolsOptions = {}): Promise<SymbolListing> {
   const aliases = options.aliases ?? new AliasResolver(ctx);
   const listing: SymbolListing = { files: [], errors: [], warnings: [] };
+  const versions = await versionsOf(refs, ctx, aliases, options);
   for (const raw of refs) {
     try {
       const spec = parseRef(raw);
@@ -63,12 +71,19 @@ export async function listSymbols(refs: readonly string[], ctx: Context, options
         throw new RefError('not_a_symbol_ref', `refcat symbols lists files, globs and symbol refs, not line ranges or patterns: ${raw}`, raw);
       }
       const walked: WalkWarning[] = [];
-      const files = resolveFiles(spec, ctx, { aliases, noIgnore: options.noIgnore, confine: options.confine }, walked);
+      let files: ResolvedFile[];
+      try {
+        files = resolveFiles(spec, ctx, { aliases, noIgnore: options.noIgnore, confine: options.confine, versions: versions ?? undefined }, walked);
+      } finally {
+        // A pinned alias read at its pin warns once a run, as extraction does.
+        if (versions) listing.warnings.push(...versions.takeWarnings());
+      }
       for (const w of walked) listing.warnings.push({ code: w.code, message: `${w.message} in ${raw}`, details: [], ref: raw });
       for (const file of files) {
         if (file.glob && symbolLanguageOf(file.path) === null) continue;
         try {
-          const table = await loadFileDeclarations(file.path, file.refText);
+          const bytes = file.version?.bytes ?? null;
+          const table = bytes === null ? await loadFileDeclarations(file.path, file.refText) : await versionDeclarations(bytes, file.path, file.refText);
           listing.files.push({ displayPath: file.displayPath, path: file.path, declarations: listed(table, spec, file.relPath, file.refText) });
         } catch (err) {
           listing.errors.push(asDiagnostic(err, file.refText));
@@ -107,10 +122,32 @@ function listed(table: readonly Declaration[], spec: RefSpec, relPath: string, r
       if ((counts.get(d.path) ?? 0) > 1) name = `${d.path}~${n}`;
     }
     if (i < from || i >= to) continue;
-    const ref = formatRef({ alias: spec.alias, path: relPath, selector: null }) + `#${name}`;
+    const ref = formatRef({ alias: spec.alias, rev: spec.rev, path: relPath, selector: null }) + `#${name}`;
     out.push({ ...d, ref, depth: depth - (depthOf.get(from) ?? 0) });
   }
   return out;
+}
+
+/**
+ * The refs that read a version are read from git first, as extraction reads them
+ * (run-extraction.ts): a listing names what `refcat REF#name` would extract. No ref holding a `:`
+ * and no `--at`: no git process, nothing more loaded.
+ */
+async function versionsOf(refs: readonly string[], ctx: Context, aliases: AliasResolver, options: ListSymbolsOptions): Promise<PreparedVersions | null> {
+  if (!refs.some((r) => r.includes(':')) && options.versionPolicy?.at === undefined) return null;
+  const { prepareVersions } = await import('../versions/prepare-versions.js');
+  // A confined reader (refcat mcp) reads a revision only when a branch or tag reaches it.
+  const policy = { ...options.versionPolicy, reachableOnly: options.versionPolicy?.reachableOnly ?? options.confine !== undefined };
+  return prepareVersions([{ inputs: refs }], ctx, { aliases, policy });
+}
+
+/** The declarations of a file's bytes at a version (its text is not on disk). */
+async function versionDeclarations(bytes: Buffer, abs: string, refText: string): Promise<Declaration[]> {
+  const language = symbolLanguageFor(abs, refText);
+  if (bytes.length > MAX_SYMBOL_FILE_BYTES) {
+    throw new RefError('too_large', `${refText} is too large for symbol refs (${(bytes.length / (1024 * 1024)).toFixed(1)} MiB; at most 1 MiB)`, refText);
+  }
+  return declarationsOfText(bytes.toString('utf8'), language);
 }
 
 function isInside(table: readonly Declaration[], d: Declaration, ancestor: number): boolean {
