@@ -16,6 +16,7 @@ import { PageIndexDamagedError, pageOfLine, PageTable } from './page-index.js';
 import { checkPageSize, DEFAULT_PAGE_SIZE } from './page-builder.js';
 import { ByteScanner, isText } from './byte-scanner.js';
 import { parseEntryId, Store } from './fd-store.js';
+import { type SourceVersions, sourceVersions } from './fd-version.js';
 
 export interface LineRange {
   start: number;
@@ -125,7 +126,17 @@ async function load(
     return { content: { label: entry.meta.id, stored: false, bytes: entry.source(), pages: entry.pages(pageSize), totals: entry.meta }, onTheFly: false };
   }
 
-  const file = fileOf(source, ctx, opts.confine);
+  const at = await sourceVersions(source, ctx, opts.confine);
+  const found = fileOf(source, ctx, opts.confine, at, warnings);
+  if (found?.bytes) {
+    // A file read at a version whose checkout differs: its bytes at that version are the content.
+    if (!isText(found.bytes)) throw binaryError(new BinaryContentError('binary'), source);
+    let text = found.bytes.toString('utf8');
+    if (opts.prettyJson) text = prettyOrWarn(text, warnings);
+    if (opts.save) return { content: await guard(ingest([text], { pageSize, store, persist, source })), onTheFly: false };
+    return { content: inMemory(text, source, pageSize), onTheFly: opts.prettyJson === true };
+  }
+  const file = found?.path ?? null;
   if (file && isPipe(file, source)) {
     // A pipe (`/dev/stdin`, `<(cmd)`, a FIFO) is read once, as a stream, like stdin: it cannot be
     // read again for a later page, so it is stored when it does not fit one.
@@ -149,7 +160,7 @@ async function load(
   }
 
   // A ref spec: its selected lines are the content.
-  let text = selectedText(source, ctx, warnings, opts.confine);
+  let text = selectedText(source, ctx, warnings, opts.confine, at);
   if (opts.prettyJson) text = prettyOrWarn(text, warnings);
   if (opts.save) {
     return { content: await guard(ingest([text], { pageSize, store, persist, source })), onTheFly: false };
@@ -161,14 +172,20 @@ async function load(
  * The file a source names directly: an existing path, or a ref spec without a selector. The path
  * is not normalized first: the file system, not string rules, decides what `fd-../..` names.
  */
-function fileOf(source: string, ctx: Context, confine: Confinement | undefined): string | null {
+function fileOf(
+  source: string,
+  ctx: Context,
+  confine: Confinement | undefined,
+  at: SourceVersions | null,
+  warnings: Diagnostic[],
+): { path: string; bytes: Buffer | null } | null {
   const direct = path.isAbsolute(source) ? source : ctx.cwd + path.sep + source;
   let spec;
   try {
     if (fs.statSync(direct).isDirectory()) throw new FdError('is_directory', source, `Is a directory: ${source}`);
     // Judged by the real path the file system reached, not by the spelling (`link/..`).
     if (confine && !confine.allows(fs.realpathSync(direct))) throw outside(source, confine.root);
-    return path.resolve(direct);
+    return { path: path.resolve(direct), bytes: null };
   } catch (err) {
     if (isRefcatError(err)) throw err;
     spec = parseSource(source, ctx);
@@ -178,11 +195,15 @@ function fileOf(source: string, ctx: Context, confine: Confinement | undefined):
     throw new FdError('not_found', source, `REFCAT ref not found: ${source} (Searched: ${path.resolve(ctx.cwd, spec.path)})`);
   }
   try {
-    const files = resolveFiles(spec, ctx, { aliases: new AliasResolver(ctx), confine });
+    const files = resolveFiles(spec, ctx, { aliases: at?.aliases ?? new AliasResolver(ctx), confine, versions: at?.versions });
     if (files.length !== 1) throw new UsageError(`fd read pages one file; ${source} matches ${files.length} files`);
-    return files[0]!.path;
+    // Bytes null: the checkout holds the version's file as it is, paged in place.
+    return { path: files[0]!.path, bytes: files[0]!.version?.bytes ?? null };
   } catch (err) {
     throw asFdError(err, source);
+  } finally {
+    // A pinned alias read at its pin says so, as extraction does.
+    if (at) warnings.push(...at.versions.takeWarnings());
   }
 }
 
@@ -222,8 +243,8 @@ function parseSource(source: string, ctx: Context) {
   }
 }
 
-function selectedText(source: string, ctx: Context, warnings: Diagnostic[], confine: Confinement | undefined): string {
-  const report = extract([source], ctx, { confine });
+function selectedText(source: string, ctx: Context, warnings: Diagnostic[], confine: Confinement | undefined, at: SourceVersions | null): string {
+  const report = extract([source], ctx, at ? { confine, aliases: at.aliases, versions: at.versions } : { confine });
   if (report.errors.length > 0) {
     const e = report.errors[0]!;
     if (e.code === 'invalid_ref' || e.code === 'outside_root') throw new UsageError(e.message, { code: e.code });
