@@ -112,6 +112,7 @@ export class GitRunner {
   async run(repo: string, args: readonly string[], input?: string): Promise<Buffer> {
     const result = await this.spawn(repo, args, input);
     if (result.status !== 0) {
+      refuseOwnership(result.stderr);
       const why = firstLine(result.stderr.toString('utf8')) || `exit code ${result.status}`;
       throw new GitError(`git ${args.find((a) => !a.startsWith('-')) ?? ''} failed in ${repo}: ${why}`);
     }
@@ -121,6 +122,8 @@ export class GitRunner {
   /** Run git in `repo`; null instead of an error when git exits non-zero (a question, not a task). */
   async tryRun(repo: string, args: readonly string[], input?: string): Promise<Buffer | null> {
     const result = await this.spawn(repo, args, input);
+    // A repository git refuses to read answers no question: saying "no" would hide why.
+    if (result.status !== 0) refuseOwnership(result.stderr);
     return result.status === 0 ? result.stdout : null;
   }
 
@@ -131,6 +134,7 @@ export class GitRunner {
   async runExpecting(repo: string, args: readonly string[], expected: RegExp): Promise<Buffer | null> {
     const result = await this.spawn(repo, args);
     if (result.status === 0) return result.stdout;
+    refuseOwnership(result.stderr);
     const stderr = result.stderr.toString('utf8');
     if (expected.test(stderr)) return null;
     throw new GitError(`git ${args.find((a) => !a.startsWith('-')) ?? ''} failed in ${repo}: ${firstLine(stderr) || `exit code ${result.status}`}`);
@@ -270,9 +274,27 @@ function runGit(
 
 /** git itself failed (a corrupt repository, a bad --since revision): exit 1, one line. */
 export class GitError extends RefcatError {
-  constructor(message: string) {
-    super(message, { code: 'git_failed' });
+  constructor(message: string, code = 'git_failed') {
+    super(message, { code });
   }
+}
+
+/**
+ * git refuses a repository another user owns (its `safe.directory` check, common in CI
+ * containers, where the checkout belongs to another uid): its message spans four lines, the fix
+ * on the last. One line instead, saying what is wrong and what to run
+ * (docs/refs.md#refs-at-a-version); null for any other failure.
+ */
+export function ownershipProblem(stderr: string | Buffer): string | null {
+  const m = /detected dubious ownership in repository at '([^'\n]*)'/.exec(stderr.toString());
+  if (!m) return null;
+  const repo = m[1]!;
+  return `git refuses to read ${repo}: it is owned by another user ("dubious ownership"); if you trust it, run: git config --global --add safe.directory ${repo}`;
+}
+
+function refuseOwnership(stderr: Buffer): void {
+  const problem = ownershipProblem(stderr);
+  if (problem !== null) throw new GitError(problem, 'dubious_ownership');
 }
 
 function firstLine(text: string): string {

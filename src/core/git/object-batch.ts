@@ -1,5 +1,5 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { GitError, type GitRunner } from './git-runner.js';
+import { GitError, type GitRunner, ownershipProblem } from './git-runner.js';
 
 /** What one `git cat-file --batch` request gave. */
 export type BatchAnswer =
@@ -62,6 +62,8 @@ export class ObjectBatch {
 
   private async ask(name: string, maxBytes: number): Promise<BatchAnswer> {
     if (this.closed) throw new GitError(`the object reader of ${this.repo} is closed`);
+    const refused = ownershipProblem(this.stderr);
+    if (refused !== null) throw new GitError(refused, 'dubious_ownership');
     if (this.unexplainedDeaths > 1) throw new GitError(`git cat-file stopped twice in ${this.repo}: ${this.stderr.trim().split('\n').pop() ?? ''}`);
     // A process that ended between reads was answering nothing: the next one starts afresh.
     if (this.child && this.exited && this.total === 0) this.reset();
@@ -88,9 +90,11 @@ export class ObjectBatch {
   private died(): BatchAnswer {
     const absent = /could not fetch ([0-9a-f]{40,64}) from promisor remote/.exec(this.stderr);
     const why = this.stderr.trim().split('\n').pop() ?? '';
+    const refused = ownershipProblem(this.stderr);
     this.reset();
     if (absent) return { kind: 'absent', oid: absent[1]! };
     this.unexplainedDeaths++;
+    if (refused !== null) throw new GitError(refused, 'dubious_ownership');
     throw new GitError(`git cat-file stopped in ${this.repo}${why ? `: ${why}` : ''}`);
   }
 

@@ -154,8 +154,16 @@ export class VersionReader {
     const repo = this.findRepo(root);
     if (repo === null) return { repo, pinned: null, head: null, why: `${shownPath(this.ctx.cwd, root)} is not a git repository` };
     const state = this.state(repo);
-    const found = await this.pinOf(state, repo, pin);
-    const head = await this.headOf(state);
+    let found: PinCommit;
+    let head: string | null;
+    try {
+      found = await this.pinOf(state, repo, pin);
+      head = await this.headOf(state);
+    } catch (err) {
+      // git refusing the clone (another user owns it) is this pin's state, not the listing's end.
+      if (!(err instanceof RefcatError) || err.code === 'git_missing') throw err;
+      return { repo, pinned: null, head: null, why: err.message };
+    }
     return found.commit === null ? { repo, pinned: null, head, why: `the clone does not have ${found.why}` } : { repo, pinned: found.commit, head, why: null };
   }
 
