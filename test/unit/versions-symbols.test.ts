@@ -36,6 +36,12 @@ describe('refcat symbols reads the version extraction reads', () => {
     expect(warnings).toEqual([
       `Warning: lib is checked out at ${lib.head().slice(0, 7)}, workspace.lock.json pins ${v1.slice(0, 7)}: reading the pinned commit (--worktree reads the checkout)`,
     ]);
+    // A glob walks the pinned tree: old.ts exists only there.
+    const glob = await run(ws, 'symbols', 'lib:*.ts');
+    expect(glob.code).toBe(0);
+    expect(glob.stdout).toContain('lib:old.ts#gone');
+    expect(glob.stdout).toContain('lib:app.ts#onlyThen');
+    expect(glob.stdout).not.toContain('onlyNow');
     const extracted = await run(ws, 'lib:app.ts#onlyThen');
     expect(extracted.code).toBe(0);
     expect(extracted.stdout).toContain('export function onlyThen() {}');
