@@ -271,7 +271,7 @@ export class VersionReader {
     }
     if (answer.kind !== 'object') {
       const sub = await gitlinkAbove(state.batch, commit, repoRel);
-      if (sub) return this.readInSubmodule(target, repo, sub, warnings);
+      if (sub) return this.readInSubmodule(target, repo, commit, sub, warnings);
       const has = !revision && diskHoldsAny(abs) ? ['The checkout has it: --worktree reads the checkout'] : [];
       throw new RefError('not_found', `REFCAT ref not found: ${target.ref}`, target.ref, [`Not in commit ${commit.slice(0, 7)} of ${where}`, ...has]);
     }
@@ -299,8 +299,9 @@ export class VersionReader {
   /**
    * A path under a submodule: read at the commit the pinned tree records for it, from the
    * submodule's own clone; `unknown` (an error naming why) when that clone is missing or lacks it.
+   * The read's commit is `outer`, the alias repository's.
    */
-  private async readInSubmodule(target: VersionTarget, repo: string, sub: { prefix: string; commit: string; rest: string }, warnings: Diagnostic[]): Promise<VersionedRead> {
+  private async readInSubmodule(target: VersionTarget, repo: string, outer: string, sub: { prefix: string; commit: string; rest: string }, warnings: Diagnostic[]): Promise<VersionedRead> {
     const subRoot = path.join(repo, ...sub.prefix.split('/'));
     const where = shownPath(this.ctx.cwd, subRoot);
     const subRepo = this.findRepo(subRoot);
@@ -311,7 +312,10 @@ export class VersionReader {
     const found = await state.batch.read(`${sub.commit}^{commit}`);
     if (found.kind !== 'object') throw unknown(`its clone at ${where} does not have that commit (git -C ${where} fetch origin ${sub.commit})`);
     const abs = path.join(subRoot, ...sub.rest.split('/'));
-    return this.readAt(target, subRepo, sub.commit, sub.rest, abs, warnings);
+    const read = await this.readAt(target, subRepo, sub.commit, sub.rest, abs, warnings);
+    // The ref names the alias's repository: its commit (not the submodule's) is the one a printed
+    // spec must carry to read these bytes back (docs/refs.md#revision-refs).
+    return read.commit === null ? read : { ...read, commit: outer };
   }
 
   /** The commit a revision names; false: one no branch or tag reaches, under `reachableOnly`. */
