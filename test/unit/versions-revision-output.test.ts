@@ -43,3 +43,31 @@ describe('what a revision ref prints reads the same version back (docs/refs.md#r
     expect(json.refs[0]).toMatchObject({ content: 'lib later', commit: ext.head(), spec: `ext@${ext.head()}:sub/lib.txt` });
   });
 });
+
+describe('--list-files and --validate-only of a revision ref print refs that read that version', () => {
+  it('a glob at a tag: each file as alias@<sha>:path, which reads the tag\'s bytes, not the checkout\'s', async () => {
+    let c1 = '';
+    const { ws } = workspace((ext) => {
+      c1 = ext.commit('c1', { 'a.txt': 'a at v1\n', 'b.txt': 'b at v1\n' });
+      ext.git('tag', 'v1');
+      ext.commit('c2', { 'a.txt': 'a now\n', 'b.txt': null, 'c.txt': 'only now\n' });
+    }, (ext) => ext.head());
+    const listed = await run(ws, 'ext@v1:*.txt', '--list-files');
+    expect(listed).toMatchObject({ code: 0, stdout: `ext@${c1}:a.txt\next@${c1}:b.txt\n` });
+    expect((await run(ws, '-q', `ext@${c1}:a.txt`)).stdout).toBe('a at v1\n');
+    const json = JSON.parse((await run(ws, 'ext@v1:*.txt', '--list-files', '--json')).stdout);
+    expect(json.files).toEqual([`ext@${c1}:a.txt`, `ext@${c1}:b.txt`]);
+    const checked = await run(ws, 'ext@v1:b.txt#L1', '--validate-only');
+    expect(checked).toMatchObject({ code: 0, stdout: `✓ ext@v1:b.txt#L1 → ext@${c1}:b.txt (1-1)\n` });
+    // A pinned read prints alias:path, as before: the lockfile names its version.
+    expect((await run(ws, 'ext:*.txt', '--list-files')).stdout).toBe('ext:a.txt\next:c.txt\n');
+  });
+
+  it('--at: each file as .@<sha>:path from the repository\'s root', async () => {
+    const repo = GitRepo.init({ 'src/x.txt': 'then\n' });
+    const then = repo.head();
+    repo.commit('now', { 'src/x.txt': 'now\n', 'src/y.txt': 'new\n' });
+    const r = await refcatInProcess(['--at', 'HEAD~1', '@*.txt', '--list-files'], { cwd: path.join(repo.dir, 'src') });
+    expect(r).toMatchObject({ code: 0, stdout: `.@${then}:src/x.txt\n` });
+  });
+});
