@@ -1,5 +1,6 @@
 import { type ExitCode, toDiagnostic } from '../../shared/errors.js';
 import { diagnosticJson } from '../../core/output/render-extraction.js';
+import { shortRevision } from '../../core/ref-spec/revision-syntax.js';
 import { tildify } from '../../shared/paths.js';
 import { visible } from '../../shared/visible.js';
 import { type IO, printDiagnostics } from '../io.js';
@@ -97,7 +98,7 @@ async function pinStates(rows: readonly { pin?: string; target: string; shadowed
 
 function pinText(p: PinShown | null | undefined): string {
   if (!p) return '';
-  const pin = visible(p.ref);
+  const pin = visible(shortRevision(p.ref));
   if (p.commit === null) return `  pin ${pin}: ${visible(p.problem ?? 'not found')}`;
   const named = p.commit.startsWith(p.ref) ? p.commit.slice(0, 7) : `${pin} (${p.commit.slice(0, 7)})`;
   if (p.at_pin) return `  pin ${named}: checked out at the pin`;

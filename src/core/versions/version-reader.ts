@@ -19,7 +19,7 @@ import { type BatchAnswer, ObjectBatch } from '../git/object-batch.js';
 import { repoFinder } from '../git/repository.js';
 import { reachableFromRef, resolveCommit } from '../git/revisions.js';
 import { filesAt } from '../git/tree-paths.js';
-import { revisionProblem, versionPathProblem } from '../ref-spec/revision-syntax.js';
+import { quotedRevision, revisionProblem, shortRevision, versionPathProblem } from '../ref-spec/revision-syntax.js';
 import { diskHolds, headCommit, pinCommit, type PinCommit } from './pin-resolution.js';
 import { gitlinkAbove } from './submodule-path.js';
 
@@ -152,11 +152,14 @@ export class VersionReader {
   /** The pin's commit and the checkout's, for `refcat aliases`: null where there is none. */
   async pinState(root: string, pin: string): Promise<{ repo: string | null; pinned: string | null; head: string | null; why: string | null }> {
     const repo = this.findRepo(root);
-    if (repo === null) return { repo, pinned: null, head: null, why: `${shownPath(this.ctx.cwd, root)} is not a git repository` };
+    const where = shownPath(this.ctx.cwd, root);
+    if (!diskHoldsAny(root, true)) return { repo: null, pinned: null, head: null, why: `not cloned: ${where} does not exist` };
+    if (repo !== root) return { repo: null, pinned: null, head: null, why: `${where} is not a git repository of its own` };
     const state = this.state(repo);
     const found = await this.pinOf(state, repo, pin);
     const head = await this.headOf(state);
-    return found.commit === null ? { repo, pinned: null, head, why: `the clone does not have ${found.why}` } : { repo, pinned: found.commit, head, why: null };
+    if (found.commit !== null) return { repo, pinned: found.commit, head, why: null };
+    return { repo, pinned: null, head, why: found.malformed ? found.why : `the clone does not have ${found.why}` };
   }
 
   /** Ends every batch process. */
@@ -208,7 +211,10 @@ export class VersionReader {
     // An alias not cloned yet: reading its folder says so, once per folder (docs/workflows.md#externals-not-cloned-yet).
     if (target.rev === undefined && !diskHoldsAny(target.root, true)) return null;
     if (target.rev !== undefined) throw new RefError('not_a_repository', `${where} is not a git repository: ${target.ref} names a revision`, target.ref);
-    this.warnOnce(warnings, `norepo\0${target.alias}`, 'pin_unread', `${target.alias} is pinned at ${target.pin} in ${this.lockName(target)}, but ${where} is not a git repository: reading the folder`);
+    if (this.mode === 'pinned') {
+      throw new RefError('pin_unread', `${target.alias} is pinned at ${shortRevision(target.pin!)} in ${this.lockName(target)}, but ${where} is not a git repository of its own: ${target.ref}`, target.ref);
+    }
+    this.warnOnce(warnings, `norepo\0${target.alias}`, 'pin_unread', `${target.alias} is pinned at ${shortRevision(target.pin!)} in ${this.lockName(target)}, but ${where} is not a git repository: reading the folder`);
     return null;
   }
 
@@ -223,7 +229,7 @@ export class VersionReader {
       if (!found) state.commits.set(`rev\0${target.rev}`, (found = this.revisionCommit(repo, target.rev)));
       const commit = await found;
       if (commit === null) {
-        throw new RefError('unknown_revision', `Unknown revision '${target.rev}' in ${where}: ${target.ref}`, target.ref, [
+        throw new RefError('unknown_revision', `Unknown revision ${quotedRevision(target.rev)} in ${where}: ${target.ref}`, target.ref, [
           'A ref reads a commit: a branch, a tag or a commit id (a tree or blob id, or a stash entry, is not one)',
         ]);
       }
@@ -243,7 +249,9 @@ export class VersionReader {
       }
       return found.commit;
     }
-    const message = `${target.alias}: ${this.lockName(target)} pins ${found.why}, which the clone at ${where} does not have`;
+    const message = found.malformed
+      ? `${target.alias}: in ${this.lockName(target)}, ${found.why}`
+      : `${target.alias}: ${this.lockName(target)} pins ${found.why}, which the clone at ${where} does not have`;
     const details = found.fetch ? [`Fetch it: git -C ${where} fetch origin ${found.fetch}`] : [];
     if (this.mode === 'pinned') throw new RefError('pin_missing', `${message}: ${target.ref}`, target.ref, details);
     this.warnOnce(warnings, `missing\0${target.alias}`, 'pin_missing', `${message}: reading the checkout`, details);
@@ -266,6 +274,12 @@ export class VersionReader {
       const message = `${target.alias}: the clone at ${where} lacks ${repoRel} of commit ${commit.slice(0, 7)} (a partial clone)`;
       const details = [`Fetch it: git -C ${where} cat-file -e ${answer.oid} (git fetches a partial clone's missing object when it reads it)`];
       if (revision || this.mode === 'pinned') throw new RefError('pin_missing', `${message}: ${target.ref}`, target.ref, details);
+      // "Reading the pinned commit", said for this very read, is taken back: one warning, the true one.
+      const moved = warnings.findIndex((w) => w.code === 'pin_differs' && w.message.startsWith(`${target.alias} `));
+      if (moved !== -1) {
+        warnings.splice(moved, 1);
+        this.warned.delete(`moved\0${target.alias}`);
+      }
       this.warnOnce(warnings, `absent\0${target.alias}\0${repoRel}`, 'pin_missing', `${message}: reading the checkout`, details);
       return { ...AT_DISK, warnings };
     }
@@ -284,9 +298,9 @@ export class VersionReader {
       throw new RefError('too_large', `A file larger than ${mib} MiB is read at a version only from a checkout at that version: ${target.ref}`, target.ref);
     }
     if (isLfsPointer(answer.data)) {
-      throw new RefError('lfs_pointer', `Stored in Git LFS: ${target.ref}: commit ${commit.slice(0, 7)} holds only its LFS pointer, which refcat does not resolve`, target.ref, [
-        'Read the checkout with --worktree (after git lfs pull)',
-      ]);
+      // --worktree reads a pinned alias's checkout; a revision ref always reads its revision.
+      const how = revision ? `Check out ${commit.slice(0, 7)} and read the file without a revision (after git lfs pull)` : 'Read the checkout with --worktree (after git lfs pull)';
+      throw new RefError('lfs_pointer', `Stored in Git LFS: ${target.ref}: commit ${commit.slice(0, 7)} holds only its LFS pointer, which refcat does not resolve`, target.ref, [how]);
     }
     if (!revision && (await this.headOf(state)) === commit) {
       // The checkout is at the pin: the disk holds the pinned bytes unless the file was changed.
