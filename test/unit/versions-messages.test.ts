@@ -2,9 +2,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runTool, TOOLS } from '../../src/core/agents/mcp-tools.js';
 import { GitRepo } from '../helpers/git-repo.js';
 import { refcatInProcess } from '../helpers/in-process.js';
-import { tmpDir } from '../helpers/tmp.js';
+import { testCtx, tmpDir } from '../helpers/tmp.js';
 
 /** A workspace whose lockfile lists `repos`; externals/ext is a clone with one commit. */
 function workspace(repos: Record<string, unknown>[]) {
@@ -109,5 +110,25 @@ describe('messages about pins and revisions (docs/refs.md#refs-at-a-version)', (
     expect(r).toMatchObject({ code: 0, stdout: 'second\n' });
     const warnings = r.stderr.split('\n').filter((l) => l.startsWith('Warning:'));
     expect(warnings).toEqual([expect.stringContaining(`lacks f.txt of commit ${c1.slice(0, 7)} (a partial clone): reading the checkout`)]);
+  });
+});
+
+describe('pins in the aliases reports', () => {
+  it('MCP\'s aliases tool answers the pin object refcat aliases --json has; an alias without a pin has none', async () => {
+    const { ws, ext } = workspace([{ alias: 'ext', name: 'ext', ref: 'main' }, { alias: 'plain', name: 'plain' }]);
+    fs.mkdirSync(path.join(ws, 'externals', 'plain'));
+    const tool = TOOLS.find((t) => t.name === 'aliases')!;
+    const answer = await runTool(tool, {}, { ctx: testCtx(ws), store: path.join(ws, '.store') });
+    expect(answer.isError).toBe(false);
+    const mcp = JSON.parse(answer.text).aliases;
+    const cli = JSON.parse((await run(ws, 'aliases', '--json')).stdout).aliases;
+    expect(mcp).toEqual(cli);
+    expect(mcp.find((a: { name: string }) => a.name === 'ext').pin).toEqual({ ref: 'main', commit: ext.head(), checkout: ext.head(), at_pin: true, problem: null });
+    expect(mcp.find((a: { name: string }) => a.name === 'plain').pin).toBeUndefined();
+  });
+
+  it('refcat aliases --help mentions pins', async () => {
+    const help = await refcatInProcess(['aliases', '--help'], { cwd: tmpDir() });
+    expect(help.stdout).toMatch(/pin/);
   });
 });
