@@ -28,6 +28,8 @@ describe('messages about pins and revisions (docs/refs.md#refs-at-a-version)', (
     const strict = await run(ws, '--pinned', 'ext:f.txt');
     expect(strict.code).toBe(1);
     expect(strict.stderr).toContain(`Error: ext: in workspace.lock.json, the pin '${pin}' is not a valid commit, branch or tag name: ext:f.txt`);
+    const json = JSON.parse((await run(ws, '--json', 'ext:f.txt')).stdout);
+    expect(json.warnings.map((w: { code: string }) => w.code)).toEqual(['pin_unread']);
     const aliases = await run(ws, 'aliases');
     expect(aliases.stdout).toContain(`pin ${pin}: the pin '${pin}' is not a valid commit, branch or tag name`);
     expect(fs.existsSync(path.join(ws, 'written'))).toBe(false);

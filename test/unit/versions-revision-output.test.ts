@@ -71,3 +71,21 @@ describe('--list-files and --validate-only of a revision ref print refs that rea
     expect(r).toMatchObject({ code: 0, stdout: `.@${then}:src/x.txt\n` });
   });
 });
+
+describe('a symbolic link read at a version', () => {
+  it('is refused with one line (git holds its target path, not the file\'s lines); a regular file beside it reads', async () => {
+    const { ws, ext } = workspace((ext) => {
+      ext.commit('c1', { 'real.txt': 'real\n', 'd/x.txt': 'x\n' });
+      fs.symlinkSync('real.txt', path.join(ext.dir, 'link.txt'));
+      ext.commit('link');
+    }, (ext) => ext.head());
+    const r = await run(ws, 'ext@HEAD:link.txt');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`Error: Not a regular file: ext@HEAD:link.txt: a symbolic link in commit ${ext.head().slice(0, 7)}\n`);
+    const pinned = await run(ws, 'ext:link.txt');
+    expect(pinned.code).toBe(1);
+    expect(pinned.stderr).toContain('--worktree reads the checkout, where the link is followed');
+    expect((await run(ws, '-q', 'ext@HEAD:real.txt', 'ext@HEAD:d/x.txt')).stdout).toBe('real\nx\n');
+  });
+});

@@ -21,7 +21,7 @@ import { reachableFromRef, resolveCommit } from '../git/revisions.js';
 import { filesAt } from '../git/tree-paths.js';
 import { quotedRevision, revisionProblem, shortRevision, versionPathProblem } from '../ref-spec/revision-syntax.js';
 import { diskHolds, headCommit, pinCommit, type PinCommit } from './pin-resolution.js';
-import { gitlinkAbove } from './submodule-path.js';
+import { entryMode, gitlinkAbove } from './submodule-path.js';
 
 /** `--worktree` reads every checkout as it is; `--pinned` makes a pin the clone lacks an error. */
 export type VersionMode = 'auto' | 'worktree' | 'pinned';
@@ -57,6 +57,9 @@ export interface VersionedTree {
   commit: string;
   files: string[];
 }
+
+/** The longest symbolic link target looked for (PATH_MAX on Linux). */
+const MAX_LINK_TARGET_BYTES = 4096;
 
 /** A blob larger than this is refused: the whole of it is held in memory. */
 export const MAX_VERSIONED_BYTES = 64 * 1024 * 1024;
@@ -253,8 +256,9 @@ export class VersionReader {
       ? `${target.alias}: in ${this.lockName(target)}, ${found.why}`
       : `${target.alias}: ${this.lockName(target)} pins ${found.why}, which the clone at ${where} does not have`;
     const details = found.fetch ? [`Fetch it: git -C ${where} fetch origin ${found.fetch}`] : [];
-    if (this.mode === 'pinned') throw new RefError('pin_missing', `${message}: ${target.ref}`, target.ref, details);
-    this.warnOnce(warnings, `missing\0${target.alias}`, 'pin_missing', `${message}: reading the checkout`, details);
+    const code = found.malformed ? 'pin_unread' : 'pin_missing';
+    if (this.mode === 'pinned') throw new RefError(code, `${message}: ${target.ref}`, target.ref, details);
+    this.warnOnce(warnings, `missing\0${target.alias}`, code, `${message}: reading the checkout`, details);
     return null;
   }
 
@@ -263,12 +267,7 @@ export class VersionReader {
     const revision = target.rev !== undefined;
     // Many refs into one file read its blob once.
     const name = `${commit}:${repoRel}`;
-    let reading = state.blobs.get(name);
-    if (!reading) {
-      state.blobs.set(name, (reading = state.batch.read(name, this.options.maxBytes ?? MAX_VERSIONED_BYTES)));
-      reading.catch(() => state.blobs.delete(name)); // a failed read is not kept
-    }
-    const answer = await reading;
+    const answer = await this.cachedRead(state, name);
     const where = shownPath(this.ctx.cwd, repo);
     if (answer.kind === 'absent') {
       const message = `${target.alias}: the clone at ${where} lacks ${repoRel} of commit ${commit.slice(0, 7)} (a partial clone)`;
@@ -296,6 +295,12 @@ export class VersionReader {
       if (!revision && (await this.headOf(state)) === commit && diskHolds(abs, answer.oid)) return { commit, bytes: null, revision, warnings };
       const mib = Math.round((this.options.maxBytes ?? MAX_VERSIONED_BYTES) / (1024 * 1024));
       throw new RefError('too_large', `A file larger than ${mib} MiB is read at a version only from a checkout at that version: ${target.ref}`, target.ref);
+    }
+    // git gives a symbolic link's blob as its target path: never printed as the file's lines. Only a
+    // blob short enough to be a link's target asks its folder's tree (one round trip, shared).
+    if (answer.data.length <= MAX_LINK_TARGET_BYTES && (await entryMode((n) => this.cachedRead(state, n), commit, repoRel)) === '120000') {
+      const hint = revision ? [] : ['--worktree reads the checkout, where the link is followed'];
+      throw new RefError('not_regular', `Not a regular file: ${target.ref}: a symbolic link in commit ${commit.slice(0, 7)}`, target.ref, hint);
     }
     if (isLfsPointer(answer.data)) {
       // --worktree reads a pinned alias's checkout; a revision ref always reads its revision.
@@ -330,6 +335,16 @@ export class VersionReader {
     // The ref names the alias's repository: its commit (not the submodule's) is the one a printed
     // spec must carry to read these bytes back (docs/refs.md#revision-refs).
     return read.commit === null ? read : { ...read, commit: outer };
+  }
+
+  /** `name` through the repository's batch, read once a run (a failed read is not kept). */
+  private cachedRead(state: RepoVersions, name: string): Promise<BatchAnswer> {
+    let reading = state.blobs.get(name);
+    if (!reading) {
+      state.blobs.set(name, (reading = state.batch.read(name, this.options.maxBytes ?? MAX_VERSIONED_BYTES)));
+      reading.catch(() => state.blobs.delete(name));
+    }
+    return reading;
   }
 
   /** The commit a revision names; false: one no branch or tag reaches, under `reachableOnly`. */
