@@ -42,7 +42,7 @@ export function positiveInt(value: string): number {
 
 /** `--at REV`: a branch, tag or commit name (docs/refs.md#refs-at-a-version), never an option. */
 export function revisionArg(value: string): string {
-  const problem = revisionProblem(value);
+  const problem = revisionProblem(value, 'an empty revision: --at needs a branch, tag or commit name');
   if (problem) throw new FlagValueError(`${problem}.`);
   return value;
 }

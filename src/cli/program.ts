@@ -66,7 +66,7 @@ Exit codes: 0 success (warnings allowed), 1 a check or ref failed, 2 usage error
 
   const aliases = program
     .command('aliases')
-    .description('list every alias, its target and where it was defined');
+    .description('list every alias, its target and where it was defined; for an alias workspace.lock.json pins, its pin and whether the checkout is at it');
   addFormatOptions(aliases, TABLE_FORMATS, 'text')
     .option('--alias <name=path>', 'add an explicit alias (repeatable)', commanderParser(aliasPair))
     .action(async (opts) => {

@@ -39,10 +39,15 @@ export class UsageError extends RefcatError {
   }
 }
 
+/** Past this, a ref is cut short in "Cannot parse ref". */
+const MAX_QUOTED_REF_CHARS = 500;
+
 export class RefParseError extends UsageError {
   readonly reason: string;
   constructor(ref: string, reason: string) {
-    super(`Cannot parse ref: ${ref} (${reason})`, { code: 'invalid_ref', ref });
+    // A ref of thousands of characters (a pasted blob, a huge revision) is cut short: the message stays readable.
+    const shown = ref.length > MAX_QUOTED_REF_CHARS ? `${ref.slice(0, 200)}… (${ref.length} characters)` : ref;
+    super(`Cannot parse ref: ${shown} (${reason})`, { code: 'invalid_ref', ref });
     this.reason = reason;
   }
 }

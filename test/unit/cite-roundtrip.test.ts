@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { GitRepo } from '../helpers/git-repo.js';
 import { refcatInProcess } from '../helpers/in-process.js';
 import { tmpDir } from '../helpers/tmp.js';
 
@@ -60,4 +61,32 @@ describe('--cite with a path that holds its comment\'s end', () => {
     expect(JSON.parse(verified.stdout).snippets.refs.map((s: { status: string }) => s.status)).toEqual(['verbatim']);
     expect(verified.code).toBe(0);
   });
+});
+
+describe('--cite of a revision ref reads back verbatim (docs/refs.md#revision-refs)', () => {
+  it('for random contents at a tag that the checkout has since changed, by lines and by symbol', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(line, { minLength: 1, maxLength: 12 }), fc.nat(12), fc.nat(6), async (lines, from, len) => {
+        const ws = tmpDir();
+        const lib = GitRepo.init({}, path.join(ws, 'externals', 'lib'));
+        lib.commit('v1', { 'f.txt': lines.join('\n') + '\n', 'app.ts': 'export function greet(): string {\n  return "v1";\n}\n' });
+        lib.git('tag', 'v1');
+        lib.commit('later', { 'f.txt': 'changed\n', 'app.ts': '// moved\nexport function greet(): string {\n  return "later";\n}\n' });
+        fs.writeFileSync(path.join(ws, 'workspace.lock.json'), JSON.stringify({ repos: [{ alias: 'lib', name: 'lib' }] }));
+        const start = 1 + (from % lines.length);
+        const end = Math.min(lines.length, start + len);
+        const refs = [`lib@v1:f.txt#L${start}-L${end}`, 'lib@v1:app.ts#greet'];
+        const cited = await refcatInProcess([...refs, '--cite'], { cwd: ws });
+        expect(cited.code).toBe(0);
+        fs.mkdirSync(path.join(ws, 'docs'));
+        fs.writeFileSync(path.join(ws, 'docs/cited.md'), '# Cited\n\n' + cited.stdout);
+        const verified = await refcatInProcess(['verify', 'refs', 'docs', '--json'], { cwd: ws });
+        const json = JSON.parse(verified.stdout);
+        expect(json.errors).toEqual([]);
+        expect(json.snippets.refs.map((s: { status: string }) => s.status)).toEqual(['verbatim', 'verbatim']);
+        expect(verified.code).toBe(0);
+      }),
+      { numRuns: 8 },
+    );
+  }, 120_000);
 });

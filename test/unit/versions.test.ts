@@ -313,7 +313,7 @@ describe('revision refs', () => {
     expect(treeRef.stderr).toContain(`Unknown revision '${tree}'`);
     const newline = await run(ws, 'ext@HEAD:f%0Aother.txt');
     expect(newline.code).toBe(1);
-    expect(newline.stderr).toContain('a path holding CR, LF or NUL is never read at a version');
+    expect(newline.stderr).toContain('A path holding CR, LF or NUL is never read at a version');
     const unknownAlias = await run(ws, 'nope@v1:f.txt');
     expect(unknownAlias.code).toBe(1);
     expect(unknownAlias.stderr).toContain("Error: Unknown REFCAT alias: 'nope' in nope@v1:f.txt");
@@ -374,7 +374,7 @@ describe('refcat aliases', () => {
     const line = (name: string) => text.stdout.split('\n').find((l) => l.startsWith(name + ' '))!;
     expect(line('ext')).toMatch(new RegExp(`  pin ${c1.slice(0, 7)}: checked out at ${ext.head().slice(0, 7)}$`));
     expect(line('plain')).not.toContain('pin');
-    expect(line('gone')).toContain('is not a git repository');
+    expect(line('gone')).toContain('not cloned: externals/gone does not exist');
     ext.git('checkout', '-q', c1);
     const json = JSON.parse((await run(ws, 'aliases', '--json')).stdout);
     expect(json.aliases.find((a: { name: string }) => a.name === 'ext').pin).toEqual({ ref: c1, commit: c1, checkout: c1, at_pin: true, problem: null });

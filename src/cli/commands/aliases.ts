@@ -1,5 +1,7 @@
 import { type ExitCode, toDiagnostic } from '../../shared/errors.js';
 import { diagnosticJson } from '../../core/output/render-extraction.js';
+import { shortRevision } from '../../core/ref-spec/revision-syntax.js';
+import { type PinShown, pinStates } from '../../core/versions/pin-report.js';
 import { tildify } from '../../shared/paths.js';
 import { visible } from '../../shared/visible.js';
 import { type IO, printDiagnostics } from '../io.js';
@@ -62,42 +64,9 @@ export async function runAliases(opts: AliasesCliOptions, io: IO): Promise<ExitC
   return code;
 }
 
-/** A lockfile pin and where the clone stands (docs/refs.md#refs-at-a-version). */
-interface PinShown {
-  ref: string;
-  /** The commit the pin names in the clone; null when the clone lacks it. */
-  commit: string | null;
-  /** The commit the checkout is at (HEAD); null when there is none. */
-  checkout: string | null;
-  at_pin: boolean;
-  /** Why the pin could not be looked up, or null. */
-  problem: string | null;
-}
-
-/**
- * Each pinned alias's pin and checkout, read from its clone (one git cat-file per repository);
- * null for an alias without a pin. An alias without one starts no git process.
- */
-async function pinStates(rows: readonly { pin?: string; target: string; shadowed: boolean }[], ctx: IO['ctx']): Promise<(PinShown | null)[]> {
-  if (!rows.some((r) => r.pin !== undefined && !r.shadowed)) return rows.map(() => null);
-  const { VersionReader } = await import('../../core/versions/version-reader.js');
-  const reader = new VersionReader(ctx);
-  try {
-    return await Promise.all(
-      rows.map(async (r) => {
-        if (r.pin === undefined || r.shadowed) return null;
-        const s = await reader.pinState(r.target, r.pin);
-        return { ref: r.pin, commit: s.pinned, checkout: s.head, at_pin: s.pinned !== null && s.pinned === s.head, problem: s.why };
-      }),
-    );
-  } finally {
-    reader.close();
-  }
-}
-
 function pinText(p: PinShown | null | undefined): string {
   if (!p) return '';
-  const pin = visible(p.ref);
+  const pin = visible(shortRevision(p.ref));
   if (p.commit === null) return `  pin ${pin}: ${visible(p.problem ?? 'not found')}`;
   const named = p.commit.startsWith(p.ref) ? p.commit.slice(0, 7) : `${pin} (${p.commit.slice(0, 7)})`;
   if (p.at_pin) return `  pin ${named}: checked out at the pin`;

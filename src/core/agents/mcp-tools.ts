@@ -22,6 +22,7 @@ import { CounterPool } from '../tokens/counter-pool.js';
 import { ENCODINGS } from '../tokens/tokenizer.js';
 import { ANSWER_CAP_CHARS, capLines, capReport, jsonAnswer, pageSizeNote, storedNote } from './answer-caps.js';
 import { primeSymbolTables } from '../symbols/prime-tables.js';
+import { pinStates } from '../versions/pin-report.js';
 import { HeavyCalls } from './heavy-calls.js';
 import {
   type AgentContext,
@@ -377,17 +378,20 @@ export const TOOLS: readonly ToolSpec[] = [
   },
   {
     name: 'aliases',
-    description: 'List the aliases (NAME -> folder) that refs like "NAME:path#L3" can use, with where each was defined.',
+    description: 'List the aliases (NAME -> folder) that refs like "NAME:path#L3" can use, with where each was defined, and for an alias the workspace lockfile pins, its pin and whether the checkout is at it.',
     input: {},
     annotations: READ_ONLY,
     run: async (_args, agent) => {
       const { entries, errors } = aliasesOf(agent.ctx).listReadable();
       const seen = new Set<string>();
-      const aliases = entries.map((e) => {
+      const rows = entries.map((e) => {
         const shadowed = seen.has(e.name);
         seen.add(e.name);
-        return { name: e.name, target: e.target, source: e.source, origin: e.origin, shadowed };
+        return { ...e, shadowed };
       });
+      // The same report as `refcat aliases --json`: git runs only for pinned aliases.
+      const pins = await pinStates(rows, agent.ctx);
+      const aliases = rows.map((r, i) => ({ name: r.name, target: r.target, source: r.source, origin: r.origin, shadowed: r.shadowed, ...(pins[i] ? { pin: pins[i] } : {}) }));
       const json = { version: 1, aliases, errors: errors.map((e) => ({ ref: null, code: e.code, message: e.message })) };
       return { text: JSON.stringify(json, null, 2) + '\n', isError: errors.length > 0, log: errors[0]?.message };
     },

@@ -119,6 +119,11 @@ export interface Extraction {
   outline?: OutlineInfo;
   /** The full sha of the commit the lines were read at (docs/refs.md#refs-at-a-version); absent: the disk, at no version. */
   commit?: string;
+  /**
+   * Set for a ref that named its revision (`alias@REV:`, `--at`): the file as a ref that reads the
+   * same version back (`alias@<sha>:path`), which `--list-files` and `--validate-only` show.
+   */
+  fileSpec?: string;
   /** Set when a secret was found in the selected lines: the lines redacted, by rule (docs/refs.md#secrets). */
   redacted?: Redaction[];
   /** With `redacted`: what was found, where (never the value). */

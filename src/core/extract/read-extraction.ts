@@ -234,6 +234,7 @@ function extractionOf(file: ResolvedFile, language: string, sel: Selection, coun
     lines: sel.lines,
   };
   if (file.version?.commit) extraction.commit = file.version.commit;
+  if (rev !== undefined) extraction.fileSpec = specOf(alias, file.relPath, null, rev);
   return extraction;
 }
 

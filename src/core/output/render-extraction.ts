@@ -273,7 +273,7 @@ export function renderCheck(report: ExtractReport, opts: RenderOptions): string 
   return report.results
     .map((r) => {
       const lines = r.lineEnd < r.lineStart ? 'no lines' : `${r.lineStart}-${r.lineEnd}`;
-      return `✓ ${visible(r.ref)} → ${visible(opts.absolute ? r.path : r.displayPath)} (${lines})\n`;
+      return `✓ ${visible(r.ref)} → ${visible(opts.absolute ? r.path : (r.fileSpec ?? r.displayPath))} (${lines})\n`;
     })
     .join('');
 }

@@ -223,7 +223,7 @@ async function report(req: ExtractionRequest, batches: RefBatch[], problems: Dia
     const names = new Set<string>();
     for (const r of run.results(batches, ctx, { ...req.extract, checkOnly: true, probeWholeFiles: true })) {
       req.admit?.(r);
-      names.add(req.render.absolute ? r.path : r.displayPath);
+      names.add(req.render.absolute ? r.path : (r.fileSpec ?? r.displayPath));
     }
     outcome = { report: run.report, log: run.log, code: run.code() };
     const list = [...names];

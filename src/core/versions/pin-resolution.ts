@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import type { GitRunner } from '../git/git-runner.js';
 import type { ObjectBatch } from '../git/object-batch.js';
 import { refsNamed } from '../git/revisions.js';
-import { MAX_REF_REVISION_CHARS, revisionProblem } from '../ref-spec/revision-syntax.js';
+import { MAX_REF_REVISION_CHARS, quotedRevision, revisionProblem } from '../ref-spec/revision-syntax.js';
 
 /** A pin that looks like an abbreviated or full commit name. */
 const COMMIT_NAME = /^[0-9a-f]{4,64}$/i;
@@ -11,8 +11,11 @@ const COMMIT_NAME = /^[0-9a-f]{4,64}$/i;
 /** What a lockfile pin names in a clone now (docs/refs.md#branch-and-tag-pins). */
 export type PinCommit =
   | { commit: string; shown: string }
-  /** The clone does not have it: `why` for a message, `fetch` the name a `git fetch` brings. */
-  | { commit: null; why: string; fetch: string };
+  /**
+   * The clone does not have it: `why` for a message, `fetch` the name a `git fetch` brings;
+   * `malformed`: the pin is no commit, branch or tag name at all (`why` says so), never asked of git.
+   */
+  | { commit: null; why: string; fetch: string; malformed?: boolean };
 
 /**
  * The commit a pin names: a commit name is that commit (through the batch, no extra process); a
@@ -22,7 +25,7 @@ export type PinCommit =
  */
 export async function pinCommit(git: GitRunner, batch: ObjectBatch, repo: string, pin: string): Promise<PinCommit> {
   if (pin.length > MAX_REF_REVISION_CHARS || revisionProblem(pin) !== null || /[~^]/.test(pin)) {
-    return { commit: null, why: `the pin '${pin.slice(0, 80)}' is no commit, branch or tag name`, fetch: '' };
+    return { commit: null, why: `the pin ${quotedRevision(pin)} is not a valid commit, branch or tag name`, fetch: '', malformed: true };
   }
   if (COMMIT_NAME.test(pin)) {
     const answer = await batch.read(`${pin}^{commit}`);

@@ -6,6 +6,7 @@ import type { AliasResolver } from '../alias/resolve-aliases.js';
 import { repoFinder } from '../git/repository.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import type { RefSpec } from '../ref-spec/ref-spec.js';
+import { quotedRevision } from '../ref-spec/revision-syntax.js';
 import { hasGlobChars } from '../walk/glob.js';
 import { compileGlob } from '../walk/glob-match.js';
 import { type VersionMode, VersionReader, type VersionTarget } from './version-reader.js';
@@ -157,7 +158,10 @@ function targetOf(
 ): { target: VersionTarget | null; folder: string; relPath: string } {
   if (spec.alias === '.' || (!spec.alias && policy.at !== undefined)) {
     const root = findRepo(base);
-    if (root === null) throw new RefError('not_a_repository', `${base} is in no git repository: ${spec.raw} names a revision`, spec.raw);
+    if (root === null) {
+      const naming = spec.alias === '.' ? spec.raw : `--at ${quotedRevision(policy.at!)}`;
+      throw new RefError('not_a_repository', `${base} is in no git repository: ${naming} names a revision`, spec.raw);
+    }
     const rev = spec.rev ?? policy.at!;
     const target: VersionTarget = { root, alias: '.', rev, ref: spec.raw };
     if (spec.alias === '.') return { target, folder: base, relPath: spec.path };

@@ -1,4 +1,4 @@
-import type { ObjectBatch } from '../git/object-batch.js';
+import type { BatchAnswer, ObjectBatch } from '../git/object-batch.js';
 
 /** Where a path enters a submodule in a commit's tree: its folder, the commit recorded, the rest of the path. */
 export interface GitlinkPath {
@@ -23,6 +23,18 @@ export async function gitlinkAbove(batch: ObjectBatch, commit: string, repoRel: 
     if (entry.mode !== '40000') return null;
   }
   return null;
+}
+
+/**
+ * The mode of `repoRel`'s entry in its folder's tree (`120000` a symbolic link, whose blob is the
+ * link's target path), or null; `readTree` reads a tree through the run's batch (one round trip,
+ * no extra process, shared by the files of one folder).
+ */
+export async function entryMode(readTree: (name: string) => Promise<BatchAnswer>, commit: string, repoRel: string): Promise<string | null> {
+  const slash = repoRel.lastIndexOf('/');
+  const tree = await readTree(`${commit}:${slash === -1 ? '' : repoRel.slice(0, slash)}`);
+  if (tree.kind !== 'object' || tree.type !== 'tree') return null;
+  return treeEntry(tree.data, repoRel.slice(slash + 1), commit.length / 2)?.mode ?? null;
 }
 
 /** One entry of a tree object (`<mode> <name>\0<oid bytes>`, repeated), or null. */

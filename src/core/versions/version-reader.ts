@@ -19,9 +19,9 @@ import { type BatchAnswer, ObjectBatch } from '../git/object-batch.js';
 import { repoFinder } from '../git/repository.js';
 import { reachableFromRef, resolveCommit } from '../git/revisions.js';
 import { filesAt } from '../git/tree-paths.js';
-import { revisionProblem, versionPathProblem } from '../ref-spec/revision-syntax.js';
+import { quotedRevision, revisionProblem, shortRevision, versionPathProblem } from '../ref-spec/revision-syntax.js';
 import { diskHolds, headCommit, pinCommit, type PinCommit } from './pin-resolution.js';
-import { gitlinkAbove } from './submodule-path.js';
+import { entryMode, gitlinkAbove } from './submodule-path.js';
 
 /** `--worktree` reads every checkout as it is; `--pinned` makes a pin the clone lacks an error. */
 export type VersionMode = 'auto' | 'worktree' | 'pinned';
@@ -57,6 +57,9 @@ export interface VersionedTree {
   commit: string;
   files: string[];
 }
+
+/** The longest symbolic link target looked for (PATH_MAX on Linux). */
+const MAX_LINK_TARGET_BYTES = 4096;
 
 /** A blob larger than this is refused: the whole of it is held in memory. */
 export const MAX_VERSIONED_BYTES = 64 * 1024 * 1024;
@@ -152,7 +155,9 @@ export class VersionReader {
   /** The pin's commit and the checkout's, for `refcat aliases`: null where there is none. */
   async pinState(root: string, pin: string): Promise<{ repo: string | null; pinned: string | null; head: string | null; why: string | null }> {
     const repo = this.findRepo(root);
-    if (repo === null) return { repo, pinned: null, head: null, why: `${shownPath(this.ctx.cwd, root)} is not a git repository` };
+    const where = shownPath(this.ctx.cwd, root);
+    if (!diskHoldsAny(root, true)) return { repo: null, pinned: null, head: null, why: `not cloned: ${where} does not exist` };
+    if (repo !== root) return { repo: null, pinned: null, head: null, why: `${where} is not a git repository of its own` };
     const state = this.state(repo);
     let found: PinCommit;
     let head: string | null;
@@ -164,7 +169,8 @@ export class VersionReader {
       if (!(err instanceof RefcatError) || err.code === 'git_missing') throw err;
       return { repo, pinned: null, head: null, why: err.message };
     }
-    return found.commit === null ? { repo, pinned: null, head, why: `the clone does not have ${found.why}` } : { repo, pinned: found.commit, head, why: null };
+    if (found.commit !== null) return { repo, pinned: found.commit, head, why: null };
+    return { repo, pinned: null, head, why: found.malformed ? found.why : `the clone does not have ${found.why}` };
   }
 
   /** Ends every batch process. */
@@ -216,7 +222,10 @@ export class VersionReader {
     // An alias not cloned yet: reading its folder says so, once per folder (docs/workflows.md#externals-not-cloned-yet).
     if (target.rev === undefined && !diskHoldsAny(target.root, true)) return null;
     if (target.rev !== undefined) throw new RefError('not_a_repository', `${where} is not a git repository: ${target.ref} names a revision`, target.ref);
-    this.warnOnce(warnings, `norepo\0${target.alias}`, 'pin_unread', `${target.alias} is pinned at ${target.pin} in ${this.lockName(target)}, but ${where} is not a git repository: reading the folder`);
+    if (this.mode === 'pinned') {
+      throw new RefError('pin_unread', `${target.alias} is pinned at ${shortRevision(target.pin!)} in ${this.lockName(target)}, but ${where} is not a git repository of its own: ${target.ref}`, target.ref);
+    }
+    this.warnOnce(warnings, `norepo\0${target.alias}`, 'pin_unread', `${target.alias} is pinned at ${shortRevision(target.pin!)} in ${this.lockName(target)}, but ${where} is not a git repository: reading the folder`);
     return null;
   }
 
@@ -231,7 +240,7 @@ export class VersionReader {
       if (!found) state.commits.set(`rev\0${target.rev}`, (found = this.revisionCommit(repo, target.rev)));
       const commit = await found;
       if (commit === null) {
-        throw new RefError('unknown_revision', `Unknown revision '${target.rev}' in ${where}: ${target.ref}`, target.ref, [
+        throw new RefError('unknown_revision', `Unknown revision ${quotedRevision(target.rev)} in ${where}: ${target.ref}`, target.ref, [
           'A ref reads a commit: a branch, a tag or a commit id (a tree or blob id, or a stash entry, is not one)',
         ]);
       }
@@ -251,10 +260,13 @@ export class VersionReader {
       }
       return found.commit;
     }
-    const message = `${target.alias}: ${this.lockName(target)} pins ${found.why}, which the clone at ${where} does not have`;
+    const message = found.malformed
+      ? `${target.alias}: in ${this.lockName(target)}, ${found.why}`
+      : `${target.alias}: ${this.lockName(target)} pins ${found.why}, which the clone at ${where} does not have`;
     const details = found.fetch ? [`Fetch it: git -C ${where} fetch origin ${found.fetch}`] : [];
-    if (this.mode === 'pinned') throw new RefError('pin_missing', `${message}: ${target.ref}`, target.ref, details);
-    this.warnOnce(warnings, `missing\0${target.alias}`, 'pin_missing', `${message}: reading the checkout`, details);
+    const code = found.malformed ? 'pin_unread' : 'pin_missing';
+    if (this.mode === 'pinned') throw new RefError(code, `${message}: ${target.ref}`, target.ref, details);
+    this.warnOnce(warnings, `missing\0${target.alias}`, code, `${message}: reading the checkout`, details);
     return null;
   }
 
@@ -263,23 +275,24 @@ export class VersionReader {
     const revision = target.rev !== undefined;
     // Many refs into one file read its blob once.
     const name = `${commit}:${repoRel}`;
-    let reading = state.blobs.get(name);
-    if (!reading) {
-      state.blobs.set(name, (reading = state.batch.read(name, this.options.maxBytes ?? MAX_VERSIONED_BYTES)));
-      reading.catch(() => state.blobs.delete(name)); // a failed read is not kept
-    }
-    const answer = await reading;
+    const answer = await this.cachedRead(state, name);
     const where = shownPath(this.ctx.cwd, repo);
     if (answer.kind === 'absent') {
       const message = `${target.alias}: the clone at ${where} lacks ${repoRel} of commit ${commit.slice(0, 7)} (a partial clone)`;
       const details = [`Fetch it: git -C ${where} cat-file -e ${answer.oid} (git fetches a partial clone's missing object when it reads it)`];
       if (revision || this.mode === 'pinned') throw new RefError('pin_missing', `${message}: ${target.ref}`, target.ref, details);
+      // "Reading the pinned commit", said for this very read, is taken back: one warning, the true one.
+      const moved = warnings.findIndex((w) => w.code === 'pin_differs' && w.message.startsWith(`${target.alias} `));
+      if (moved !== -1) {
+        warnings.splice(moved, 1);
+        this.warned.delete(`moved\0${target.alias}`);
+      }
       this.warnOnce(warnings, `absent\0${target.alias}\0${repoRel}`, 'pin_missing', `${message}: reading the checkout`, details);
       return { ...AT_DISK, warnings };
     }
     if (answer.kind !== 'object') {
       const sub = await gitlinkAbove(state.batch, commit, repoRel);
-      if (sub) return this.readInSubmodule(target, repo, sub, warnings);
+      if (sub) return this.readInSubmodule(target, repo, commit, sub, warnings);
       const has = !revision && diskHoldsAny(abs) ? ['The checkout has it: --worktree reads the checkout'] : [];
       throw new RefError('not_found', `REFCAT ref not found: ${target.ref}`, target.ref, [`Not in commit ${commit.slice(0, 7)} of ${where}`, ...has]);
     }
@@ -291,10 +304,16 @@ export class VersionReader {
       const mib = Math.round((this.options.maxBytes ?? MAX_VERSIONED_BYTES) / (1024 * 1024));
       throw new RefError('too_large', `A file larger than ${mib} MiB is read at a version only from a checkout at that version: ${target.ref}`, target.ref);
     }
+    // git gives a symbolic link's blob as its target path: never printed as the file's lines. Only a
+    // blob short enough to be a link's target asks its folder's tree (one round trip, shared).
+    if (answer.data.length <= MAX_LINK_TARGET_BYTES && (await entryMode((n) => this.cachedRead(state, n), commit, repoRel)) === '120000') {
+      const hint = revision ? [] : ['--worktree reads the checkout, where the link is followed'];
+      throw new RefError('not_regular', `Not a regular file: ${target.ref}: a symbolic link in commit ${commit.slice(0, 7)}`, target.ref, hint);
+    }
     if (isLfsPointer(answer.data)) {
-      throw new RefError('lfs_pointer', `Stored in Git LFS: ${target.ref}: commit ${commit.slice(0, 7)} holds only its LFS pointer, which refcat does not resolve`, target.ref, [
-        'Read the checkout with --worktree (after git lfs pull)',
-      ]);
+      // --worktree reads a pinned alias's checkout; a revision ref always reads its revision.
+      const how = revision ? `Check out ${commit.slice(0, 7)} and read the file without a revision (after git lfs pull)` : 'Read the checkout with --worktree (after git lfs pull)';
+      throw new RefError('lfs_pointer', `Stored in Git LFS: ${target.ref}: commit ${commit.slice(0, 7)} holds only its LFS pointer, which refcat does not resolve`, target.ref, [how]);
     }
     if (!revision && (await this.headOf(state)) === commit) {
       // The checkout is at the pin: the disk holds the pinned bytes unless the file was changed.
@@ -307,8 +326,9 @@ export class VersionReader {
   /**
    * A path under a submodule: read at the commit the pinned tree records for it, from the
    * submodule's own clone; `unknown` (an error naming why) when that clone is missing or lacks it.
+   * The read's commit is `outer`, the alias repository's.
    */
-  private async readInSubmodule(target: VersionTarget, repo: string, sub: { prefix: string; commit: string; rest: string }, warnings: Diagnostic[]): Promise<VersionedRead> {
+  private async readInSubmodule(target: VersionTarget, repo: string, outer: string, sub: { prefix: string; commit: string; rest: string }, warnings: Diagnostic[]): Promise<VersionedRead> {
     const subRoot = path.join(repo, ...sub.prefix.split('/'));
     const where = shownPath(this.ctx.cwd, subRoot);
     const subRepo = this.findRepo(subRoot);
@@ -319,7 +339,20 @@ export class VersionReader {
     const found = await state.batch.read(`${sub.commit}^{commit}`);
     if (found.kind !== 'object') throw unknown(`its clone at ${where} does not have that commit (git -C ${where} fetch origin ${sub.commit})`);
     const abs = path.join(subRoot, ...sub.rest.split('/'));
-    return this.readAt(target, subRepo, sub.commit, sub.rest, abs, warnings);
+    const read = await this.readAt(target, subRepo, sub.commit, sub.rest, abs, warnings);
+    // The ref names the alias's repository: its commit (not the submodule's) is the one a printed
+    // spec must carry to read these bytes back (docs/refs.md#revision-refs).
+    return read.commit === null ? read : { ...read, commit: outer };
+  }
+
+  /** `name` through the repository's batch, read once a run (a failed read is not kept). */
+  private cachedRead(state: RepoVersions, name: string): Promise<BatchAnswer> {
+    let reading = state.blobs.get(name);
+    if (!reading) {
+      state.blobs.set(name, (reading = state.batch.read(name, this.options.maxBytes ?? MAX_VERSIONED_BYTES)));
+      reading.catch(() => state.blobs.delete(name));
+    }
+    return reading;
   }
 
   /** The commit a revision names; false: one no branch or tag reaches, under `reachableOnly`. */
