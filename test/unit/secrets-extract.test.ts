@@ -193,3 +193,21 @@ describe('symbol refs', () => {
     expect(s.value.length).toBeGreaterThan(0);
   });
 });
+
+describe('formats that print no content do not fail or withhold on a secret (docs/refs.md#secrets)', () => {
+  it('--spec, --validate-only and --list-files exit 0 under --secrets=fail and withhold', async () => {
+    const s = fake('github', 'src/config.ts');
+    const dir = tmpDir(files);
+    for (const mode of ['fail', 'withhold']) {
+      for (const flags of [['--spec'], ['--validate-only'], ['--list-files'], ['--validate-only', '--format', 'json']]) {
+        for (const ref of [`@${s.file}`, `@${s.file}#L1-L2`, `@${s.file}#/token/`]) {
+          const r = await refcatInProcess([ref, `--secrets=${mode}`, ...flags], { cwd: dir });
+          expect(r.code, `${mode} ${flags.join(' ')} ${ref}: ${r.stderr}`).toBe(0);
+          noValue(r.stdout + r.stderr);
+        }
+      }
+    }
+    // The formats that print content still fail.
+    expect((await refcatInProcess([`@${s.file}`, '--secrets=fail'], { cwd: dir })).code).toBe(1);
+  });
+});
