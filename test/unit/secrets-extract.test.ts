@@ -194,6 +194,21 @@ describe('symbol refs', () => {
   });
 });
 
+describe('--secrets=withhold: where the note is (docs/refs.md#secrets)', () => {
+  it('markdown: nothing of the file in stdout, the note on stderr; --json: no ref, a secret_withheld warning', async () => {
+    const dir = tmpDir(files);
+    const md = await refcatInProcess(['@src/config.ts', '--secrets=withhold'], { cwd: dir });
+    expect(md.code).toBe(0);
+    expect(md.stdout).not.toContain('config.ts');
+    expect(md.stderr).toMatch(/^Warning: Left out src\/config\.ts: .+ \(--secrets=withhold\)$/m);
+    const json = await refcatInProcess(['@src/config.ts', '--secrets=withhold', '--json'], { cwd: dir });
+    const doc = JSON.parse(json.stdout) as { refs: unknown[]; warnings: { code: string; ref: string; message: string }[] };
+    expect(doc.refs).toEqual([]);
+    expect(doc.warnings.map((w) => [w.code, w.ref])).toEqual([['secret_withheld', '@src/config.ts']]);
+    noValue(json.stdout + md.stdout + md.stderr);
+  });
+});
+
 describe('formats that print no content do not fail or withhold on a secret (docs/refs.md#secrets)', () => {
   it('--spec, --validate-only and --list-files exit 0 under --secrets=fail and withhold', async () => {
     const s = fake('github', 'src/config.ts');
