@@ -38,6 +38,16 @@ export interface FakeSecret {
   value: string;
   /** The text planted (a line, or lines, holding the value). */
   text: string;
+  /** The secret characters of the value (its password, its key's body): no 8 of them in a row may be printed. */
+  secret: string;
+}
+
+/** Every run of `n` characters of `secret` (the whole of it when shorter): none may be printed. */
+export function pieces(secret: string, n = 8): string[] {
+  if (secret.length <= n) return [secret];
+  const out: string[] = [];
+  for (let i = 0; i + n <= secret.length; i++) out.push(secret.slice(i, i + n));
+  return out;
 }
 
 const p = (...parts: string[]) => parts.join('');
@@ -49,12 +59,18 @@ export function fakeSecrets(seed = 7): FakeSecret[] {
   const key = keyLines.join('\n');
   const gcpKey = [p('-----BEGIN PRIVATE', ' KEY-----'), p('MI', 'IE', b(ALNUM, 120)), p('-----END PRIVATE', ' KEY-----'), ''].join('\\n');
   const gcpJson = `{"type": "service_account", "private_key_id": "${b(HEX, 40)}", "private_key": "${gcpKey}", "client_email": "x@example.test"}`;
+  // Hex from an alphanumeric body: body() over 16 characters repeats itself.
+  const hex = [...b(ALNUM, 32)].map((c) => (c.charCodeAt(0) % 16).toString(16)).join('');
+  const uuid = [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join('-');
   const secrets: [string, string, string, (v: string) => string][] = [
     ['aws', 'deploy.sh', b(ALNUM + '/+', 40), (v) => `export AWS_${'SECRET'}_ACCESS_KEY="${v}"`],
+    ['aws', 'aws.json', b(ALNUM + '/+', 40), (v) => `{"AccessKeyId": "x", "${'Secret'}AccessKey": "${v}"}`],
+    ['aws', 'credentials.ini', b(ALNUM + '/+', 40), (v) => `[default]\naws_${'secret'}_access_key = ${v}`],
+    ['aws', 'c.ini', b(ALNUM + '/+', 40), (v) => `aws_${'secret'}_access_key=${v}`],
     ['gcp', 'service-account.json', gcpJson, (v) => v],
     ['privatekey', 'id_rsa', key, (v) => v],
     ['npm', 'src/npm.ts', p('np', 'm_', b(ALNUM, 36)), (v) => `const token = "${v}";`],
-    ['npm', '.npmrc', b(ALNUM, 36), (v) => `//registry.npmjs.org/:_${'auth'}Token=${v}`],
+    ['npm', '.npmrc', uuid, (v) => `//registry.npmjs.org/:_${'auth'}Token=${v}`],
     ['npm', 'package.json', p(b(LOWER, 8), ':x-oauth', '-basic'), (v) => `{"repository": "https://${v}@github.com/o/r"}`],
     ['basicauth', 'deploy.md', p('https://deployer:', b(ALNUM, 14), '@build.example.net'), (v) => `Fetch ${v}/x first.`],
     ['slack', 'notify.py', p('xo', 'xb-', b(DIGITS, 12), '-', b(ALNUM, 24)), (v) => `TOKEN = "${v}"`],
@@ -82,7 +98,15 @@ export function fakeSecrets(seed = 7): FakeSecret[] {
     ['docker', 'docker.sh', p('dckr', '_pat_', b(ALNUM + '_-', 27)), (v) => `echo ${v} | docker login`],
     ['figma', 'figma.ts', p('fi', 'gd_', b(ALNUM + '_-', 43)), (v) => `key: "${v}"`],
   ];
-  return secrets.map(([rule, file, value, line]) => ({ rule, file, value, text: line(value) }));
+  const secretOf = (rule: string, value: string): string => {
+    if (rule === 'privatekey') return keyLines.slice(1, -1).join('\n');
+    if (rule === 'gcp') return gcpKey.split('\\n')[1]!;
+    // A URL's password (or x-oauth-basic's token): the scheme, user and host around it are not secret.
+    const pass = /^[a-z+]+:\/\/[^:]+:([^@]+)@/.exec(value) ?? /^([^:]+):x-oauth/.exec(value);
+    if (pass) return pass[1]!;
+    return value.includes('/services/') ? value.slice(value.indexOf('/services/') + '/services/'.length) : value;
+  };
+  return secrets.map(([rule, file, value, line]) => ({ rule, file, value, text: line(value), secret: secretOf(rule, value) }));
 }
 
 /** The preset's rules, by short id: every one has a fake above. */

@@ -1,14 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { refcatInProcess } from '../helpers/in-process.js';
 import { tmpDir } from '../helpers/tmp.js';
-import { fakeSecrets } from '../helpers/fake-secrets.js';
+import { fakeSecrets, pieces } from '../helpers/fake-secrets.js';
 
 // docs/refs.md#secrets: every format of extraction redacts what secretlint's recommended preset finds.
 
 const FAKES = fakeSecrets();
 const files = Object.fromEntries(FAKES.map((s) => [s.file, s.rule === 'gcp' ? `${s.text}\n` : `// before\n${s.text}\n// after\n`]));
 const noValue = (out: string) => {
-  for (const s of FAKES) expect(out.includes(s.value), `${s.rule} (${s.file}) printed`).toBe(false);
+  for (const s of FAKES) {
+    expect(out.includes(s.value), `${s.rule} (${s.file}) printed`).toBe(false);
+    // Not a part of it either: a rule's range that stops short leaves the tail printed.
+    for (const piece of pieces(s.secret)) expect(out.includes(piece), `${s.rule} (${s.file}): ${piece} printed`).toBe(false);
+  }
 };
 const fake = (rule: string, file?: string) => FAKES.find((s) => s.rule === rule && (file === undefined || s.file === file))!;
 
@@ -187,5 +191,38 @@ describe('symbol refs', () => {
     expect(r.stderr).toBe('Warning: redacted a GitHub token at src/config.ts:2\n');
     noValue(r.stdout + r.stderr);
     expect(s.value.length).toBeGreaterThan(0);
+  });
+});
+
+describe('--secrets=withhold: where the note is (docs/refs.md#secrets)', () => {
+  it('markdown: nothing of the file in stdout, the note on stderr; --json: no ref, a secret_withheld warning', async () => {
+    const dir = tmpDir(files);
+    const md = await refcatInProcess(['@src/config.ts', '--secrets=withhold'], { cwd: dir });
+    expect(md.code).toBe(0);
+    expect(md.stdout).not.toContain('config.ts');
+    expect(md.stderr).toMatch(/^Warning: Left out src\/config\.ts: .+ \(--secrets=withhold\)$/m);
+    const json = await refcatInProcess(['@src/config.ts', '--secrets=withhold', '--json'], { cwd: dir });
+    const doc = JSON.parse(json.stdout) as { refs: unknown[]; warnings: { code: string; ref: string; message: string }[] };
+    expect(doc.refs).toEqual([]);
+    expect(doc.warnings.map((w) => [w.code, w.ref])).toEqual([['secret_withheld', '@src/config.ts']]);
+    noValue(json.stdout + md.stdout + md.stderr);
+  });
+});
+
+describe('formats that print no content do not fail or withhold on a secret (docs/refs.md#secrets)', () => {
+  it('--spec, --validate-only and --list-files exit 0 under --secrets=fail and withhold', async () => {
+    const s = fake('github', 'src/config.ts');
+    const dir = tmpDir(files);
+    for (const mode of ['fail', 'withhold']) {
+      for (const flags of [['--spec'], ['--validate-only'], ['--list-files'], ['--validate-only', '--format', 'json']]) {
+        for (const ref of [`@${s.file}`, `@${s.file}#L1-L2`, `@${s.file}#/token/`]) {
+          const r = await refcatInProcess([ref, `--secrets=${mode}`, ...flags], { cwd: dir });
+          expect(r.code, `${mode} ${flags.join(' ')} ${ref}: ${r.stderr}`).toBe(0);
+          noValue(r.stdout + r.stderr);
+        }
+      }
+    }
+    // The formats that print content still fail.
+    expect((await refcatInProcess([`@${s.file}`, '--secrets=fail'], { cwd: dir })).code).toBe(1);
   });
 });

@@ -46,6 +46,23 @@ describe('fd read: no page spells a secret', () => {
     expect(lines.stdout).toBe('b\n');
   });
 
+  it('a file with a secret is paged in place, by its path, on every call: nothing stored', async () => {
+    const s = FAKES.find((f) => f.rule === 'github')!;
+    const dir = tmpDir({ 'cfg.ts': `${'// line\n'.repeat(30)}${s.text}\n` });
+    const fds: string[] = [];
+    for (const page of ['1', '2', '3']) {
+      const r = await refcatInProcess(['fd', 'read', 'cfg.ts', '--page-size', '64', '--page', page, '--json'], { cwd: dir });
+      expect(r.code, r.stderr).toBe(0);
+      fds.push((JSON.parse(r.stdout) as { fd: string }).fd);
+    }
+    expect(fds).toEqual(['cfg.ts', 'cfg.ts', 'cfg.ts']);
+    const first = await refcatInProcess(['fd', 'read', 'cfg.ts', '--page-size', '64', '--json'], { cwd: dir });
+    expect(first.stdout).not.toContain('fd:');
+    const list = await refcatInProcess(['fd', 'list', '--json'], { cwd: dir });
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).not.toContain('fd:');
+  });
+
   it('clean content is paged as it is, without a warning', async () => {
     const dir = tmpDir({ a: 'x\ny\n' });
     expect(await refcatInProcess(['fd', 'read', 'a', '--all', '--format', 'raw'], { cwd: dir })).toEqual({ code: 0, stdout: 'x\ny\n', stderr: '' });

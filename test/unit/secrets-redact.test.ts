@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { linesOf } from '../../src/core/secrets/redact.js';
 import { scanText } from '../../src/core/secrets/secret-scan.js';
-import { fakeSecrets } from '../helpers/fake-secrets.js';
+import { fakeSecrets, pieces } from '../helpers/fake-secrets.js';
 
 const fake = (rule: string, file?: string) => fakeSecrets().find((s) => s.rule === rule && (file === undefined || s.file === file))!;
 
@@ -55,5 +55,23 @@ describe('redaction keeps every line and every byte but the secret (docs/refs.md
 
   it('clean text: nothing found', () => {
     expect(scanText('const url = "https://example.com";\n', 'a.ts')).toBeNull();
+  });
+});
+
+describe('a redaction covers the whole secret, whatever range its rule reports', () => {
+  it('each rule in each format: no 8 characters of its secret in a row are left', () => {
+    for (const s of fakeSecrets()) {
+      const text = s.rule === 'gcp' ? `${s.text}\n` : `before\n${s.text}\nafter\n`;
+      const out = scanText(text, s.file)!.lines.join('\n');
+      for (const piece of pieces(s.secret)) expect(out, `${s.rule} in ${s.file}: ${out}`).not.toContain(piece);
+    }
+  });
+
+  it('an AWS key after a long gap, and a short x-oauth-basic token, go whole', () => {
+    const key = fake('aws').value;
+    const gap = scanText(`aws_secret_access_key${' '.repeat(40)}= ${key}\n`, 'c.ini')!.lines.join('\n');
+    for (const piece of pieces(key)) expect(gap).not.toContain(piece);
+    const short = scanText('{"repository": "https://abc12:x-oauth-basic@github.com/o/r"}\n', 'package.json')!.lines.join('\n');
+    expect(short).not.toContain('abc12');
   });
 });

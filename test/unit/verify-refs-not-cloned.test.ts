@@ -166,3 +166,27 @@ describe('uncloned externals are reported the same way everywhere', () => {
     }
   });
 });
+
+describe('verify refs: the clone hint never prints a credential of the lockfile url', () => {
+  it('https://bot:TOKEN@host prints https://host; an ssh user stays', async () => {
+    const token = ['gh', 'p_', 'Zx9'.repeat(12)].join('');
+    const lock = {
+      externals_dir: 'externals',
+      repos: [
+        { alias: 'gone', name: 'gone', url: `https://bot:${token}@github.com/org/gone.git` },
+        { alias: 'tok', name: 'tok', url: `https://${token}@github.com/org/tok.git` },
+        { alias: 'viassh', name: 'viassh', url: 'ssh://git@github.com/org/viassh.git' },
+      ],
+    };
+    const repo = GitRepo.init({ 'workspace.lock.json': JSON.stringify(lock), 'docs/a.md': 'gone:x.md tok:y.md viassh:z.md\n' });
+    for (const format of [[], ['--json']]) {
+      const r = await refcatInProcess(['verify', 'refs', ...format, 'docs'], { cwd: repo.dir });
+      expect(r.code).toBe(1);
+      expect(r.stdout + r.stderr).not.toContain(token);
+      expect(r.stdout + r.stderr).not.toContain('Zx9Zx9Zx9');
+      expect(r.stdout).toContain('git clone https://github.com/org/gone.git externals/gone');
+      expect(r.stdout).toContain('git clone https://github.com/org/tok.git externals/tok');
+      expect(r.stdout).toContain('git clone ssh://git@github.com/org/viassh.git externals/viassh');
+    }
+  });
+});

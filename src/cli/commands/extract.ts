@@ -53,7 +53,7 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
       batches: [{ inputs: refs }],
       workflow: opts.fromWorkflow && path.resolve(ctx.cwd, opts.fromWorkflow),
       // One CPU-time budget for every pattern of the call: all refs, files and workflow batches.
-      extract: { base, aliases, context: opts.context ?? 0, noIgnore: !opts.ignore, patternBudget: new PatternBudget(), outline: opts.outline, versionPolicy: versionPolicy(opts), secrets: new SecretScanner(opts.secrets ?? 'redact', ctx.cwd) },
+      extract: { base, aliases, context: opts.context ?? 0, noIgnore: !opts.ignore, patternBudget: new PatternBudget(), outline: opts.outline, versionPolicy: versionPolicy(opts), secrets: new SecretScanner(secretsMode(opts, format), ctx.cwd) },
       format,
       render: renderOptions(opts),
       mode: opts.validateOnly ? 'check' : opts.listFiles ? 'files' : 'content',
@@ -69,6 +69,17 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
 }
 
 /** `--worktree`, `--pinned`, `--at` (docs/refs.md#refs-at-a-version). */
+/**
+ * `--spec`, `--validate-only` and `--list-files` print no content, so a secret is nothing they
+ * could leak: `withhold` and `fail` do not leave a file out or fail the run there, and a pattern
+ * still matches the redacted text, as in the formats that print it (docs/refs.md#secrets).
+ */
+function secretsMode(opts: ExtractCliOptions, format: OutputFormat): SecretsMode {
+  const mode = opts.secrets ?? 'redact';
+  const printsNoContent = format === 'spec' || opts.validateOnly === true || opts.listFiles === true;
+  return printsNoContent && mode !== 'allow' ? 'redact' : mode;
+}
+
 function versionPolicy(opts: ExtractCliOptions): { mode: 'auto' | 'worktree' | 'pinned'; at?: string } {
   const mode = versionModeOf(opts);
   return opts.at === undefined ? { mode } : { mode, at: opts.at };

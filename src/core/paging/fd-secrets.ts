@@ -3,7 +3,10 @@ import { mayHoldSecret } from '../secrets/prefilter.js';
 import { withTerminators } from '../secrets/redact.js';
 import { MAX_REDACTED_FILE_BYTES, scanText } from '../secrets/secret-scan.js';
 import type { SecretsMode } from '../secrets/secrets-mode.js';
+import { BufferSource } from './byte-source.js';
+import { ByteScanner } from './byte-scanner.js';
 import { type Content, ingest, type IngestOptions } from './ingest.js';
+import { PageTable } from './page-index.js';
 
 /**
  * Bytes the prefilter reads at a time: under V8's large-object size, so each chunk's string dies
@@ -17,7 +20,10 @@ const OVERLAP = 4096;
  * `fd read`'s part of the secret check (docs/refs.md#secrets): the whole content (a file, a pipe,
  * stdin) is checked before any page is cut from it, so that no page, however small, spells part
  * of a secret. Clean content is returned as it is; content that holds a secret is paged from its
- * redacted text, stored again in place of what was stored (line numbers hold). Under `withhold`
+ * redacted text (line numbers hold). Content read again for each call (a file paged in place, an
+ * fd) is redacted again for each call and keeps its own label: nothing is stored, so that every
+ * page of a file is asked for the same way, by its path. Content this call stored (stdin, a pipe,
+ * `--save`) has its redacted text stored in place of what was stored. Under `withhold`
  * or `fail` (a `refcat mcp` started so) such content is not answered at all: an fd error, as
  * extraction leaves the file out; what was stored stays stored (it may be the caller's own fd).
  */
@@ -46,8 +52,14 @@ export async function redactContent(content: Content, opts: IngestOptions & { na
   for (const f of found.findings) {
     warnings.push({ code: 'secret_redacted', message: `redacted ${f.kind} at ${opts.name}:${f.line}`, details: [], ref: opts.name });
   }
+  const redacted = withTerminators(text, found.lines);
+  if (!content.stored && content.label !== null) {
+    content.bytes.close();
+    content.pages.close();
+    return inMemory(redacted, content.label, opts.pageSize);
+  }
   close(content, opts);
-  return ingest([withTerminators(text, found.lines)], { ...opts, persist: content.stored ? 'always' : opts.persist });
+  return ingest([redacted], { ...opts, persist: content.stored ? 'always' : opts.persist });
 }
 
 /** Gives up content about to be replaced; what it stored is closed (removed from the store). */
@@ -55,4 +67,14 @@ function close(content: Content, opts: IngestOptions): void {
   content.bytes.close();
   content.pages.close();
   if (content.stored && content.label) opts.store().close(content.label);
+}
+
+/** Redacted text paged from memory under `label`, stored nowhere. */
+function inMemory(text: string, label: string, pageSize: number): Content {
+  const buf = Buffer.from(text);
+  const table = new PageTable();
+  const scanner = new ByteScanner(pageSize, (s) => table.push(s));
+  scanner.push(buf);
+  const t = scanner.finish();
+  return { label, stored: false, bytes: new BufferSource(buf), pages: table, totals: { bytes: t.bytes, chars: t.chars, lines: t.lines } };
 }

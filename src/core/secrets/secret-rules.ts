@@ -114,9 +114,33 @@ export function lintText(content: string, path: string): RuleMatch[] {
     const key = `${r.ruleId} ${r.range[0]} ${r.range[1]}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    matches.push({ rule: r.ruleId.startsWith(RULE_PREFIX) ? r.ruleId.slice(RULE_PREFIX.length) : r.ruleId, messageId: r.messageId, start: r.range[0], end: r.range[1] });
+    const [start, end] = wholeSecret(content, r.range);
+    matches.push({ rule: r.ruleId.startsWith(RULE_PREFIX) ? r.ruleId.slice(RULE_PREFIX.length) : r.ruleId, messageId: r.messageId, start, end });
   }
   return matches.sort((a, b) => a.start - b.start || a.end - b.end);
+}
+
+/** A character a token (key, password, base64, UUID) is made of. */
+const TOKEN = /[A-Za-z0-9+/=_.~-]/;
+/** A range that stops at a key's name: its connector and the value after it (`aws_secret_access_key = ...`). */
+const VALUE_AFTER = /^["']?[ \t]*(?::|=>|=)[ \t]*["']?[A-Za-z0-9+/=_.~-]+/;
+
+/**
+ * A report's range widened to the whole secret. Some rules report the start of their whole match
+ * with the length of the secret alone (AWS's secret key, npm's `_authToken=` and `x-oauth-basic`),
+ * so the range ends inside the secret, or even before it: a redaction must never leave a secret's
+ * tail printed (docs/design/secrets.md). So a range that ends inside a token (or a URL's `://`)
+ * runs on to the token's end, and one that ends at a key's name takes the value after it.
+ */
+export function wholeSecret(text: string, [start, end]: Range): [number, number] {
+  const inToken = (i: number) => i >= 0 && i < text.length && (TOKEN.test(text[i]!) || text[i] === ':');
+  while (end > start && end < text.length && inToken(end - 1) && inToken(end)) end++;
+  const rest = VALUE_AFTER.exec(text.slice(end, end + 1024));
+  if (rest) {
+    end += rest[0].length;
+    while (end < text.length && TOKEN.test(text[end]!)) end++;
+  }
+  return [start, end];
 }
 
 /** secretlint's own test: a report wholly inside an ignored range, for its rule or for all (`*`). */

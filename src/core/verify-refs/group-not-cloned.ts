@@ -110,7 +110,7 @@ function cloneHint(alias: AliasEntry, folder: string): string {
     try {
       const data = JSON.parse(fs.readFileSync(alias.origin, 'utf8')) as { repos?: Record<string, unknown>[] };
       const repo = (data.repos ?? []).find((r) => r.name === path.basename(alias.target));
-      const url = repo && typeof repo.url === 'string' ? repo.url : null;
+      const url = repo && typeof repo.url === 'string' ? withoutCredentials(repo.url) : null;
       const ref = repo && typeof repo.ref === 'string' ? repo.ref : null;
       submodules = repo?.submodules === true;
       const clone = `git clone${submodules ? ' --recurse-submodules' : ''} ${url} ${folder}`;
@@ -123,4 +123,19 @@ function cloneHint(alias: AliasEntry, folder: string): string {
     return `Clone the repository ${path.basename(alias.target)} of ${path.basename(alias.origin)} into ${folder}${withSubmodules}`;
   }
   return `Create ${folder}, or point the alias ${alias.name} at an existing folder`;
+}
+
+/**
+ * A lockfile's URL as refcat prints it: without the credentials a URL may carry
+ * (`https://bot:TOKEN@host/...` prints `https://host/...`). An https URL's user alone is often a
+ * token too (`https://TOKEN@github.com/...`), so its whole userinfo goes; an ssh URL keeps its user
+ * (`ssh://git@host/...`), which ssh needs and which is no secret, unless a password follows it
+ * (docs/reference.md#verify-refs).
+ */
+export function withoutCredentials(url: string): string {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/)([^@/?#]*)@/i.exec(url);
+  if (!m) return url;
+  const scheme = m[1]!.toLowerCase();
+  if (!m[2]!.includes(':') && !scheme.startsWith('http')) return url;
+  return m[1]! + url.slice(m[0].length);
 }
