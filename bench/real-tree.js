@@ -1,4 +1,4 @@
-// The glob bench's realistic tree (bench/suites/04-glob.js builds the same one, in the same
+// The glob bench's realistic tree (bench/suites/04-glob.js and 16-secrets.js build it from here, in the same
 // place, with the same seed), for suites that measure other things on it.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
