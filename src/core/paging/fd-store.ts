@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Context, ProcessInfo } from '../../shared/context.js';
 import { FdError, UsageError } from '../../shared/errors.js';
+import { undoOnInterrupt } from '../../shared/interrupt.js';
 import { resolveFrom, sdqctlDir } from '../../shared/paths.js';
 import { reclaimTemps, TEMP_RE, type TempReport, writeFileAtomic } from '../safe-write/atomic-file.js';
 import { makeDirs } from '../safe-write/make-dirs.js';
@@ -62,20 +63,18 @@ export class Store {
       const base = this.dir;
       makeDirs(base);
       let n = 1 + Math.max(0, ...fs.readdirSync(base).filter((d) => /^\d+$/.test(d)).map(Number));
-      for (;;) {
+      for (;; n++) {
         const dir = path.join(base, String(n));
+        const remove = () => fs.rmSync(dir, { recursive: true, force: true });
+        const made = makeDirUndone(dir, remove);
+        if (!made) continue;
         try {
-          fs.mkdirSync(dir);
+          return new PendingEntry(`fd:${n}`, dir, source, remove, this.dir, this.proc?.pid);
         } catch (err) {
-          if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-          n++;
-          continue;
-        }
-        try {
-          return new PendingEntry(`fd:${n}`, dir, source, () => fs.rmSync(dir, { recursive: true, force: true }), this.dir, this.proc?.pid);
-        } catch (err) {
-          fs.rmSync(dir, { recursive: true, force: true });
+          remove();
           throw err;
+        } finally {
+          made.settled(); // the entry's own undo covers the folder from here
         }
       }
     });
@@ -92,8 +91,9 @@ export class Store {
       makeDirs(dir);
       const version = `v-${crypto.randomBytes(8).toString('hex')}`;
       const vdir = path.join(dir, version);
-      fs.mkdirSync(vdir);
       const drop = () => fs.rmSync(vdir, { recursive: true, force: true });
+      const made = makeDirUndone(vdir, drop);
+      if (!made) throw new Error(`${vdir} exists`); // a random name: never in practice
       let pending: PendingEntry | undefined;
       let meta: EntryMeta;
       let replaced: string | null;
@@ -111,6 +111,8 @@ export class Store {
         pending?.abort();
         drop();
         throw err;
+      } finally {
+        made.settled(); // from here `current` names the version, or it is gone
       }
       pruneVersions(dir, version, replaced);
       return meta;
@@ -298,3 +300,22 @@ function pruneVersions(refDir: string, mine: string, replaced: string | null): v
   }
 }
 
+/**
+ * mkdir(2) `dir`, listening for an interrupt first, so that a Ctrl-C at any moment after the
+ * folder exists runs `remove` (a signal that came before listening would end the process by the
+ * default action, with the folder left behind). Null when `dir` exists (nothing is listened for
+ * then); otherwise call `settled` once something else is responsible for the folder.
+ */
+function makeDirUndone(dir: string, remove: () => void): { settled: () => void } | null {
+  let made = false;
+  const settled = undoOnInterrupt(() => made && remove());
+  try {
+    fs.mkdirSync(dir);
+    made = true;
+    return { settled };
+  } catch (err) {
+    settled();
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return null;
+    throw err;
+  }
+}

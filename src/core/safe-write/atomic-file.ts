@@ -104,7 +104,7 @@ const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
  */
 export class AtomicFile {
   readonly temp: string;
-  private fd: number | null;
+  private fd: number | null = null;
   /** Forget the interrupt undo once the temp file is published or removed. */
   private readonly settled: () => void;
   bytes = 0;
@@ -114,9 +114,17 @@ export class AtomicFile {
     private readonly opts: AtomicFileOptions = {},
   ) {
     this.temp = tempName(path.dirname(target), opts.pid);
-    // 'wx': O_EXCL, so that two writers (or a symlink planted at the temp name) never share it.
-    this.fd = fs.openSync(this.temp, 'wx', opts.mode ?? 0o666);
+    // Listen before the temp file exists: a Ctrl-C between creating it and listening would end the
+    // process by the default action and leave it behind. (The undo runs from the event loop, so it
+    // never sees the open below half done.)
     this.settled = undoOnInterrupt(() => this.abort());
+    try {
+      // 'wx': O_EXCL, so that two writers (or a symlink planted at the temp name) never share it.
+      this.fd = fs.openSync(this.temp, 'wx', opts.mode ?? 0o666);
+    } catch (err) {
+      this.settled();
+      throw err;
+    }
   }
 
   write(data: Buffer | string): void {

@@ -47,34 +47,42 @@ export function acquireLock(target: string, opts: LockOptions): () => void {
   const mine = `${opts.proc?.pid ?? 0} ${crypto().randomBytes(8).toString('hex')}\n`;
   const deadline = Date.now() + (opts.waitMs ?? DEFAULT_WAIT_MS);
   let delay = 2;
-  for (;;) {
-    if (tryCreate(file, mine)) {
-      const settled = undoOnInterrupt(() => release(file, mine));
-      return () => {
-        settled();
-        release(file, mine);
-      };
-    }
-    const held = readOrNull(file);
-    if (held === null) continue; // released between our attempt and the read: try again at once
-    const owner = LOCK_RE.exec(held);
-    const pid = owner ? Number(owner[1]) : 0;
-    // pid 0: written without ProcessInfo, or unreadable: nobody can tell whether it is stale.
-    // Our own pid: this process takes and releases its locks synchronously, so a lock bearing our
-    // pid was left by a crashed run that had the same pid (containers restart at the same pids).
-    if (pid !== 0 && opts.proc && (pid === opts.proc.pid || !opts.proc.isAlive(pid))) {
-      takeOver(file, held);
-      continue;
-    }
-    if (Date.now() >= deadline) {
-      const who = pid !== 0 ? ` (pid ${pid})` : '';
-      throw new RefcatError(`${opts.shown} is being written by another refcat${who}; try again, or remove ${file} if no refcat is running`, {
-        code: 'locked',
-      });
-    }
-    sleep(delay);
-    delay = Math.min(delay * 2, 100);
+  // Listen before the lock can exist: a Ctrl-C that came between creating it and listening would
+  // end the process by the default action and leave the lock behind (release checks it is ours).
+  const settled = undoOnInterrupt(() => release(file, mine));
+  try {
+    while (!tryCreate(file, mine)) delay = waitOrTakeOver(file, opts, deadline, delay);
+  } catch (err) {
+    settled();
+    throw err;
   }
+  return () => {
+    settled();
+    release(file, mine);
+  };
+}
+
+/** One turn of waiting for a busy lock (or taking over a stale one); the next backoff delay. */
+function waitOrTakeOver(file: string, opts: LockOptions, deadline: number, delay: number): number {
+  const held = readOrNull(file);
+  if (held === null) return delay; // released between our attempt and the read: try again at once
+  const owner = LOCK_RE.exec(held);
+  const pid = owner ? Number(owner[1]) : 0;
+  // pid 0: written without ProcessInfo, or unreadable: nobody can tell whether it is stale.
+  // Our own pid: this process takes and releases its locks synchronously, so a lock bearing our
+  // pid was left by a crashed run that had the same pid (containers restart at the same pids).
+  if (pid !== 0 && opts.proc && (pid === opts.proc.pid || !opts.proc.isAlive(pid))) {
+    takeOver(file, held);
+    return delay;
+  }
+  if (Date.now() >= deadline) {
+    const who = pid !== 0 ? ` (pid ${pid})` : '';
+    throw new RefcatError(`${opts.shown} is being written by another refcat${who}; try again, or remove ${file} if no refcat is running`, {
+      code: 'locked',
+    });
+  }
+  sleep(delay);
+  return Math.min(delay * 2, 100);
 }
 
 /** Create the lock with its content; false when it exists. */
