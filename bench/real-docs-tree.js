@@ -6,6 +6,7 @@
 // in prose, in captions over fences and in fences' first-line comments.
 import fs from 'node:fs';
 import path from 'node:path';
+import { prose, WORDS } from './prose.js';
 
 export const REAL_DOCS = 1100;
 const SOURCES = 30;
@@ -16,25 +17,7 @@ const ALIAS_FILES = {
   aaps: ['core/main/src/main/kotlin/app/aaps/core/main/iob/IobCobCalculator.kt', 'plugins/aps/src/main/kotlin/app/aaps/plugins/aps/loop/LoopPlugin.kt'],
 };
 
-let seed = 0x1b873593;
-const rand = () => {
-  seed ^= seed << 13;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
-  return (seed >>> 0) / 4294967296;
-};
-const pick = (xs) => xs[Math.floor(rand() * xs.length)];
-const WORDS = (
-  'the a of to and in is that for it as with was on be by this are or from at an which have not ' +
-  'sensor glucose pump loop insulin basal bolus profile target range reading value update sync ' +
-  'device algorithm treatment carbs schedule upload server client request response field record ' +
-  'documentation workflow behaviour mapping between upstream downstream ecosystem alignment gap'
-).split(' ');
-const sentence = () => {
-  const words = Array.from({ length: 8 + Math.floor(rand() * 14) }, () => pick(WORDS));
-  words[0] = words[0][0].toUpperCase() + words[0].slice(1);
-  return words.join(' ') + '.';
-};
+const { rand, pick, sentence } = prose(0x1b873593);
 /** Fences written so far, across docs: every third one is nested. */
 let fences = 0;
 const paragraph = () => Array.from({ length: 2 + Math.floor(rand() * 5) }, sentence).join(' ');

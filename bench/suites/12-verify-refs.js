@@ -15,33 +15,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { generateRealDocs, REAL_DOCS } from '../real-docs-tree.js';
 import { compare, ensureTmp, fmt, peakMiB, refcatCmd, ROOT } from '../lib.js';
+import { prose, WORDS } from '../prose.js';
 
 const DOCS = 1200;
 const SOURCES = 60;
 const root = path.join(ensureTmp(), 'verify-refs-workspace');
 
-/** A small deterministic generator, so every run scans the same bytes. */
-let seed = 0x2545f491;
-const rand = () => {
-  seed ^= seed << 13;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
-  return (seed >>> 0) / 4294967296;
-};
-const pick = (xs) => xs[Math.floor(rand() * xs.length)];
-
-const WORDS = (
-  'the a of to and in is that for it as with was on be by this are or from at an which have not ' +
-  'sensor glucose pump loop insulin basal bolus profile target range reading value update sync ' +
-  'device algorithm treatment carbs schedule upload server client request response field record ' +
-  'documentation workflow behaviour mapping between upstream downstream ecosystem alignment gap'
-).split(' ');
-const sentence = () => {
-  const n = 8 + Math.floor(rand() * 14);
-  const words = Array.from({ length: n }, () => pick(WORDS));
-  words[0] = words[0][0].toUpperCase() + words[0].slice(1);
-  return words.join(' ') + '.';
-};
+const { rand, pick, sentence } = prose(0x2545f491);
 /** Look-alikes real docs are full of: none of them is a ref. */
 const NOISE = [
   () => `See https://github.com/nightscout/cgm-remote-monitor/blob/master/lib/api/entries.md#L${1 + Math.floor(rand() * 90)} for the API.`,

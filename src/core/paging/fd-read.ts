@@ -8,13 +8,13 @@ import { extract, resolveFiles } from '../extract/extract.js';
 import { BinaryContentError } from '../extract/line-reader.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { type Confinement, outside } from '../safe-read/confinement.js';
-import { BufferSource, FileSource, fileChunks, scanFile } from './byte-source.js';
+import { FileSource, fileChunks, scanFile } from './byte-source.js';
 import { redactContent } from './fd-secrets.js';
 import type { SecretsMode } from '../secrets/secrets-mode.js';
-import { type Content, ingest, PRETTY_JSON_LIMIT, prettyJsonChunks, prettyOrWarn, tooLargeForPretty } from './ingest.js';
-import { PageIndexDamagedError, pageOfLine, PageTable } from './page-index.js';
+import { type Content, inMemory, ingest, PRETTY_JSON_LIMIT, prettyJsonChunks, prettyOrWarn, tooLargeForPretty } from './ingest.js';
+import { PageIndexDamagedError, pageOfLine } from './page-index.js';
 import { checkPageSize, DEFAULT_PAGE_SIZE } from './page-builder.js';
-import { ByteScanner, isText } from './byte-scanner.js';
+import { isText } from './byte-scanner.js';
 import { parseEntryId, Store } from './fd-store.js';
 import { type SourceVersions, sourceVersions } from './fd-version.js';
 
@@ -267,15 +267,6 @@ function prettyText(file: string, label: string, warnings: Diagnostic[]): string
   return prettyOrWarn(buf.toString('utf8'), warnings);
 }
 
-/** Content held in memory (a ref spec's lines, a re-indented JSON document). */
-function inMemory(text: string, label: string, pageSize: number): Content {
-  const buf = Buffer.from(text);
-  const table = new PageTable();
-  const scanner = new ByteScanner(pageSize, (s) => table.push(s));
-  scanner.push(buf);
-  const t = scanner.finish();
-  return { label, stored: false, bytes: new BufferSource(buf), pages: table, totals: { bytes: t.bytes, chars: t.chars, lines: t.lines } };
-}
 
 
 function binaryError(err: unknown, label: string): unknown {

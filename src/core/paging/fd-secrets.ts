@@ -3,10 +3,7 @@ import { mayHoldSecret } from '../secrets/prefilter.js';
 import { withTerminators } from '../secrets/redact.js';
 import { MAX_REDACTED_FILE_BYTES, scanText } from '../secrets/secret-scan.js';
 import type { SecretsMode } from '../secrets/secrets-mode.js';
-import { BufferSource } from './byte-source.js';
-import { ByteScanner } from './byte-scanner.js';
-import { type Content, ingest, type IngestOptions } from './ingest.js';
-import { PageTable } from './page-index.js';
+import { type Content, inMemory, ingest, type IngestOptions } from './ingest.js';
 
 /**
  * Bytes the prefilter reads at a time: under V8's large-object size, so each chunk's string dies
@@ -67,14 +64,4 @@ function close(content: Content, opts: IngestOptions): void {
   content.bytes.close();
   content.pages.close();
   if (content.stored && content.label) opts.store().close(content.label);
-}
-
-/** Redacted text paged from memory under `label`, stored nowhere. */
-function inMemory(text: string, label: string, pageSize: number): Content {
-  const buf = Buffer.from(text);
-  const table = new PageTable();
-  const scanner = new ByteScanner(pageSize, (s) => table.push(s));
-  scanner.push(buf);
-  const t = scanner.finish();
-  return { label, stored: false, bytes: new BufferSource(buf), pages: table, totals: { bytes: t.bytes, chars: t.chars, lines: t.lines } };
 }

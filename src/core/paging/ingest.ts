@@ -171,3 +171,13 @@ export function prettyJson(text: string): string | null {
     return null;
   }
 }
+
+/** Content held in memory, paged under `label` and stored nowhere (a ref spec's lines, a re-indented JSON document, redacted text). */
+export function inMemory(text: string, label: string, pageSize: number): Content {
+  const buf = Buffer.from(text);
+  const table = new PageTable();
+  const scanner = new ByteScanner(pageSize, (s) => table.push(s));
+  scanner.push(buf);
+  const t = scanner.finish();
+  return { label, stored: false, bytes: new BufferSource(buf), pages: table, totals: { bytes: t.bytes, chars: t.chars, lines: t.lines } };
+}
