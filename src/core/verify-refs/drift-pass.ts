@@ -10,7 +10,17 @@ import type { DriftRefInput, UnresolvedDriftRef } from '../drift/drift-types.js'
 import { fixDrift } from '../drift/fix-drift.js';
 import { acceptDrift } from '../drift/accept-drift.js';
 import type { SnippetEntry } from '../snippets/judge-snippets.js';
-import { judgeAtBase, judgeFixedAgain, keepBareRefs, refreshSnippets } from '../snippets/snippet-drift.js';
+import {
+  fixedSelections,
+  judgeAtBase,
+  judgeFixedAgain,
+  keepBareRefs,
+  refreshSelections,
+  refreshSnippets,
+  type SelectedLines,
+  selectionKey,
+  type SnippetSelection,
+} from '../snippets/snippet-drift.js';
 import type { VerifyRefsOptions, VerifyRefsReport } from './verify-types.js';
 import type { VerifyRun } from './verify-run.js';
 
@@ -34,14 +44,18 @@ export async function driftPass(
     const newRefs = new Map<string, string[]>();
     for (const e of drift.entries) if (e.newRef) newRefs.set(e.file, [...(newRefs.get(e.file) ?? []), e.newRef]);
     await versions.prepare(snippets.entries.flatMap((s) => (newRefs.get(s.file) ?? []).map((ref) => ({ ref: asRef(s, ref), dirs: s.searchDirs }))), run.aliases);
-    const select = (s: SnippetEntry, ref: string) => {
-      const report = extract([asRef(s, ref)], run.ctx, { searchDirs: [...s.searchDirs], aliases: run.aliases, patternBudget: run.budget, versions: versions.prepared });
-      return report.errors.length === 0 ? report.results : null;
-    };
+    // The lines each new ref selects, extracted here before the snippet step that judges or writes them.
+    const selectAll = (wanted: readonly SnippetSelection[]): SelectedLines =>
+      new Map(
+        wanted.map(({ entry, ref }) => {
+          const report = extract([asRef(entry, ref)], run.ctx, { searchDirs: [...entry.searchDirs], aliases: run.aliases, patternBudget: run.budget, versions: versions.prepared });
+          return [selectionKey(entry, ref), report.errors.length === 0 ? report.results : null];
+        }),
+      );
     judgeAtBase(snippets, drift);
-    judgeFixedAgain(snippets, drift, select);
+    judgeFixedAgain(snippets, drift, selectAll(fixedSelections(snippets, drift)));
     if (opts.fixSnippets) {
-      snippets.refresh = { ...refreshSnippets(snippets, drift, select, { dryRun, isKnownAlias }), dryRun };
+      snippets.refresh = { ...refreshSnippets(snippets, drift, selectAll(refreshSelections(snippets, drift)), { dryRun, isKnownAlias }), dryRun };
     }
   }
   return drift;
