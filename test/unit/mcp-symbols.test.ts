@@ -3,7 +3,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANSWER_CAP_CHARS } from '../../src/core/agents/answer-caps.js';
 import { runTool, TOOLS } from '../../src/core/agents/mcp-tools.js';
-import { SYMBOLS_TOOL } from '../../src/core/agents/symbols-tool.js';
 import { type DeclarationWorker, parseOffThread, stopParsingOffThread } from '../../src/core/symbols/declaration-worker.js';
 import { loadedGrammar } from '../../src/core/symbols/grammar-loader.js';
 import { SYMBOL_LANGUAGES } from '../../src/core/symbols/languages.js';
@@ -44,7 +43,8 @@ function project(): { dir: string; agent: { ctx: ReturnType<typeof testCtx>; sto
   return { dir, agent: { ctx: testCtx(dir), store: path.join(dir, '.store') } };
 }
 
-const tool = (name: string) => (name === 'symbols' ? SYMBOLS_TOOL : TOOLS.find((t) => t.name === name)!);
+// One table of tools: the symbols tool is found in TOOLS as the others are.
+const tool = (name: string) => TOOLS.find((t) => t.name === name)!;
 
 describe('symbol refs in refcat mcp', () => {
   it('extract takes symbol refs: the same text as the CLI', async () => {
@@ -138,5 +138,14 @@ describe('symbol refs in refcat mcp', () => {
     expect(worker.started).toBeGreaterThan(1);
     expect(worker.replaced).toBeGreaterThan(0);
     for (const l of SYMBOL_LANGUAGES) expect(loadedGrammar(l), l.id).toBeNull();
+  });
+});
+
+describe('the table of MCP tools', () => {
+  it('holds every tool once, symbols among them, in the order the server lists them', () => {
+    const names = TOOLS.map((t) => t.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).toContain('symbols');
+    expect(names.at(-1)).toBe('symbols');
   });
 });

@@ -1,5 +1,5 @@
 import { verifyRenderers } from '../../core/output/render-verify.js';
-import { verifyRefs } from '../../core/verify-refs/verify-refs.js';
+import { verifyRefs, type VerifyRefsOptions } from '../../core/verify-refs/verify-refs.js';
 import type { ExitCode } from '../../shared/errors.js';
 import { type CheckCliOptions, checkFormat, renderOptions, writeChunks } from '../check.js';
 import { resolverFromFlags } from '../alias-flags.js';
@@ -24,18 +24,19 @@ export interface VerifyRefsCliOptions extends CheckCliOptions {
 export async function runVerifyRefs(paths: string[], opts: VerifyRefsCliOptions, io: IO): Promise<ExitCode> {
   const format = checkFormat(opts);
   const progress = io.progress ? progressLine(io) : undefined;
-  const report = await verifyRefs(paths, io.ctx, {
+  const options: VerifyRefsOptions = {
     exclude: opts.exclude,
     skipIgnored: opts.skipIgnored ?? false,
+    versionMode: versionModeOf(opts),
+    drift: driftOptions(opts),
     aliases: resolverFromFlags(opts.alias, io.ctx),
     suggestFixes: opts.suggestFixes ?? false,
     allowMissing: opts.allowMissing ?? false,
     strict: opts.strict ?? false,
     snippets: opts.snippets ?? true,
     onProgress: progress?.update,
-    drift: driftOptions(opts),
-    versionMode: versionModeOf(opts),
-  });
+  };
+  const report = await verifyRefs(paths, io.ctx, options);
   progress?.clear();
   writeChunks(io, verifyRenderers[format](report, { ...(await renderOptions(io)), strict: opts.strict ?? false }));
   return report.passed ? 0 : 1;

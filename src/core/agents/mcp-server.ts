@@ -5,10 +5,6 @@ import { configureSymbolEngine } from '../symbols/grammar-loader.js';
 import { type DeclarationWorkerOptions, MAX_WORKER_HEAP_BYTES, parseOffThread, stopParsingOffThread } from '../symbols/declaration-worker.js';
 import { type AgentContext, runTool, TOOLS } from './mcp-tools.js';
 import { McpStdioTransport } from './mcp-transport.js';
-import { SYMBOLS_TOOL } from './symbols-tool.js';
-
-/** Every tool the server offers. */
-export const SERVED_TOOLS = [...TOOLS, SYMBOLS_TOOL];
 
 export interface McpServerOptions extends AgentContext {
   version: string;
@@ -31,7 +27,7 @@ export async function serveMcp(opts: McpServerOptions): Promise<void> {
   // without a built worker, here, optimized as a long-lived process may.
   const parser = parseOffThread({ ...opts.parser, onReplace: (bytes) => opts.log(`refcat mcp: parser worker replaced (heap ${Math.round(bytes / 2 ** 20)} MiB)`) });
   if (!parser) configureSymbolEngine({ tierUp: true });
-  for (const tool of SERVED_TOOLS) {
+  for (const tool of TOOLS) {
     server.registerTool(
       tool.name,
       // Strict: an argument the tool does not have is refused, as a misspelt one should be.
@@ -48,7 +44,7 @@ export async function serveMcp(opts: McpServerOptions): Promise<void> {
   const closed = new Promise<void>((resolve) => (transport.onclose = () => resolve()));
   server.server.onerror = (err) => opts.log(`refcat mcp: ${err.message}`);
   await server.connect(transport);
-  opts.log(`refcat mcp: serving ${SERVED_TOOLS.length} tools, root ${opts.ctx.cwd}`);
+  opts.log(`refcat mcp: serving ${TOOLS.length} tools, root ${opts.ctx.cwd}`);
   opts.log(parser ? `refcat mcp: symbol refs are parsed in a worker, replaced past ${Math.round((opts.parser?.maxHeapBytes ?? MAX_WORKER_HEAP_BYTES) / 2 ** 20)} MiB of heap` : 'refcat mcp: symbol refs are parsed in this thread (no worker module built)');
   await closed;
   await server.close();

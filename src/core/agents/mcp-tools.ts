@@ -24,6 +24,8 @@ import { ANSWER_CAP_CHARS, capLines, capReport, jsonAnswer, pageSizeNote, stored
 import { primeSymbolTables } from '../symbols/prime-tables.js';
 import { pinStates } from '../versions/pin-report.js';
 import { HeavyCalls } from './heavy-calls.js';
+import { SYMBOLS_TOOL } from './symbols-tool.js';
+import type { ToolAnswer, ToolSpec } from './tool-spec.js';
 import {
   type AgentContext,
   aliasesOf,
@@ -47,23 +49,7 @@ import {
 } from './tool-inputs.js';
 
 export type { AgentContext } from './tool-inputs.js';
-
-export interface ToolAnswer {
-  text: string;
-  isError: boolean;
-  /** For a failed call: one line for the server's log, when the text does not start with one (a JSON report). */
-  log?: string;
-}
-
-export interface ToolSpec {
-  name: string;
-  description: string;
-  input: z.ZodRawShape;
-  annotations: { readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint: boolean };
-  /** Calls that may read and write a lot wait their turn (see HeavyCalls). */
-  heavy?: boolean;
-  run: (args: any, agent: AgentContext) => Promise<ToolAnswer>; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
+export type { ToolAnswer, ToolSpec } from './tool-spec.js';
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 
@@ -73,7 +59,7 @@ const source = {
   fd: z.string().optional().describe('A stored handle: "fd:N" from an earlier fd_read (or fd_list), or "ref:ID" stored by the refcat CLI\'s ref scan.'),
 };
 
-/** The tools of `refcat mcp` (docs/reference.md#refcat-mcp): names, schemas and handlers. */
+/** The tools of `refcat mcp` (docs/reference.md#refcat-mcp), in the order it lists them: names, schemas and handlers. */
 export const TOOLS: readonly ToolSpec[] = [
   {
     name: 'extract',
@@ -396,6 +382,7 @@ export const TOOLS: readonly ToolSpec[] = [
       return { text: JSON.stringify(json, null, 2) + '\n', isError: errors.length > 0, log: errors[0]?.message };
     },
   },
+  SYMBOLS_TOOL,
 ];
 
 function tool(name: string): ToolSpec {

@@ -7,7 +7,7 @@ import { CappedOutput, TextSink } from '../pipeline/capped-output.js';
 import { listSymbols } from '../pipeline/list-symbols.js';
 import { confinementOf } from '../alias/alias-confinement.js';
 import { ANSWER_CAP_CHARS, storedNote } from './answer-caps.js';
-import type { ToolSpec } from './mcp-tools.js';
+import type { ToolSpec } from './tool-spec.js';
 import { aliasesOf, checkRefText } from './tool-inputs.js';
 
 /**

@@ -369,3 +369,19 @@ const YAML_PROBLEMS: Partial<Record<string, string>> = { TAG_RESOLVE_FAILED: 'un
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
+
+/**
+ * Whether a doc's `name:` may start an alias ref. A name that a malformed config file might define
+ * counts: its ref is checked and gets that file's error (docs/reference.md#verify-refs), where
+ * taking it for prose would pass over the broken file in silence.
+ */
+export function aliasOrUnsure(aliases: AliasResolver): (name: string) => boolean {
+  return (name) => {
+    try {
+      return aliases.lookup(name) !== undefined;
+    } catch (err) {
+      if (err instanceof ConfigError) return true;
+      throw err;
+    }
+  };
+}

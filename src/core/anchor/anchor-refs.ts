@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../shared/context.js';
-import { ConfigError } from '../../shared/errors.js';
-import { AliasResolver } from '../alias/resolve-aliases.js';
+import { AliasResolver, aliasOrUnsure } from '../alias/resolve-aliases.js';
 import { detectDrift } from '../drift/detect-drift.js';
 import type { DriftEntry, DriftNotFixed, DriftRefInput, DriftReport } from '../drift/drift-types.js';
 import { fixDrift } from '../drift/fix-drift.js';
@@ -135,16 +134,4 @@ function isFile(file: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** As verify refs reads a doc: a name a malformed config might define may start an alias ref. */
-function aliasOrUnsure(aliases: AliasResolver): (name: string) => boolean {
-  return (name) => {
-    try {
-      return aliases.lookup(name) !== undefined;
-    } catch (err) {
-      if (err instanceof ConfigError) return true;
-      throw err;
-    }
-  };
 }

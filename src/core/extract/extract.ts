@@ -53,15 +53,7 @@ export function* extractSteps(
   ctx: Context,
   given: ExtractOptions & StreamOptions = {},
 ): Generator<ExtractStep> {
-  const budgeted = given.patternBudget ? given : { ...given, patternBudget: new PatternBudget() };
-  // The globs of all the refs of one call read each folder once (walk-cache.ts).
-  const walking = budgeted.walkCache ? budgeted : { ...budgeted, walkCache: new WalkCache() };
-  // Secrets are redacted unless the caller says otherwise (docs/refs.md#secrets).
-  const options = walking.secrets ? walking : { ...walking, secrets: new SecretScanner('redact', ctx.cwd) };
-  const aliases = options.aliases ?? new AliasResolver(ctx);
-  // Built when a message would quote a line: the alias files are read only then.
-  let quoting: Confinement | undefined;
-  const quotable = options.quotable ?? ((abs: string) => (quoting ??= options.confine ?? confinementOf(ctx, aliases)).allows(abs));
+  const { options, aliases, quotable } = callOptions(ctx, given);
   for (const input of refs) {
     const refText = typeof input === 'string' ? input : input.raw;
     let spec: RefSpec;
@@ -94,19 +86,14 @@ export function* extractSteps(
         else yield { warnings: [], errors: [asDiagnostic(err, file.refText)] };
         continue;
       }
-      const result = found.extraction;
-      const warnings = found.warnings.map((w): Diagnostic => ({ ...w, message: `${w.message} in ${file.refText}`, ref: file.refText }));
-      if (result.wasClamped) warnings.unshift(clampWarning(file.refText, result));
-      if (result.secrets) {
-        const checked = secretDiagnostics(result, options);
-        warnings.push(...checked.warnings);
-        if (!checked.keep) {
-          yield { warnings, errors: checked.errors };
-          continue;
-        }
+      const step = fileStep(file.refText, found, options);
+      const result = step.result;
+      if (!result) {
+        yield step;
+        continue;
       }
       try {
-        yield { result, warnings, errors: [] };
+        yield step;
       } finally {
         if (result.onDisk) {
           fs.closeSync(result.onDisk.fd);
@@ -119,6 +106,36 @@ export function* extractSteps(
       yield { warnings: [], errors: [{ code: 'pattern_not_found', message, details: [], ref: spec.raw }] };
     }
   }
+}
+
+/** The options every ref of one call shares: one pattern budget, one walk cache, one secret scanner, one alias resolver. */
+function callOptions<T extends ExtractOptions>(ctx: Context, given: T): { options: T; aliases: AliasResolver; quotable: (abs: string) => boolean } {
+  const budgeted = given.patternBudget ? given : { ...given, patternBudget: new PatternBudget() };
+  // The globs of all the refs of one call read each folder once (walk-cache.ts).
+  const walking = budgeted.walkCache ? budgeted : { ...budgeted, walkCache: new WalkCache() };
+  // Secrets are redacted unless the caller says otherwise (docs/refs.md#secrets).
+  const options = walking.secrets ? walking : { ...walking, secrets: new SecretScanner('redact', ctx.cwd) };
+  const aliases = options.aliases ?? new AliasResolver(ctx);
+  // Built when a message would quote a line: the alias files are read only then.
+  let quoting: Confinement | undefined;
+  const quotable = options.quotable ?? ((abs: string) => (quoting ??= options.confine ?? confinementOf(ctx, aliases)).allows(abs));
+  return { options, aliases, quotable };
+}
+
+/**
+ * One file's step: its extraction with its warnings (the selection's, a clamp, its secrets), or,
+ * where its secrets keep it out, no result and what they say.
+ */
+function fileStep(refText: string, found: { extraction: Extraction; warnings: SelectWarning[] }, options: ExtractOptions): ExtractStep {
+  const result = found.extraction;
+  const warnings = found.warnings.map((w): Diagnostic => ({ ...w, message: `${w.message} in ${refText}`, ref: refText }));
+  if (result.wasClamped) warnings.unshift(clampWarning(refText, result));
+  if (result.secrets) {
+    const checked = secretDiagnostics(result, options);
+    warnings.push(...checked.warnings);
+    if (!checked.keep) return { warnings, errors: checked.errors };
+  }
+  return { result, warnings, errors: [] };
 }
 
 /** What the walk of a glob skipped (a symlink loop, a folder it cannot read), as the ref's warnings. */

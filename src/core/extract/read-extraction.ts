@@ -42,7 +42,7 @@ export function readExtraction(
   file: ResolvedFile,
   options: ExtractOptions & StreamOptions & { quotable?: (abs: string) => boolean },
 ): { extraction: Extraction; warnings: SelectWarning[] } {
-  const { ref, refText } = file;
+  const { ref } = file;
   if (options.outline && !options.checkOnly) {
     // The ref's lines are counted as for --validate-only (the same errors and warnings), then outlined.
     const checked = readExtraction(file, { ...options, outline: false, checkOnly: true, onDisk: false });
@@ -58,6 +58,16 @@ export function readExtraction(
     if (ref.selector?.kind === 'symbol') redactSymbolLines(early.extraction, file, options);
     return early;
   }
+  return readSelected(file, language, options);
+}
+
+/** A file's lines read (from disk, the run's cache or a version's bytes) and selected by a range, a pattern or nothing. */
+function readSelected(
+  file: ResolvedFile,
+  language: ReturnType<typeof languageOf>,
+  options: ExtractOptions & StreamOptions & { quotable?: (abs: string) => boolean },
+): { extraction: Extraction; warnings: SelectWarning[] } {
+  const { ref, refText } = file;
   // A held file is never streamed (onDisk wants a descriptor), nor read with a line cap below its size.
   // A file read at a version is held: its bytes came from git (docs/refs.md#refs-at-a-version).
   const cached = file.version?.bytes
@@ -88,12 +98,7 @@ export function readExtraction(
       maxBlockLines: options.maxBlockLines,
       onDisk: (options.onDisk && !options.checkOnly && !held) ?? false,
     };
-    const s = ref.selector;
-    if (!s) sel = selectWhole(reader, selectOpts);
-    else if (s.kind === 'range') sel = selectRange(reader, s, selectOpts);
-    else if (s.kind === 'pattern') {
-      sel = selectPattern(reader, s, language, { ...selectOpts, budget: options.patternBudget ?? new PatternBudget() });
-    } else throw new Error('unreachable: symbol selectors are read above');
+    sel = selectLines(reader, ref.selector, language, selectOpts, options.patternBudget);
   } catch (err) {
     throw selectionError(err, file, options);
   } finally {
@@ -113,6 +118,20 @@ export function readExtraction(
     if (!cleanAsRead(extraction, file, size)) return readExtraction(file, { ...options, onDisk: false });
   } else if (secrets && !options.checkOnly) scanLargeSelection(extraction, file);
   return { extraction, warnings: sel.warnings ?? [] };
+}
+
+/** The lines a ref's selector (none, a range, a pattern) takes from `reader`; symbol refs are read before (readUnselected). */
+function selectLines(
+  reader: LineReader,
+  s: ResolvedFile['ref']['selector'],
+  language: ReturnType<typeof languageOf>,
+  selectOpts: Parameters<typeof selectWhole>[1],
+  budget: PatternBudget | undefined,
+): Selection {
+  if (!s) return selectWhole(reader, selectOpts);
+  if (s.kind === 'range') return selectRange(reader, s, selectOpts);
+  if (s.kind === 'pattern') return selectPattern(reader, s, language, { ...selectOpts, budget: budget ?? new PatternBudget() });
+  throw new Error('unreachable: symbol selectors are read above');
 }
 
 /**

@@ -98,43 +98,36 @@ export async function readFd(opts: FdReadOptions, ctx: Context, stdin: AsyncIter
   }
 }
 
+/** What a source loads as: its content, and whether its pages are made on the fly (in memory). */
+type Loaded = { content: Content; onTheFly: boolean };
+
 async function load(
   opts: FdReadOptions,
   pageSize: number,
   ctx: Context,
   stdin: AsyncIterable<Buffer | string>,
   warnings: Diagnostic[],
-): Promise<{ content: Content; onTheFly: boolean }> {
+): Promise<Loaded> {
   const source = opts.source === undefined || opts.source === '-' ? null : opts.source;
   const store = () => Store.at(ctx, opts.store);
   const persist = opts.save ? 'always' : 'if-large';
   const label = source ?? 'stdin';
   const guard = <T>(p: Promise<T>): Promise<T> => p.catch((err) => Promise.reject(readFailure(binaryError(err, label), label)));
+  const keep = (chunks: Iterable<string> | AsyncIterable<Buffer | string>, as: string) => guard(ingest(chunks, { pageSize, store, persist, source: as }));
 
   if (source === null) {
     const chunks = opts.prettyJson ? prettyJsonChunks(stdin, warnings) : stdin;
     return { content: await guard(ingest(chunks, { pageSize, store, persist, source: 'stdin' })), onTheFly: false };
   }
 
-  if (parseEntryId(source)) {
-    const entry = store().open(source);
-    const pretty = opts.prettyJson ? prettyText(entry.contentPath, entry.meta.id, warnings) : null;
-    if (pretty !== null) {
-      entry.close();
-      return { content: inMemory(pretty, entry.meta.id, pageSize), onTheFly: true };
-    }
-    return { content: { label: entry.meta.id, stored: false, bytes: entry.source(), pages: entry.pages(pageSize), totals: entry.meta }, onTheFly: false };
-  }
+  if (parseEntryId(source)) return storedEntry(store().open(source), opts, pageSize, warnings);
 
   const at = await sourceVersions(source, ctx, opts.confine);
   const found = fileOf(source, ctx, opts.confine, at, warnings);
   if (found?.bytes) {
     // A file read at a version whose checkout differs: its bytes at that version are the content.
     if (!isText(found.bytes)) throw binaryError(new BinaryContentError('binary'), source);
-    let text = found.bytes.toString('utf8');
-    if (opts.prettyJson) text = prettyOrWarn(text, warnings);
-    if (opts.save) return { content: await guard(ingest([text], { pageSize, store, persist, source })), onTheFly: false };
-    return { content: inMemory(text, source, pageSize), onTheFly: opts.prettyJson === true };
+    return textContent(found.bytes.toString('utf8'), source, opts, pageSize, warnings, keep);
   }
   const file = found?.path ?? null;
   if (file && isPipe(file, source)) {
@@ -160,12 +153,31 @@ async function load(
   }
 
   // A ref spec: its selected lines are the content.
-  let text = selectedText(source, ctx, warnings, opts.confine, at);
-  if (opts.prettyJson) text = prettyOrWarn(text, warnings);
-  if (opts.save) {
-    return { content: await guard(ingest([text], { pageSize, store, persist, source })), onTheFly: false };
+  return textContent(selectedText(source, ctx, warnings, opts.confine, at), source, opts, pageSize, warnings, keep);
+}
+
+/** A stored entry (`fd:N`, `ref:ID`) paged from the store, or, re-indented with --pretty-json, from memory. */
+function storedEntry(entry: ReturnType<Store['open']>, opts: FdReadOptions, pageSize: number, warnings: Diagnostic[]): Loaded {
+  const pretty = opts.prettyJson ? prettyText(entry.contentPath, entry.meta.id, warnings) : null;
+  if (pretty !== null) {
+    entry.close();
+    return { content: inMemory(pretty, entry.meta.id, pageSize), onTheFly: true };
   }
-  return { content: inMemory(text, source, pageSize), onTheFly: opts.prettyJson === true };
+  return { content: { label: entry.meta.id, stored: false, bytes: entry.source(), pages: entry.pages(pageSize), totals: entry.meta }, onTheFly: false };
+}
+
+/** Text as the content (a version's bytes, a ref's lines): re-indented with --pretty-json, stored with --save (`keep`), else paged from memory. */
+async function textContent(
+  text: string,
+  source: string,
+  opts: FdReadOptions,
+  pageSize: number,
+  warnings: Diagnostic[],
+  keep: (chunks: string[], as: string) => Promise<Content>,
+): Promise<Loaded> {
+  const shown = opts.prettyJson ? prettyOrWarn(text, warnings) : text;
+  if (opts.save) return { content: await keep([shown], source), onTheFly: false };
+  return { content: inMemory(shown, source, pageSize), onTheFly: opts.prettyJson === true };
 }
 
 /**

@@ -54,19 +54,51 @@ export function keepBareRefs(drift: DriftReport, bare: ReadonlySet<string>): voi
   }
 }
 
+/** A snippet's new ref whose lines judgeFixedAgain or refreshSnippets needs. */
+export interface SnippetSelection {
+  entry: SnippetEntry;
+  ref: string;
+}
+
+/**
+ * The lines each new ref of a SnippetSelection selects now (null: it does not resolve), by
+ * selectionKey: extracted by the caller, as the doc's other refs are, before the step that reads them.
+ */
+export type SelectedLines = ReadonlyMap<string, readonly Extraction[] | null>;
+
+export const selectionKey = (entry: SnippetEntry, ref: string): string => `${key(entry.file, entry.line, entry.ref)}\0${ref}`;
+
+/** The new refs judgeFixedAgain judges snippets against: those of the refs --fix rewrote. */
+export function fixedSelections(snippets: SnippetReport, drift: DriftReport): SnippetSelection[] {
+  const entries = driftOf(drift);
+  return snippets.entries.flatMap((s) => {
+    const e = entries.get(key(s.file, s.line, s.ref));
+    return e && e.status === 'fixed' && e.newRef ? [{ entry: s, ref: e.newRef }] : [];
+  });
+}
+
+/** The new refs whose lines refreshSnippets writes: those of the stale snippets it may refresh. */
+export function refreshSelections(snippets: SnippetReport, drift: DriftReport): SnippetSelection[] {
+  const entries = driftOf(drift);
+  return snippets.entries.flatMap((s) => {
+    const wanted = refreshRefOf(s, entries.get(key(s.file, s.line, s.ref)));
+    return wanted && 'ref' in wanted ? [{ entry: s, ref: wanted.ref }] : [];
+  });
+}
+
 /**
  * After --fix moved refs: a snippet whose ref was rewritten is judged again against the lines its
- * new ref selects (`select` extracts a ref as the doc's other refs are).
+ * new ref selects (`selected`, for fixedSelections).
  */
-export function judgeFixedAgain(snippets: SnippetReport, drift: DriftReport, select: (entry: SnippetEntry, ref: string) => Extraction[] | null): void {
+export function judgeFixedAgain(snippets: SnippetReport, drift: DriftReport, selected: SelectedLines): void {
   const entries = driftOf(drift);
   const files = new SnippetFiles();
   for (const [i, s] of snippets.entries.entries()) {
     const e = entries.get(key(s.file, s.line, s.ref));
     if (!e || e.status !== 'fixed' || !e.newRef) continue;
-    const selected = select(s, e.newRef);
-    if (!selected) continue;
-    const again = judgeSnippet(s.file, { ...s.citation, text: e.newRef }, selected, s.searchDirs, files);
+    const lines = selected.get(selectionKey(s, e.newRef));
+    if (!lines) continue;
+    const again = judgeSnippet(s.file, { ...s.citation, text: e.newRef }, lines, s.searchDirs, files);
     snippets[s.status]--;
     snippets[again.status]++;
     snippets.entries[i] = { ...again, matchedAtBase: s.matchedAtBase, verbatimAtBase: s.verbatimAtBase, base: s.base };
@@ -88,12 +120,12 @@ export interface RefreshResult {
 export function refreshSnippets(
   snippets: SnippetReport,
   drift: DriftReport,
-  select: (entry: SnippetEntry, ref: string) => Extraction[] | null,
+  selected: SelectedLines,
   options: { dryRun: boolean; isKnownAlias: (name: string) => boolean },
 ): RefreshResult {
   const entries = driftOf(drift);
   const result: RefreshResult = { refreshed: [], left: [] };
-  const byFile = refreshable(snippets, entries, select, result.left);
+  const byFile = refreshable(snippets, entries, selected, result.left);
   for (const [file, list] of byFile) {
     let buf: Buffer;
     try {
@@ -156,30 +188,39 @@ interface Refreshable {
 function refreshable(
   snippets: SnippetReport,
   entries: ReadonlyMap<string, DriftEntry>,
-  select: (entry: SnippetEntry, ref: string) => Extraction[] | null,
+  selected: SelectedLines,
   left: SnippetLeft[],
 ): Map<string, Refreshable[]> {
   const byFile = new Map<string, Refreshable[]>();
   for (const s of snippets.entries) {
-    if (s.status !== 'stale') continue;
     const d = entries.get(key(s.file, s.line, s.ref));
+    const wanted = refreshRefOf(s, d);
+    if (!wanted) continue;
     const leave = (reason: string) => left.push({ file: s.file, line: s.line, ref: s.ref, reason });
-    const base = s.base ? s.base.slice(0, 7) : null;
-    if (!d || !base || s.verbatimAtBase === null || s.verbatimAtBase === undefined) leave('no base to compare with');
-    else if (!s.verbatimAtBase) leave(`not a verbatim copy at ${base}`);
-    else if (d.status === 'deleted') leave(`its file was deleted since ${base}`);
-    else if (d.status !== 'changed' || !refreshedRef(d)) leave(`its ref is ${d.status}, not changed`);
+    if ('reason' in wanted) {
+      leave(wanted.reason);
+      continue;
+    }
+    const lines = selected.get(selectionKey(s, wanted.ref));
+    if (!lines) leave(`${wanted.ref} does not resolve`);
     else {
-      const selected = select(s, refreshedRef(d)!);
-      if (!selected) leave(`${refreshedRef(d)} does not resolve`);
-      else {
-        const list = byFile.get(s.file) ?? [];
-        list.push({ s, d, code: selected.flatMap((x) => x.lines) });
-        byFile.set(s.file, list);
-      }
+      const list = byFile.get(s.file) ?? [];
+      list.push({ s, d: d!, code: lines.flatMap((x) => x.lines) });
+      byFile.set(s.file, list);
     }
   }
   return byFile;
+}
+
+/** For a stale snippet: the new ref --fix-snippets would refresh it from, or why it is left. Null for any other snippet. */
+function refreshRefOf(s: SnippetEntry, d: DriftEntry | undefined): { ref: string } | { reason: string } | null {
+  if (s.status !== 'stale') return null;
+  const base = s.base ? s.base.slice(0, 7) : null;
+  if (!d || !base || s.verbatimAtBase === null || s.verbatimAtBase === undefined) return { reason: 'no base to compare with' };
+  if (!s.verbatimAtBase) return { reason: `not a verbatim copy at ${base}` };
+  if (d.status === 'deleted') return { reason: `its file was deleted since ${base}` };
+  if (d.status !== 'changed' || !refreshedRef(d)) return { reason: `its ref is ${d.status}, not changed` };
+  return { ref: refreshedRef(d)! };
 }
 
 /** What --fix-snippets says of a refreshed snippet; unless dryRun, its verdict and its ref's become fresh. */

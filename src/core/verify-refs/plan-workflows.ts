@@ -1,6 +1,10 @@
+import type { Context } from '../../shared/context.js';
 import { RefError } from '../../shared/errors.js';
+import { shownPath } from '../../shared/paths.js';
+import type { Confinement } from '../safe-read/confinement.js';
 import type { ConversationFile } from '../workflow/conv-types.js';
-import type { WorkflowParts } from '../workflow/workflow-parts.js';
+import { type ConvReader, loadConv } from '../workflow/load-conv.js';
+import { WorkflowParts } from '../workflow/workflow-parts.js';
 
 /** A workflow, loaded once: the files whose refs it checks (planWorkflows). */
 export interface PlannedWorkflow {
@@ -15,8 +19,10 @@ export interface PlannedWorkflow {
   through: PlannedWorkflow[];
 }
 
+const isWorkflow = (file: string): boolean => file.toLowerCase().endsWith('.conv');
+
 /**
- * Which workflow checks the refs of each scanned `.conv` file: each ref once per run, at its own
+ * Which workflow checks the refs of each scanned `.conv` file (the other files of `scanned` are docs): each ref once per run, at its own
  * file and line (docs/reference.md#verify-refs). A file another workflow INCLUDEs is checked as
  * part of the first (in scan order) scanned workflow that includes it, with that workflow's ALIAS
  * and VALIDATION-MODE, since a part means its refs in its includer; workflows nothing includes
@@ -24,11 +30,14 @@ export interface PlannedWorkflow {
  * workflow includes is checked through the first workflow of its scope that does (`parts`,
  * docs/workflows.md#parts-included-files), for the scanned files only.
  */
-export function planWorkflows(paths: readonly string[], load: (file: string) => ConversationFile, parts?: WorkflowParts): Map<string, PlannedWorkflow> {
+export function planWorkflows(scanned: readonly string[], ctx: Context, options: { readFile?: ConvReader; confine?: Confinement }): Map<string, PlannedWorkflow> {
+  const paths = scanned.filter(isWorkflow);
+  const parts = paths.length > 0 ? new WorkflowParts(ctx, { named: paths, readFile: options.readFile, confine: options.confine }) : undefined;
+  const loading = { readFile: options.readFile, display: (p: string) => shownPath(ctx.cwd, p) };
   const loaded = (file: string): PlannedWorkflow => {
     let conv: ConversationFile | RefError;
     try {
-      conv = load(file);
+      conv = loadConv(file, loading);
     } catch (err) {
       if (!(err instanceof RefError)) throw err;
       conv = err;

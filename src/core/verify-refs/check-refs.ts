@@ -1,0 +1,57 @@
+/**
+ * The read-and-judge stage of `verify refs` for a doc (docs/design/verify-refs.md#the-pipeline): each
+ * ref found is resolved and read once, its errors become findings, its cited snippet is judged,
+ * and its drift input is kept. The grammars and versions the refs need are ready before.
+ */
+import type { Finding } from '../../shared/errors.js';
+import { shownPath } from '../../shared/paths.js';
+import { extract } from '../extract/extract.js';
+import { addSnippetEntry, judgeSnippet } from '../snippets/judge-snippets.js';
+import { intoFolderNotCloned } from './group-not-cloned.js';
+import type { FoundRef } from './find-refs.js';
+import { driftInput, type VerifyRun } from './verify-run.js';
+
+/** Checks a doc's refs, in order, adding what each yields to the run. */
+export function checkFoundRefs(file: string, refs: readonly FoundRef[], run: VerifyRun): void {
+  for (const r of refs) checkFoundRef(file, r, run);
+}
+
+function checkFoundRef(file: string, found: FoundRef, run: VerifyRun): void {
+  const { line, text, ref, dirs, citation } = found;
+  const { ctx, aliases, findings, driftRefs, snippets, bareRefs, confine } = run;
+  if (!confine && text === ref && intoFolderNotCloned(ref, aliases, run.folderThere)) {
+    // Its one possible finding, folded into the folder's by groupNotCloned(); nothing to read.
+    findings.push({ severity: 'error', code: 'not_found', message: `Not cloned: ${ref}`, details: [], ref: text, file, line });
+    if (citation?.bare) bareRefs.add(`${file}\0${line}\0${text}`);
+    if (driftRefs) driftRefs.push(driftInput(file, line, text, ref, aliases, dirs));
+    return;
+  }
+  const judging = citation !== undefined && snippets !== undefined;
+  const report = extract([ref], ctx, {
+    searchDirs: dirs,
+    aliases,
+    checkOnly: !judging,
+    unjudgedOutside: true,
+    quotable: run.quotable,
+    patternBudget: run.budget,
+    confine,
+    readCache: run.readCache,
+    walkCache: run.walkCache,
+    versions: run.versions.prepared,
+  });
+  const at = (severity: Finding['severity']) => (d: (typeof report.errors)[number]) =>
+    findings.push({ severity, code: d.code, message: d.message, details: d.details, ref: text, file, line });
+  report.errors.forEach(at('error'));
+  report.warnings.forEach(at('warning'));
+  // A broken ref has no snippet verdict: its error says what is wrong.
+  if (judging && report.errors.length === 0) {
+    const away = report.results.find((r) => !run.comparable!.allows(r.path));
+    if (away) {
+      const message = `Snippet not compared: ${shownPath(ctx.cwd, away.path)} is outside the root ${ctx.cwd} and every alias target`;
+      findings.push({ severity: 'warning', code: 'snippet_outside', message, details: [], ref: text, file, line });
+    } else addSnippetEntry(snippets!, judgeSnippet(file, citation!, report.results, dirs, run.snippetFiles));
+  }
+  if (citation?.bare) bareRefs.add(`${file}\0${line}\0${text}`);
+  const input = driftRefs && !report.errors.some((e) => e.code === 'outside_root') && driftInput(file, line, text, ref, aliases, dirs);
+  if (input) driftRefs!.push(input);
+}
