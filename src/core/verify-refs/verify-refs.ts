@@ -24,7 +24,7 @@ import { WorkflowParts } from '../workflow/workflow-parts.js';
 import { type PlannedWorkflow, planWorkflows } from './plan-workflows.js';
 import { type DetectDriftOptions, detectDrift } from '../drift/detect-drift.js';
 import type { DriftRefInput, DriftReport, UnresolvedDriftRef } from '../drift/drift-types.js';
-import { type DriftFix, fileStamp, fixDrift } from '../drift/fix-drift.js';
+import { type DriftFix, fixDrift, scanStamp } from '../drift/fix-drift.js';
 import { acceptDrift, type DriftAcceptance } from '../drift/accept-drift.js';
 import type { Citation } from '../snippets/find-citations.js';
 import { addSnippetEntry, docCitations, emptySnippetReport, judgeSnippet, type SnippetEntry, type SnippetReport } from '../snippets/judge-snippets.js';
@@ -307,7 +307,7 @@ function driftInput(file: string, line: number, text: string, ref: string, alias
     const alias = spec.alias ? aliases.lookup(spec.alias) : null;
     // resolve() throws the unknown-alias error the ref's finding has.
     if (spec.alias && !alias) aliases.resolve(spec.alias, ref);
-    return { file, line, ref: text, spec, alias: alias ?? null, searchDirs: alias ? [alias.target] : searchDirs, stamp: fileStamp(file) };
+    return { file, line, ref: text, spec, alias: alias ?? null, searchDirs: alias ? [alias.target] : searchDirs, stamp: scanStamp(file) };
   } catch (err) {
     if (err instanceof RefError || (err as { exitCode?: number }).exitCode !== undefined) return { file, line, ref: text, reason: (err as Error).message };
     throw err;
