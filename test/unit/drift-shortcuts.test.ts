@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fileStamp, scanStamp } from '../../src/core/drift/fix-drift.js';
 import { occurrences, scanOccurrences } from '../../src/core/drift/judge-line-refs.js';
+import { DiskHeld, diskHolds } from '../../src/core/versions/pin-resolution.js';
 import { GitRepo, numbered } from '../helpers/git-repo.js';
 import { refcatInProcess } from '../helpers/in-process.js';
 import { tmpDir } from '../helpers/tmp.js';
@@ -46,6 +48,28 @@ describe('a doc is stat-ed once for all its refs, within the step that scans it'
     expect(second).toBe(fileStamp(a));
     expect(second).not.toBe(first);
     expect(scanStamp(path.join(dir, 'missing.md'))).toBeNull();
+  });
+});
+
+describe('a checkout file hashed once while it is untouched', () => {
+  const oidOf = (text: string) => createHash('sha1').update(`blob ${Buffer.byteLength(text)}\0`).update(text).digest('hex');
+  it('answers as diskHolds, before and after the file is edited, from one long-lived memo', () => {
+    const file = path.join(tmpDir(), 'a.js');
+    fs.writeFileSync(file, 'one\n');
+    const held = new DiskHeld();
+    const pinned = oidOf('one\n');
+    for (let i = 0; i < 3; i++) expect(held.holds(file, pinned)).toBe(diskHolds(file, pinned));
+    expect(held.holds(file, pinned)).toBe(true);
+    expect(held.holds(file, oidOf('two\n'))).toBe(false);
+    // Edited to the same size: the stat (times, size) still tells it apart.
+    fs.writeFileSync(file, 'two\n');
+    const later = new Date(Date.now() + 5_000);
+    fs.utimesSync(file, later, later);
+    expect(held.holds(file, pinned)).toBe(diskHolds(file, pinned));
+    expect(held.holds(file, pinned)).toBe(false);
+    expect(held.holds(file, oidOf('two\n'))).toBe(true);
+    fs.rmSync(file);
+    expect(held.holds(file, oidOf('two\n'))).toBe(false);
   });
 });
 

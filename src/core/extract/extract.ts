@@ -53,15 +53,20 @@ export function* extractSteps(
   ctx: Context,
   given: ExtractOptions & StreamOptions = {},
 ): Generator<ExtractStep> {
-  const budgeted = given.patternBudget ? given : { ...given, patternBudget: new PatternBudget() };
-  // The globs of all the refs of one call read each folder once (walk-cache.ts).
-  const walking = budgeted.walkCache ? budgeted : { ...budgeted, walkCache: new WalkCache() };
-  // Secrets are redacted unless the caller says otherwise (docs/refs.md#secrets).
-  const options = walking.secrets ? walking : { ...walking, secrets: new SecretScanner('redact', ctx.cwd) };
-  const aliases = options.aliases ?? new AliasResolver(ctx);
+  const aliases = given.aliases ?? new AliasResolver(ctx);
   // Built when a message would quote a line: the alias files are read only then.
   let quoting: Confinement | undefined;
-  const quotable = options.quotable ?? ((abs: string) => (quoting ??= options.confine ?? confinementOf(ctx, aliases)).allows(abs));
+  // One options object for the call, every ref and file of it (verify refs calls once per ref):
+  const options = {
+    ...given,
+    patternBudget: given.patternBudget ?? new PatternBudget(),
+    // the globs of all the refs of one call read each folder once (walk-cache.ts);
+    walkCache: given.walkCache ?? new WalkCache(),
+    // secrets are redacted unless the caller says otherwise (docs/refs.md#secrets).
+    secrets: given.secrets ?? new SecretScanner('redact', ctx.cwd),
+    aliases,
+    quotable: given.quotable ?? ((abs: string) => (quoting ??= given.confine ?? confinementOf(ctx, aliases)).allows(abs)),
+  };
   for (const input of refs) {
     const refText = typeof input === 'string' ? input : input.raw;
     let spec: RefSpec;
@@ -69,7 +74,7 @@ export function* extractSteps(
     const walked: WalkWarning[] = [];
     try {
       spec = typeof input === 'string' ? parseRef(input) : input;
-      files = fileList(spec, ctx, { ...options, aliases }, walked);
+      files = fileList(spec, ctx, options, walked);
     } catch (err) {
       yield { warnings: options.versions?.takeWarnings() ?? [], errors: [asDiagnostic(err, refText)] };
       continue;
@@ -81,13 +86,11 @@ export function* extractSteps(
     // an empty one beside a full one of another kind would throw the compiled code away.
     if (walked.length > 0) yield { warnings: walkDiagnostics(walked, spec.raw), errors: [] };
     let skipped = 0;
-    // One options object for all the files of a glob, not a copy per file.
-    const fileOptions = { ...options, quotable };
     for (let i = 0; i < files.length; i++) {
       const file = files.at(i);
       let found: { extraction: Extraction; warnings: SelectWarning[] };
       try {
-        found = readExtraction(file, fileOptions);
+        found = readExtraction(file, options);
       } catch (err) {
         // A pattern applied to a glob picks the files it matches: the others are not errors.
         if (file.glob && isRefcatError(err) && err.code === 'pattern_not_found') skipped++;
