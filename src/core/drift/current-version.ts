@@ -1,5 +1,5 @@
 import type { Context } from '../../shared/context.js';
-import type { GitRunner } from '../git/git-runner.js';
+import type { GitError, GitRunner } from '../git/git-runner.js';
 import { refsNamed } from '../git/revisions.js';
 import type { VersionMode } from '../versions/version-reader.js';
 import { isolated, type Pending, unknown } from './pending-ref.js';
@@ -22,16 +22,21 @@ export async function pinnedCurrents(pending: readonly Pending[], ctx: Context, 
   const { VersionReader } = await import('../versions/version-reader.js');
   const reader = new VersionReader(ctx, { git, mode });
   try {
-    const states = new Map<string, ReturnType<typeof reader.pinState>>();
+    // Thousands of refs share a few pins: each is looked up, and waited for, once.
+    const states = new Map<string, Promise<Awaited<ReturnType<typeof reader.pinState>> | GitError>>();
+    for (const p of pinned) {
+      const { target, pin } = p.input.alias!;
+      const key = `${target}\0${pin}`;
+      if (!states.has(key)) states.set(key, isolated(() => reader.pinState(target, pin!)));
+    }
+    const found = new Map<string, Awaited<ReturnType<typeof reader.pinState>> | GitError>();
+    await Promise.all([...states].map(async ([key, state]) => found.set(key, await state)));
     for (const p of pinned) {
       const { target, pin, name } = p.input.alias!;
-      const key = `${target}\0${pin}`;
-      let state = states.get(key);
-      if (!state) states.set(key, (state = reader.pinState(target, pin!)));
-      const found = await isolated(() => state);
-      if (found instanceof Error) unknown(p.entry, found.message);
-      else if (found.pinned !== null) p.current = found.pinned;
-      else if (mode === 'pinned') unknown(p.entry, `${name}: the lockfile pins ${pin}, and ${found.why ?? 'the clone does not have it'}`);
+      const state = found.get(`${target}\0${pin}`)!;
+      if (state instanceof Error) unknown(p.entry, state.message);
+      else if (state.pinned !== null) p.current = state.pinned;
+      else if (mode === 'pinned') unknown(p.entry, `${name}: the lockfile pins ${pin}, and ${state.why ?? 'the clone does not have it'}`);
     }
   } finally {
     reader.close();

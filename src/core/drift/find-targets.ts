@@ -36,9 +36,17 @@ export async function findTargets(pending: Pending[], ctx: Context, git: GitRunn
  */
 async function targetFiles(pending: Pending[], git: GitRunner, repoOf: RepoOf, exists: (file: string) => boolean): Promise<void> {
   const needBase: { p: Pending; candidates: string[] }[] = [];
+  // The same (folder, path) pairs come back ref after ref: each is resolved once.
+  const resolved = new Map<string, string>();
+  const resolve = (dir: string, rel: string) => {
+    const key = `${dir}\0${rel}`;
+    let abs = resolved.get(key);
+    if (abs === undefined) resolved.set(key, (abs = path.resolve(dir, rel)));
+    return abs;
+  };
   for (const p of pending) {
     const dirs = p.input.searchDirs;
-    const candidates = dirs.map((d) => path.resolve(d, p.input.spec.path));
+    const candidates = dirs.map((d) => resolve(d, p.input.spec.path));
     const found = candidates.findIndex(exists);
     if (found !== -1) {
       p.target = candidates[found];
@@ -75,6 +83,13 @@ interface DatedLookup {
 function targetRepos(pending: Pending[], ctx: Context, repoOf: RepoOf, exists: (file: string) => boolean): { pinLookups: LockfilePin[]; byDate: DatedLookup[] } {
   const pinLookups: LockfilePin[] = [];
   const byDate: DatedLookup[] = [];
+  const lockfileInside = new Map<string, boolean>();
+  const defines = (repo: string, lockfile: string) => {
+    const key = `${repo}\0${lockfile}`;
+    let hit = lockfileInside.get(key);
+    if (hit === undefined) lockfileInside.set(key, (hit = inside(repo, lockfile)));
+    return hit;
+  };
   for (const p of pending) {
     const targetRepo = repoOf(path.dirname(p.target!)) ?? (p.input.alias ? repoOf(p.input.alias.target) : null);
     if (p.input.alias && !exists(p.input.alias.target)) {
@@ -88,7 +103,7 @@ function targetRepos(pending: Pending[], ctx: Context, repoOf: RepoOf, exists: (
     }
     p.targetRepo = targetRepo;
     if (targetRepo === p.scanRepo) p.targetBase = p.scanBase!;
-    else if (p.input.alias?.source === 'workspace' && inside(p.scanRepo, p.input.alias.origin)) pinLookups.push({ p, lockfile: p.input.alias.origin, targetRepo });
+    else if (p.input.alias?.source === 'workspace' && defines(p.scanRepo, p.input.alias.origin)) pinLookups.push({ p, lockfile: p.input.alias.origin, targetRepo });
     else byDate.push({ p, targetRepo });
   }
   return { pinLookups, byDate };

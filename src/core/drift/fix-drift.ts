@@ -36,6 +36,21 @@ export function fileStamp(file: string): string | null {
   }
 }
 
+/** The stamp a scan took last, until the synchronous step that took it ends. */
+let scanning: { file: string; stamp: string | null } | null = null;
+
+/**
+ * fileStamp() for a scan: a doc's refs are found and checked in one synchronous step, and share
+ * one `stat` (thousands of refs, a few hundred docs). Nothing else runs in between, so it is the
+ * file as that step saw it; the next step stats again.
+ */
+export function scanStamp(file: string): string | null {
+  if (scanning?.file === file) return scanning.stamp;
+  if (scanning === null) queueMicrotask(() => (scanning = null));
+  scanning = { file, stamp: fileStamp(file) };
+  return scanning.stamp;
+}
+
 /**
  * `--fix` (docs/reference.md#drift-verdicts): rewrite every `moved` ref in place. Only the ref's
  * own characters change; every other byte (line endings, BOM, trailing spaces) stays. One atomic

@@ -22,6 +22,7 @@ import { judgeSymbol } from './symbol-drift.js';
 export async function judge(pending: Pending[], git: GitRunner, baseFiles: boolean): Promise<void> {
   const byPair = new Map<string, Pending[]>();
   for (const p of pending) groupInto(byPair, `${p.targetRepo}\0${p.targetBase}\0${p.current ?? ''}`, p);
+  setTargetRels(pending);
   const old = await oldTexts(pending, git);
   const currentLines = new Map<string, string[] | null>();
   const current = (file: string) => {
@@ -41,14 +42,29 @@ export async function judge(pending: Pending[], git: GitRunner, baseFiles: boole
   await Promise.all(byName);
 }
 
+/**
+ * Each ref's `targetRel`, one `path.relative` per (repository, file): thousands of refs name a few
+ * hundred files, and every git name below is built from it.
+ */
+function setTargetRels(pending: readonly Pending[]): void {
+  const byRepo = new Map<string, Map<string, string>>();
+  for (const p of pending) {
+    let rels = byRepo.get(p.targetRepo!);
+    if (!rels) byRepo.set(p.targetRepo!, (rels = new Map()));
+    let rel = rels.get(p.target!);
+    if (rel === undefined) rels.set(p.target!, (rel = toPosix(path.relative(p.targetRepo!, p.target!))));
+    p.targetRel = rel;
+  }
+}
+
 /** A ref's target file as its base had it, by the name `cat-file` reads it under. */
 function oldName(p: Pending): string {
-  return `${p.targetBase}:${toPosix(path.relative(p.targetRepo!, p.target!))}`;
+  return `${p.targetBase}:${p.targetRel!}`;
 }
 
 /** A ref's target file at its current version (a pin), when that is no working tree. */
-function currentName(p: Pending, rel = toPosix(path.relative(p.targetRepo!, p.target!))): string | null {
-  return p.current === undefined ? null : `${p.current}:${rel}`;
+function currentName(p: Pending): string | null {
+  return p.current === undefined ? null : `${p.current}:${p.targetRel!}`;
 }
 
 interface OldTexts {
@@ -77,7 +93,7 @@ async function judgePair(group: Pending[], old: OldTexts, current: (file: string
   const { targetRepo, targetBase } = group[0]!;
   const repo = targetRepo!;
   const base = targetBase!;
-  const rels = [...new Set(group.map((p) => toPosix(path.relative(repo, p.target!))))];
+  const rels = [...new Set(group.map((p) => p.targetRel!))];
   const to = group[0]!.current;
   const result = old.failed.get(repo) ?? (await isolated(() => changesSince(git, repo, base, rels, to)));
   if (result instanceof GitError) {
@@ -92,11 +108,13 @@ async function judgePair(group: Pending[], old: OldTexts, current: (file: string
   const now = pinned ? pinned.lines : current;
   const missing = group.filter((p) => !old.texts.get(`${repo}\0${oldName(p)}`));
   // A path the base has whose object git cannot read: a partial clone or a damaged repository.
-  const unreadable = missing.length > 0 ? await isolated(() => pathsAt(git, repo, base, missing.map((p) => toPosix(path.relative(repo, p.target!))))) : new Set<string>();
+  const unreadable = missing.length > 0 ? await isolated(() => pathsAt(git, repo, base, missing.map((p) => p.targetRel!))) : new Set<string>();
+  // Many refs share a file: its old text is split into lines once.
+  const oldLines = new Map<string, string[]>();
   for (const p of group) {
     p.entry.base = base;
     const oldText = old.texts.get(`${repo}\0${oldName(p)}`);
-    const rel = toPosix(path.relative(repo, p.target!));
+    const rel = p.targetRel!;
     if (!oldText) {
       if (unreadable instanceof GitError) unknown(p.entry, unreadable.message);
       else if (unreadable.has(rel)) unknown(p.entry, `git cannot read ${p.input.spec.path} at ${base.slice(0, 7)} in ${repo}: its object is missing (a partial clone or a damaged repository)`);
@@ -109,7 +127,9 @@ async function judgePair(group: Pending[], old: OldTexts, current: (file: string
       continue;
     }
     if (baseFiles) p.entry.baseFile = { text: oldText.data, target: p.target! };
-    judgeOne(p as LinePending, linesOf(oldText.data), change, now, repo);
+    let lines = oldLines.get(oldText.oid);
+    if (!lines) oldLines.set(oldText.oid, (lines = linesOf(oldText.data)));
+    judgeOne(p as LinePending, lines, change, now, repo);
   }
 }
 
@@ -128,9 +148,9 @@ async function atCommit(
   const texts = new Map<string, Buffer | null>();
   const renamed: string[] = [];
   for (const p of group) {
-    const rel = toPosix(path.relative(repo, p.target!));
+    const rel = p.targetRel!;
     const now = changes.get(rel)?.newPath ?? rel;
-    if (now === rel) texts.set(path.join(repo, rel), old.texts.get(`${repo}\0${currentName(p)}`)?.data ?? null);
+    if (now === rel) texts.set(p.target!, old.texts.get(`${repo}\0${currentName(p)}`)?.data ?? null);
     else renamed.push(now);
   }
   if (renamed.length > 0) {
@@ -221,8 +241,23 @@ function sameAt(lines: readonly string[], block: readonly string[], start: numbe
   return block.every((l, i) => lines[start - 1 + i] === l);
 }
 
-/** 1-based starts of every contiguous copy of `block` in `lines`. */
-function occurrences(lines: readonly string[], block: readonly string[]): number[] {
+/** Each file's lines by text, to their 1-based numbers: a file many refs name is scanned once. */
+const lineIndexes = new WeakMap<readonly string[], Map<string, number[]>>();
+
+/** 1-based starts of every contiguous copy of `block` in `lines`, in order. */
+export function occurrences(lines: readonly string[], block: readonly string[]): number[] {
+  if (block.length === 0) return scanOccurrences(lines, block);
+  let index = lineIndexes.get(lines);
+  if (!index) {
+    index = new Map();
+    for (let i = 0; i < lines.length; i++) groupInto(index, lines[i]!, i + 1);
+    lineIndexes.set(lines, index);
+  }
+  return (index.get(block[0]!) ?? []).filter((start) => sameAt(lines, block, start));
+}
+
+/** occurrences() by reading every line: the full answer the index must equal. */
+export function scanOccurrences(lines: readonly string[], block: readonly string[]): number[] {
   const hits: number[] = [];
   for (let i = 0; i + block.length <= lines.length; i++) {
     if (lines[i] !== block[0]) continue;

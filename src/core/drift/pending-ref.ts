@@ -21,6 +21,8 @@ export interface Pending {
   targetRepo?: string;
   targetBase?: string;
   target?: string;
+  /** `target` from its repository's root, `/`-separated (set once the target is known, for git's names). */
+  targetRel?: string;
   /** Folder the ref's path is relative to. */
   baseDir?: string;
   /** The commit the ref's file is judged at now (a pinned alias: the pin); absent: the working tree. */

@@ -6,6 +6,7 @@ import { GitError } from '../git/git-runner.js';
 import type { GitRunner } from '../git/git-runner.js';
 import { type GitObject, readObjects } from '../git/read-objects.js';
 import { lastCommitBefore, refsNamed } from '../git/revisions.js';
+import { groupInto } from './drift-types.js';
 import { day, isolated, type Pending, shown, toPosix, unknown } from './pending-ref.js';
 
 /** A ref through an alias that a workspace lockfile of the scanned repository defines. */
@@ -31,20 +32,35 @@ const COMMIT_NAME = /^[0-9a-f]{4,64}$/i;
  * lockfile had no pin for the alias: they are dated like any other alias.
  */
 export async function pinnedBases(pinLookups: readonly LockfilePin[], ctx: Context, git: GitRunner): Promise<LockfilePin[]> {
-  const lockName = (l: LockfilePin) => `${l.p.scanBase}:${toPosix(path.relative(l.p.scanRepo, l.lockfile))}`;
+  // Thousands of refs share a few (lockfile, base) pairs: each name is built, each lockfile parsed, once.
+  const rels = new Map<string, string>();
+  const lockName = (l: LockfilePin) => {
+    const key = `${l.p.scanRepo}\0${l.lockfile}`;
+    let rel = rels.get(key);
+    if (rel === undefined) rels.set(key, (rel = toPosix(path.relative(l.p.scanRepo, l.lockfile))));
+    return `${l.p.scanBase}:${rel}`;
+  };
+  const names = pinLookups.map(lockName);
+  const byRepo = new Map<string, string[]>();
+  pinLookups.forEach((l, i) => groupInto(byRepo, l.p.scanRepo, names[i]!));
   const lockTexts = new Map<string, Map<string, GitObject | null> | GitError>();
-  await Promise.all([...new Set(pinLookups.map((l) => l.p.scanRepo))].map(async (repo) => {
-    lockTexts.set(repo, await isolated(() => readObjects(git, repo, pinLookups.filter((l) => l.p.scanRepo === repo).map(lockName))));
+  await Promise.all([...byRepo].map(async ([repo, repoNames]) => {
+    lockTexts.set(repo, await isolated(() => readObjects(git, repo, repoNames)));
   }));
+  const parsed = new Map<string, LockRepo[] | null>();
   const pinned: PinLookup[] = [];
   const unpinned: LockfilePin[] = [];
-  for (const l of pinLookups) {
+  for (const [i, l] of pinLookups.entries()) {
+    const name = names[i]!;
     const texts = lockTexts.get(l.p.scanRepo)!;
     if (texts instanceof GitError) {
       unknown(l.p.entry, texts.message);
       continue;
     }
-    const pin = pinIn(texts.get(lockName(l))?.data ?? null, l.p.input.alias!);
+    const lock = texts.get(name) ?? null;
+    let repos = lock ? parsed.get(lock.oid) : null;
+    if (lock && repos === undefined) parsed.set(lock.oid, (repos = lockRepos(lock.data)));
+    const pin = pinIn(repos ?? null, l.p.input.alias!);
     if (pin) pinned.push({ p: l.p, pin, targetRepo: l.targetRepo });
     else unpinned.push(l);
   }
@@ -109,18 +125,26 @@ async function branchesAndTags(git: GitRunner, repo: string, names: readonly str
   return refFor;
 }
 
-/** `repos[].ref` of the alias's repository in a lockfile's text, or null. */
-function pinIn(text: Buffer | null, alias: AliasEntry): string | null {
-  if (!text) return null;
+type LockRepo = Record<string, unknown>;
+
+/** A lockfile's `repos`, or null when it has none. */
+function lockRepos(text: Buffer): LockRepo[] | null {
   try {
-    const data = JSON.parse(text.toString('utf8')) as { repos?: unknown };
-    if (!Array.isArray(data.repos)) return null;
-    for (const r of data.repos as Record<string, unknown>[]) {
-      const names = [r.alias, ...(Array.isArray(r.aliases) ? r.aliases : []), r.name];
-      if (names.includes(alias.name) && typeof r.ref === 'string' && r.ref.length > 0) return r.ref;
-    }
+    const data = JSON.parse(text.toString('utf8')) as { repos?: unknown } | null;
+    return data !== null && typeof data === 'object' && Array.isArray(data.repos) ? (data.repos as LockRepo[]) : null;
   } catch {
     return null; // a lockfile that did not parse at the base has no pin to give
+  }
+}
+
+/** `repos[].ref` of the alias's repository in a lockfile's `repos`, or null. */
+function pinIn(repos: readonly LockRepo[] | null, alias: AliasEntry): string | null {
+  if (!repos) return null;
+  for (const r of repos) {
+    // An entry that is null or missing spoils the lockfile: it gives no pin at all.
+    if (r === null || r === undefined) return null;
+    const names = [r.alias, ...(Array.isArray(r.aliases) ? r.aliases : []), r.name];
+    if (names.includes(alias.name) && typeof r.ref === 'string' && r.ref.length > 0) return r.ref;
   }
   return null;
 }

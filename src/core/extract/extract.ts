@@ -110,15 +110,21 @@ export function* extractSteps(
 
 /** The options every ref of one call shares: one pattern budget, one walk cache, one secret scanner, one alias resolver. */
 function callOptions<T extends ExtractOptions>(ctx: Context, given: T): { options: T; aliases: AliasResolver; quotable: (abs: string) => boolean } {
-  const budgeted = given.patternBudget ? given : { ...given, patternBudget: new PatternBudget() };
-  // The globs of all the refs of one call read each folder once (walk-cache.ts).
-  const walking = budgeted.walkCache ? budgeted : { ...budgeted, walkCache: new WalkCache() };
-  // Secrets are redacted unless the caller says otherwise (docs/refs.md#secrets).
-  const options = walking.secrets ? walking : { ...walking, secrets: new SecretScanner('redact', ctx.cwd) };
-  const aliases = options.aliases ?? new AliasResolver(ctx);
+  const aliases = given.aliases ?? new AliasResolver(ctx);
   // Built when a message would quote a line: the alias files are read only then.
   let quoting: Confinement | undefined;
-  const quotable = options.quotable ?? ((abs: string) => (quoting ??= options.confine ?? confinementOf(ctx, aliases)).allows(abs));
+  const quotable = given.quotable ?? ((abs: string) => (quoting ??= given.confine ?? confinementOf(ctx, aliases)).allows(abs));
+  // One options object for the call, every ref and file of it (verify refs calls once per ref).
+  const options: T = {
+    ...given,
+    patternBudget: given.patternBudget ?? new PatternBudget(),
+    // The globs of all the refs of one call read each folder once (walk-cache.ts).
+    walkCache: given.walkCache ?? new WalkCache(),
+    // Secrets are redacted unless the caller says otherwise (docs/refs.md#secrets).
+    secrets: given.secrets ?? new SecretScanner('redact', ctx.cwd),
+    aliases,
+    quotable,
+  };
   return { options, aliases, quotable };
 }
 

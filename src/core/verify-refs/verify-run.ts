@@ -15,7 +15,7 @@ import { WalkCache } from '../walk/walk-cache.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { folderLookup } from './group-not-cloned.js';
 import type { DriftRefInput, UnresolvedDriftRef } from '../drift/drift-types.js';
-import { fileStamp } from '../drift/fix-drift.js';
+import { scanStamp } from '../drift/fix-drift.js';
 import { emptySnippetReport, type SnippetReport } from '../snippets/judge-snippets.js';
 import { RunVersions } from '../versions/run-versions.js';
 import type { VerifyRefsOptions } from './verify-types.js';
@@ -104,7 +104,7 @@ export function driftInput(file: string, line: number, text: string, ref: string
     const alias = spec.alias ? aliases.lookup(spec.alias) : null;
     // resolve() throws the unknown-alias error the ref's finding has.
     if (spec.alias && !alias) aliases.resolve(spec.alias, ref);
-    return { file, line, ref: text, spec, alias: alias ?? null, searchDirs: alias ? [alias.target] : searchDirs, stamp: fileStamp(file) };
+    return { file, line, ref: text, spec, alias: alias ?? null, searchDirs: alias ? [alias.target] : searchDirs, stamp: scanStamp(file) };
   } catch (err) {
     if (err instanceof RefError || (err as { exitCode?: number }).exitCode !== undefined) return { file, line, ref: text, reason: (err as Error).message };
     throw err;

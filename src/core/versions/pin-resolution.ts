@@ -78,6 +78,32 @@ export function diskHolds(abs: string, oid: string): boolean {
   }
 }
 
+/**
+ * diskHolds(), remembered per file for as long as the file is untouched: thousands of refs into a
+ * few hundred files of a checkout at its pin read and hash each file once. A file is known by its
+ * stat (device, inode, size, modification and change times), which any write changes, so a reader
+ * that lives long (the editor's) hashes a file again once it was edited.
+ */
+export class DiskHeld {
+  private readonly known = new Map<string, { stamp: string; holds: boolean }>();
+
+  holds(abs: string, oid: string): boolean {
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.statSync(abs, { throwIfNoEntry: false });
+    } catch {
+      st = undefined;
+    }
+    if (!st) return diskHolds(abs, oid);
+    const stamp = `${oid}\0${st.dev}\0${st.ino}\0${st.size}\0${st.mtimeMs}\0${st.ctimeMs}`;
+    const hit = this.known.get(abs);
+    if (hit?.stamp === stamp) return hit.holds;
+    const holds = diskHolds(abs, oid);
+    this.known.set(abs, { stamp, holds });
+    return holds;
+  }
+}
+
 /** Files past this are hashed as they are read, in bounded memory (and as they are: no `\r\n` leeway). */
 const HELD_BYTES = 64 * 1024 * 1024;
 

@@ -20,7 +20,7 @@ import { repoFinder } from '../git/repository.js';
 import { reachableFromRef, resolveCommit } from '../git/revisions.js';
 import { filesAt } from '../git/tree-paths.js';
 import { quotedRevision, revisionProblem, shortRevision, versionPathProblem } from '../ref-spec/revision-syntax.js';
-import { diskHolds, headCommit, pinCommit, type PinCommit } from './pin-resolution.js';
+import { DiskHeld, headCommit, pinCommit, type PinCommit } from './pin-resolution.js';
 import { entryMode, gitlinkAbove } from './submodule-path.js';
 
 /** `--worktree` reads every checkout as it is; `--pinned` makes a pin the clone lacks an error. */
@@ -78,6 +78,7 @@ export class VersionReader {
   private readonly repos = new Map<string, RepoVersions>();
   private readonly warned = new Set<string>();
   private readonly findRepo = repoFinder();
+  private readonly disk = new DiskHeld();
   private gitRunner: GitRunner | undefined;
 
   constructor(
@@ -300,7 +301,7 @@ export class VersionReader {
     if (answer.type !== 'blob') throw new RefError('not_regular', `Not a regular file: ${target.ref}`, target.ref);
     if (!answer.whole) {
       // Too large to hold: read from disk when the checkout holds exactly the pinned blob.
-      if (!revision && (await this.headOf(state)) === commit && diskHolds(abs, answer.oid)) return { commit, bytes: null, revision, warnings };
+      if (!revision && (await this.headOf(state)) === commit && this.disk.holds(abs, answer.oid)) return { commit, bytes: null, revision, warnings };
       const mib = Math.round((this.options.maxBytes ?? MAX_VERSIONED_BYTES) / (1024 * 1024));
       throw new RefError('too_large', `A file larger than ${mib} MiB is read at a version only from a checkout at that version: ${target.ref}`, target.ref);
     }
@@ -317,7 +318,7 @@ export class VersionReader {
     }
     if (!revision && (await this.headOf(state)) === commit) {
       // The checkout is at the pin: the disk holds the pinned bytes unless the file was changed.
-      if (diskHolds(abs, answer.oid)) return { commit, bytes: null, revision, warnings };
+      if (this.disk.holds(abs, answer.oid)) return { commit, bytes: null, revision, warnings };
       this.warnOnce(warnings, `changed\0${abs}`, 'pin_differs', `${target.ref} is changed in the checkout of ${target.alias}: reading the pinned commit ${commit.slice(0, 7)} (--worktree reads the checkout)`);
     }
     return { commit, bytes: answer.data, revision, warnings };
