@@ -117,6 +117,20 @@ export function loadedGrammar(language: SymbolLanguage): Grammar | null {
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
+/**
+ * What identifies the parser of `language` on disk, for tables kept between runs (table-cache.ts):
+ * size and modification time of its grammar's file and of tree-sitter's own WebAssembly.
+ */
+export function grammarStamp(language: SymbolLanguage): string {
+  const require = createRequire(import.meta.url);
+  return [wasmPath(language.wasm), require.resolve('web-tree-sitter/tree-sitter.wasm')]
+    .map((f) => {
+      const s = fs.statSync(f);
+      return `${f}:${s.size}:${s.mtimeMs}`;
+    })
+    .join('\n');
+}
+
 function wasmPath(file: string): string {
   // From the package, wherever node_modules is: the bundle's import.meta.url is its own file.
   const pkg = createRequire(import.meta.url).resolve('tree-sitter-wasms/package.json');
@@ -127,7 +141,7 @@ function wasmPath(file: string): string {
  * The definitions query: src/core/symbols/queries in the source tree and dist/core/symbols/queries
  * beside the compiled module; the bundle (dist/bin) looks in ../core/symbols/queries.
  */
-function readQuery(id: string): string {
+export function readQuery(id: string): string {
   for (const dir of [path.join(here, 'queries'), path.join(here, '..', 'core', 'symbols', 'queries')]) {
     const file = path.join(dir, `${id}.scm`);
     if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8');
