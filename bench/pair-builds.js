@@ -31,7 +31,8 @@ function time(bin, ref) {
   const t0 = process.hrtime.bigint();
   const argv = cpu ? ['/usr/bin/time', '-f', 'refcat-cpu %U %S', process.execPath, bin, ref, '--spec'] : [process.execPath, bin, ref, '--spec'];
   // COLD=1: a new home each run, so no declaration table is kept from an earlier one (docs/symbols.md#the-table-cache).
-  const env = cold ? { ...process.env, SDQCTL_HOME: fs.mkdtempSync(path.join(ensureTmp(), 'cold-home-')) } : process.env;
+  // Otherwise a home of the bench's own, where this build keeps tables between runs (a user's is not touched).
+  const env = { ...process.env, SDQCTL_HOME: cold ? fs.mkdtempSync(path.join(ensureTmp(), 'cold-home-')) : path.join(ensureTmp(), 'pair-home') };
   const r = spawnSync(argv[0], argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', env });
   if (cold) fs.rmSync(env.SDQCTL_HOME, { recursive: true, force: true });
   if (r.status !== 0) throw new Error(`${bin} ${ref} failed: ${r.stderr}`);
