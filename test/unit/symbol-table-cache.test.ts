@@ -113,6 +113,25 @@ describe('the table cache', () => {
     }
   });
 
+  it('neither reads nor writes a folder that others can write to (a planted table is never an answer)', async () => {
+    const text = 'func one() {}\nfunc two() {}\n';
+    const dir = path.join(tmpDir(), 'cache');
+    useTableCache(dir);
+    await loadFileDeclarations(copyOf('a.swift', text), 'x');
+    const [name] = entries(dir);
+    const file = path.join(dir, name!);
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('"two","two"', '"planted","planted"'));
+    fs.chmodSync(dir, 0o777);
+    useTableCache(dir);
+    expect((await loadFileDeclarations(copyOf('b.swift', text), 'x')).map((d) => d.path)).toEqual(['one', 'two']);
+    await loadFileDeclarations(copyOf('c.swift', 'func three() {}\n'), 'x');
+    expect(entries(dir)).toEqual([name]);
+    // Writable by its owner only again: used again (so the test above can fail).
+    fs.chmodSync(dir, 0o700);
+    useTableCache(dir);
+    expect((await loadFileDeclarations(copyOf('d.swift', text), 'x')).map((d) => d.path)).toEqual(['one', 'planted']);
+  });
+
   it('keeps at most its bound: the least recently used entries go first', () => {
     const dir = tmpDir();
     for (let i = 0; i < 12; i++) {

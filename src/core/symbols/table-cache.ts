@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context } from '../../shared/context.js';
@@ -29,6 +30,8 @@ const MAX_ENTRY_BYTES = 8 * 1024 * 1024;
 
 let dir: string | null = null;
 let pruned = false;
+/** Whether `dir` may be trusted, once asked (null: not yet). */
+let trusted: boolean | null = null;
 const stamps = new Map<string, string>();
 
 /**
@@ -44,10 +47,32 @@ export function tableCacheDir(ctx: Context): string | null {
 export function useTableCache(folder: string | null): void {
   dir = folder;
   pruned = false;
+  trusted = null;
+}
+
+/**
+ * The folder, if no one else can write in it: made here (mode 0700), or one of the user's that
+ * group and others cannot write to. A folder another user could write to (a shared
+ * `SDQCTL_HOME`) could hold planted tables: then nothing is kept or read.
+ */
+function cacheDir(): string | null {
+  if (dir === null) return null;
+  if (trusted === null) {
+    try {
+      const stat = fs.statSync(dir);
+      const uid = os.userInfo().uid;
+      trusted = stat.isDirectory() && (stat.mode & 0o022) === 0 && (uid === -1 || stat.uid === uid);
+    } catch (err) {
+      // Not there yet: keepTable() makes it, readable by the user only.
+      trusted = (err as NodeJS.ErrnoException).code === 'ENOENT';
+    }
+  }
+  return trusted ? dir : null;
 }
 
 /** The table kept for `text`, or null (no cache, not kept, or not readable as a table). */
 export function keptTable(text: string, language: SymbolLanguage): Declaration[] | null {
+  const dir = cacheDir();
   if (dir === null) return null;
   const file = entryFile(dir, text, language);
   if (file === null) return null;
@@ -74,6 +99,7 @@ export function keptTable(text: string, language: SymbolLanguage): Declaration[]
 
 /** Keep `table`, the declarations of `text`, for later runs. Its lines are read now if they were left lazy. */
 export function keepTable(text: string, language: SymbolLanguage, table: readonly Declaration[]): void {
+  const dir = cacheDir();
   if (dir === null) return;
   const file = entryFile(dir, text, language);
   if (file === null) return;
