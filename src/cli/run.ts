@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { tableCacheDir, useTableCache } from '../core/symbols/table-cache.js';
+import { tableCacheDir, useTableCache } from '../core/symbols/table-cache-folder.js';
 import { closest } from '../shared/did-you-mean.js';
 import { type ExitCode, isRefcatError, UsageError } from '../shared/errors.js';
 import { COMMAND_NAMES, fastParseCheck, fastParseExtract } from './fast-argv.js';

@@ -3,11 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Context } from '../../shared/context.js';
-import { hasSdqctlDir, sdqctlDir } from '../../shared/paths.js';
 import type { Declaration, SymbolKind } from './declaration.js';
 import { grammarStamp, readQuery } from './grammar-loader.js';
 import type { SymbolLanguage } from './languages.js';
+import { tableCacheFolder } from './table-cache-folder.js';
 
 /**
  * Declaration tables kept on disk between runs (docs/symbols.md#the-table-cache): a symbol ref
@@ -28,27 +27,13 @@ const FORMAT = 1;
 const MAX_ENTRIES = 2000;
 const MAX_ENTRY_BYTES = 8 * 1024 * 1024;
 
-let dir: string | null = null;
 let pruned = false;
-/** Whether `dir` may be trusted, once asked (null: not yet). */
+/** Whether the folder may be trusted, once asked (null: not yet), for the folder of `seen`. */
 let trusted: boolean | null = null;
+let seen = -1;
 const stamps = new Map<string, string>();
 
-/**
- * The cache's folder for a run: `<sdqctl home>/cache/symbols` (`~/.sdqctl`, or `$SDQCTL_HOME`),
- * none when `REFCAT_SYMBOL_CACHE=0` or there is no home folder.
- */
-export function tableCacheDir(ctx: Context): string | null {
-  if (ctx.env.REFCAT_SYMBOL_CACHE === '0' || !hasSdqctlDir(ctx)) return null;
-  return path.join(sdqctlDir(ctx), 'cache', 'symbols');
-}
-
-/** Keep tables in `folder` from now on (null: keep none on disk). Nothing is touched until a table is read. */
-export function useTableCache(folder: string | null): void {
-  dir = folder;
-  pruned = false;
-  trusted = null;
-}
+export { tableCacheDir, useTableCache } from './table-cache-folder.js';
 
 /**
  * The folder, if no one else can write in it: made here (mode 0700), or one of the user's that
@@ -56,6 +41,12 @@ export function useTableCache(folder: string | null): void {
  * `SDQCTL_HOME`) could hold planted tables: then nothing is kept or read.
  */
 function cacheDir(): string | null {
+  const { folder: dir, generation } = tableCacheFolder();
+  if (generation !== seen) {
+    seen = generation;
+    trusted = null;
+    pruned = false;
+  }
   if (dir === null) return null;
   if (trusted === null) {
     try {
