@@ -23,13 +23,18 @@ if (!other || !fs.existsSync(other)) {
 }
 const RUNS = Number(process.env.RUNS ?? 7);
 const cpu = Boolean(process.env.CPU);
+const cold = Boolean(process.env.COLD);
 const dir = path.join(ensureTmp(), 'symbols-50k');
 fs.mkdirSync(dir, { recursive: true });
 
 function time(bin, ref) {
   const t0 = process.hrtime.bigint();
   const argv = cpu ? ['/usr/bin/time', '-f', 'refcat-cpu %U %S', process.execPath, bin, ref, '--spec'] : [process.execPath, bin, ref, '--spec'];
-  const r = spawnSync(argv[0], argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  // COLD=1: a new home each run, so no declaration table is kept from an earlier one (docs/symbols.md#the-table-cache).
+  // Otherwise a home of the bench's own, where this build keeps tables between runs (a user's is not touched).
+  const env = { ...process.env, SDQCTL_HOME: cold ? fs.mkdtempSync(path.join(ensureTmp(), 'cold-home-')) : path.join(ensureTmp(), 'pair-home') };
+  const r = spawnSync(argv[0], argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', env });
+  if (cold) fs.rmSync(env.SDQCTL_HOME, { recursive: true, force: true });
   if (r.status !== 0) throw new Error(`${bin} ${ref} failed: ${r.stderr}`);
   if (!cpu) return Number(process.hrtime.bigint() - t0) / 1e6;
   const m = /refcat-cpu ([\d.]+) ([\d.]+)/.exec(r.stderr);
@@ -37,7 +42,7 @@ function time(bin, ref) {
 }
 
 const load = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-console.log(`load average ${load()}; ${cpu ? 'CPU' : 'wall'} time, ${RUNS} runs each; other build ${other}`);
+console.log(`load average ${load()}; ${cpu ? 'CPU' : 'wall'} time, ${RUNS} runs each${cold ? ', each with an empty table cache' : ''}; other build ${other}`);
 for (const [sample, name] of CASES) {
   if (only.length > 0 && !only.some((o) => sample.toLowerCase().includes(o.toLowerCase()))) continue;
   const text = fs.readFileSync(path.join(ROOT, 'fixtures', 'symbols', sample), 'utf8');

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { tableCacheDir, useTableCache } from '../core/symbols/table-cache-folder.js';
 import { closest } from '../shared/did-you-mean.js';
 import { type ExitCode, isRefcatError, UsageError } from '../shared/errors.js';
 import { COMMAND_NAMES, fastParseCheck, fastParseExtract } from './fast-argv.js';
@@ -14,6 +15,8 @@ import { type IO, printDiagnostics } from './io.js';
  * commander (fast-argv.ts); everything else goes through the full commander program.
  */
 export async function runCli(argv: string[], io: IO): Promise<ExitCode> {
+  // Declaration tables are kept between runs (docs/symbols.md#the-table-cache); nothing is read until a symbol ref asks.
+  useTableCache(tableCacheDir(io.ctx));
   try {
     checkCommandTypo(argv[0], io);
     argv = helpTopic(argv);

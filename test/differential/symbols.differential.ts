@@ -2,9 +2,11 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { declarationsOfText } from '../../src/core/symbols/declaration-table.js';
+import os from 'node:os';
+import { declarationsOfText, textDeclarations } from '../../src/core/symbols/declaration-table.js';
 import { loadGrammar } from '../../src/core/symbols/grammar-loader.js';
 import { MAX_SYMBOL_FILE_BYTES, type SymbolLanguage, symbolLanguageOf } from '../../src/core/symbols/languages.js';
+import { keptTable, useTableCache } from '../../src/core/symbols/table-cache.js';
 import { INDEPENDENT_RULES, independentWalk } from './independent-walk.js';
 
 /**
@@ -110,6 +112,27 @@ describe('refs by name on real source', () => {
     lines.unshift(`${files.length} files, ${declarations} declarations listed by refcat (${unnamed} with names no symbol path can say, not compared), ${differing.length} files differ`);
     console.log(lines.join('\n'));
     if (report) fs.writeFileSync(report, lines.join('\n') + '\n');
+    expect(differing).toEqual([]);
+  });
+
+  it(`a table kept on disk reads back as the table a parse gives (${files.length} files; docs/symbols.md#the-table-cache)`, async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'refcat-differential-cache-'));
+    const differing: string[] = [];
+    try {
+      for (const f of files) {
+        await loadGrammar(f.language);
+        useTableCache(null);
+        const parsed = JSON.stringify(await declarationsOfText(f.text, f.language));
+        useTableCache(dir);
+        // Kept by the synchronous reader, read back by both.
+        const written = JSON.stringify(textDeclarations(f.text, f.language, f.path));
+        const kept = keptTable(f.text, f.language);
+        if (written !== parsed || kept === null || JSON.stringify(kept) !== parsed || JSON.stringify(textDeclarations(f.text, f.language, f.path)) !== parsed) differing.push(`${f.repo}:${f.path}`);
+      }
+    } finally {
+      useTableCache(null);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
     expect(differing).toEqual([]);
   });
 });

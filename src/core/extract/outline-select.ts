@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { formatRef } from '../ref-spec/format-ref-spec.js';
-import { fileDeclarations, textDeclarations } from '../symbols/declaration-table.js';
+import { textDeclarations } from '../symbols/declaration-table.js';
 import { MAX_SYMBOL_FILE_BYTES, symbolLanguageOf } from '../symbols/languages.js';
 import { markerText, type OutlineEntry, outlineOf } from '../symbols/outline.js';
 
@@ -45,10 +45,12 @@ export function outlineExtraction<T extends Checked>(
   if (size > MAX_SYMBOL_FILE_BYTES) {
     return { ...checked, lines: [], outline: { skipped: `larger than 1 MiB (${(size / (1024 * 1024)).toFixed(2)} MiB)`, entries: [] } };
   }
-  const text = version ? version.toString('utf8') : null;
-  const table = text === null ? fileDeclarations(checked.path, checked.ref) : textDeclarations(text, language, checked.ref);
+  // Read once, for its table and its lines; a table it had in an earlier run is read back by the
+  // text (docs/symbols.md#the-table-cache).
+  const text = version ? version.toString('utf8') : fs.readFileSync(checked.path, 'utf8');
+  const table = textDeclarations(text, language, checked.ref);
   // A file that holds a secret is outlined from its redacted lines (docs/refs.md#secrets).
-  const lines = redacted ? [...redacted] : fileLines(text ?? fs.readFileSync(checked.path, 'utf8'));
+  const lines = redacted ? [...redacted] : fileLines(text);
   const within = selected ? { start: checked.lineStart, end: checked.lineEnd } : undefined;
   const entries = outlineOf(lines, table, language, within);
   return { ...checked, lines: outlineLines(entries, markerHead(checked, false)), outline: { skipped: null, entries } };

@@ -6,6 +6,7 @@ import type { Declaration } from './declaration.js';
 import { type Grammar, loadedGrammar, loadGrammar } from './grammar-loader.js';
 import { MAX_SYMBOL_FILE_BYTES, type SymbolLanguage, symbolExtensions, symbolLanguageOf } from './languages.js';
 import { readDeclarations, readDeclarationsLazily } from './read-declarations.js';
+import { keepTable, keptTable } from './table-cache.js';
 
 /**
  * A file's declaration table (docs/symbols.md#the-declaration-table). Tables are cached by path,
@@ -106,15 +107,19 @@ export function fileDeclarations(abs: string, refText: string): Declaration[] {
   const stat = parseableStat(abs, refText);
   const hit = cachedTable(abs, stat);
   if (hit) return hit;
+  const text = fs.readFileSync(abs, 'utf8');
+  const kept = keptTable(text, language);
+  if (kept) return remember(abs, stat, kept);
   let table: Declaration[];
   if (offThread) {
-    table = offThread.parseSync(fs.readFileSync(abs, 'utf8'), language);
+    table = offThread.parseSync(text, language);
   } else {
     const grammar = loadedGrammar(language);
     // A caller that did not load it (prepareSymbolRefs) gets an error for the ref, not a crash.
     if (!grammar) throw new RefError('grammar_not_loaded', `Symbol refs are not read here: the ${language.id} grammar is not loaded (${refText})`, refText);
-    table = parseDeclarationsLazily(fs.readFileSync(abs, 'utf8'), grammar);
+    table = parseDeclarationsLazily(text, grammar);
   }
+  keepTable(text, language, table);
   return remember(abs, stat, table);
 }
 
@@ -129,7 +134,10 @@ export async function loadFileDeclarations(abs: string, refText: string): Promis
     return hit;
   }
   const text = fs.readFileSync(abs, 'utf8');
+  const kept = keptTable(text, language);
+  if (kept) return remember(abs, stat, kept);
   const table = offThread ? await offThread.parse(text, language) : parseDeclarations(text, await loadGrammar(language));
+  keepTable(text, language, table);
   return remember(abs, stat, table);
 }
 
@@ -164,8 +172,16 @@ export async function declarationsOfText(text: string, language: SymbolLanguage)
  * useDeclarationParser()): for a file read at a version, whose text is not on disk.
  */
 export function textDeclarations(text: string, language: SymbolLanguage, refText: string): Declaration[] {
-  if (offThread) return offThread.parseSync(text, language);
-  const grammar = loadedGrammar(language);
-  if (!grammar) throw new RefError('grammar_not_loaded', `Symbol refs are not read here: the ${language.id} grammar is not loaded (${refText})`, refText);
-  return parseDeclarations(text, grammar);
+  const kept = keptTable(text, language);
+  if (kept) return kept;
+  let table: Declaration[];
+  if (offThread) {
+    table = offThread.parseSync(text, language);
+  } else {
+    const grammar = loadedGrammar(language);
+    if (!grammar) throw new RefError('grammar_not_loaded', `Symbol refs are not read here: the ${language.id} grammar is not loaded (${refText})`, refText);
+    table = parseDeclarations(text, grammar);
+  }
+  keepTable(text, language, table);
+  return table;
 }

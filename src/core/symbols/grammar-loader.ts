@@ -57,7 +57,9 @@ function loadEngine(): Promise<typeof import('web-tree-sitter')> {
   engine ??= (async () => {
     // Baseline compiler only: set before the first WebAssembly compile of the process.
     if (!tierUp) v8.setFlagsFromString('--liftoff-only');
-    const ts = await import('web-tree-sitter');
+    // Its CommonJS build, through require: 15-20 ms less CPU than import() of its ES module from
+    // the bundle, which starts Node's ES module loader for it (docs/design/symbols.md).
+    const ts = createRequire(import.meta.url)('web-tree-sitter') as typeof import('web-tree-sitter');
     // 32 MiB to start (the runtime's own default), up to the 2 GiB the runtime allows.
     heap = new WasmMemoryOf({ initial: 512, maximum: 32768 });
     await ts.Parser.init({ wasmMemory: heap } as unknown as Parameters<typeof ts.Parser.init>[0]);
@@ -117,6 +119,20 @@ export function loadedGrammar(language: SymbolLanguage): Grammar | null {
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
+/**
+ * What identifies the parser of `language` on disk, for tables kept between runs (table-cache.ts):
+ * size and modification time of its grammar's file and of tree-sitter's own WebAssembly.
+ */
+export function grammarStamp(language: SymbolLanguage): string {
+  const require = createRequire(import.meta.url);
+  return [wasmPath(language.wasm), require.resolve('web-tree-sitter/tree-sitter.wasm')]
+    .map((f) => {
+      const s = fs.statSync(f);
+      return `${f}:${s.size}:${s.mtimeMs}`;
+    })
+    .join('\n');
+}
+
 function wasmPath(file: string): string {
   // From the package, wherever node_modules is: the bundle's import.meta.url is its own file.
   const pkg = createRequire(import.meta.url).resolve('tree-sitter-wasms/package.json');
@@ -127,7 +143,7 @@ function wasmPath(file: string): string {
  * The definitions query: src/core/symbols/queries in the source tree and dist/core/symbols/queries
  * beside the compiled module; the bundle (dist/bin) looks in ../core/symbols/queries.
  */
-function readQuery(id: string): string {
+export function readQuery(id: string): string {
   for (const dir of [path.join(here, 'queries'), path.join(here, '..', 'core', 'symbols', 'queries')]) {
     const file = path.join(dir, `${id}.scm`);
     if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8');
