@@ -108,19 +108,7 @@ export function fileDeclarations(abs: string, refText: string): Declaration[] {
   const hit = cachedTable(abs, stat);
   if (hit) return hit;
   const text = fs.readFileSync(abs, 'utf8');
-  const kept = keptTable(text, language);
-  if (kept) return remember(abs, stat, kept);
-  let table: Declaration[];
-  if (offThread) {
-    table = offThread.parseSync(text, language);
-  } else {
-    const grammar = loadedGrammar(language);
-    // A caller that did not load it (prepareSymbolRefs) gets an error for the ref, not a crash.
-    if (!grammar) throw new RefError('grammar_not_loaded', `Symbol refs are not read here: the ${language.id} grammar is not loaded (${refText})`, refText);
-    table = parseDeclarationsLazily(text, grammar);
-  }
-  keepTable(text, language, table);
-  return remember(abs, stat, table);
+  return remember(abs, stat, tableOfText(text, language, refText, parseDeclarationsLazily));
 }
 
 /** fileDeclarations(), loading the grammar first (or asking the parser set by useDeclarationParser()). */
@@ -172,6 +160,11 @@ export async function declarationsOfText(text: string, language: SymbolLanguage)
  * useDeclarationParser()): for a file read at a version, whose text is not on disk.
  */
 export function textDeclarations(text: string, language: SymbolLanguage, refText: string): Declaration[] {
+  return tableOfText(text, language, refText, parseDeclarations);
+}
+
+/** The table of `text`: kept on disk from an earlier run, else parsed (by `parse` here, or off the thread) and kept. */
+function tableOfText(text: string, language: SymbolLanguage, refText: string, parse: (text: string, grammar: Grammar) => Declaration[]): Declaration[] {
   const kept = keptTable(text, language);
   if (kept) return kept;
   let table: Declaration[];
@@ -179,8 +172,9 @@ export function textDeclarations(text: string, language: SymbolLanguage, refText
     table = offThread.parseSync(text, language);
   } else {
     const grammar = loadedGrammar(language);
+    // A caller that did not load it (prepareSymbolRefs) gets an error for the ref, not a crash.
     if (!grammar) throw new RefError('grammar_not_loaded', `Symbol refs are not read here: the ${language.id} grammar is not loaded (${refText})`, refText);
-    table = parseDeclarations(text, grammar);
+    table = parse(text, grammar);
   }
   keepTable(text, language, table);
   return table;
