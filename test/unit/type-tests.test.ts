@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadGrammar } from '../../src/core/symbols/grammar-loader.js';
@@ -58,7 +59,9 @@ describe('moveTypeTests', () => {
 
   for (const language of SYMBOL_LANGUAGES) {
     it(`reads the same ${language.id} table with the tests moved as with the query as written`, async () => {
-      const ts = await import('web-tree-sitter');
+      // The build the loader initialised (its CommonJS one, see grammar-loader.ts): the ES module is
+      // another instance, whose runtime this process never started.
+      const ts = createRequire(import.meta.url)('web-tree-sitter') as typeof import('web-tree-sitter');
       const grammar = await loadGrammar(language);
       const source = fs.readFileSync(path.join(queries, `${language.query ?? language.id}.scm`), 'utf8');
       const text = fs.readFileSync(path.join(samples, SAMPLE[language.id]!), 'utf8');
