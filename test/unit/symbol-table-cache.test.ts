@@ -167,3 +167,17 @@ describe('the table cache', () => {
     expect(fs.existsSync(path.join(off, '.sdqctl', 'cache'))).toBe(false);
   });
 });
+
+describe('the table cache, found by review', () => {
+  it('pruning passes over an entry that is a folder instead of throwing', () => {
+    const dir = tmpDir();
+    fs.mkdirSync(path.join(dir, 'a-folder.json'));
+    fs.utimesSync(path.join(dir, 'a-folder.json'), 1, 1);
+    for (let i = 0; i < 4; i++) {
+      fs.writeFileSync(path.join(dir, `${i}.json`), '{}');
+      fs.utimesSync(path.join(dir, `${i}.json`), 10 + i, 10 + i);
+    }
+    expect(() => prune(dir, 2)).not.toThrow();
+    expect(fs.readdirSync(dir).filter((n) => n !== 'a-folder.json')).toHaveLength(1);
+  });
+});

@@ -131,7 +131,13 @@ export function prune(folder: string, max: number): void {
     }
   }
   entries.sort((a, b) => a.used - b.used);
-  for (const e of entries.slice(0, entries.length - Math.floor((max * 3) / 4))) fs.rmSync(e.file, { force: true });
+  for (const e of entries.slice(0, entries.length - Math.floor((max * 3) / 4))) {
+    try {
+      fs.rmSync(e.file, { force: true });
+    } catch {
+      // A folder, or not ours to remove: pruning is best effort, never an error of the symbol ref.
+    }
+  }
 }
 
 function entryFile(folder: string, text: string, language: SymbolLanguage): string | null {
