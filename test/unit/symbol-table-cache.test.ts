@@ -169,6 +169,19 @@ describe('the table cache', () => {
 });
 
 describe('the table cache, found by review', () => {
+  it('a folder that was not there when first asked is checked again once it is: one made group-writable meanwhile is not used', async () => {
+    const dir = path.join(tmpDir(), 'symbols');
+    useTableCache(dir);
+    // First symbol ref: the folder is not there yet (a miss, nothing written as the folder is made below).
+    const language = symbolLanguageOf('a.swift')!;
+    expect(keptTable('func one() {}\n', language)).toBeNull();
+    // Someone else makes it, writable by all, before this process keeps a table.
+    fs.mkdirSync(dir);
+    fs.chmodSync(dir, 0o777);
+    await loadFileDeclarations(copyOf('e.swift', 'func two() {}\n'), 'x');
+    expect(entries(dir)).toEqual([]);
+  });
+
   it('pruning passes over an entry that is a folder instead of throwing', () => {
     const dir = tmpDir();
     fs.mkdirSync(path.join(dir, 'a-folder.json'));

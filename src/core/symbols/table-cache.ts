@@ -54,8 +54,10 @@ function cacheDir(): string | null {
       const uid = os.userInfo().uid;
       trusted = stat.isDirectory() && (stat.mode & 0o022) === 0 && (uid === -1 || stat.uid === uid);
     } catch (err) {
-      // Not there yet: keepTable() makes it, readable by the user only.
-      trusted = (err as NodeJS.ErrnoException).code === 'ENOENT';
+      // Not there yet: keepTable() makes it, readable by the user only. Not remembered: someone
+      // else may make it first, so it is checked again once it is there.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return dir;
+      trusted = false;
     }
   }
   return trusted ? dir : null;
@@ -99,6 +101,8 @@ export function keepTable(text: string, language: SymbolLanguage, table: readonl
   const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Made here, or by someone else meanwhile: used only if it passes the check now that it is there.
+    if (cacheDir() !== dir) return;
     fs.writeFileSync(tmp, json, { mode: 0o600 });
     // Atomic: a reader sees the whole entry or none, whatever another process writes at once.
     fs.renameSync(tmp, file);
