@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fileDeclarations, loadFileDeclarations, textDeclarations } from '../../src/core/symbols/declaration-table.js';
 import { loadGrammar } from '../../src/core/symbols/grammar-loader.js';
 import { SYMBOL_LANGUAGES, symbolLanguageOf } from '../../src/core/symbols/languages.js';
@@ -192,5 +192,24 @@ describe('the table cache, found by review', () => {
     }
     expect(() => prune(dir, 2)).not.toThrow();
     expect(fs.readdirSync(dir).filter((n) => n !== 'a-folder.json')).toHaveLength(1);
+  });
+});
+
+describe('the table cache on a disk it cannot change', () => {
+  it('a malformed entry it cannot remove (read-only disk) is a miss, not an error', async () => {
+    const dir = path.join(tmpDir(), 'cache');
+    useTableCache(dir);
+    const text = 'func one() {}\n';
+    await loadFileDeclarations(copyOf('f.swift', text), 'x');
+    const [name] = entries(dir);
+    fs.writeFileSync(path.join(dir, name!), 'not a table');
+    const rm = vi.spyOn(fs, 'rmSync').mockImplementation(() => {
+      throw Object.assign(new Error('EROFS: read-only file system'), { code: 'EROFS' });
+    });
+    try {
+      expect((await loadFileDeclarations(copyOf('g.swift', text), 'x')).map((d) => d.path)).toEqual(['one']);
+    } finally {
+      rm.mockRestore();
+    }
   });
 });

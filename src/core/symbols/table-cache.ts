@@ -77,7 +77,11 @@ export function keptTable(text: string, language: SymbolLanguage): Declaration[]
   }
   const table = tableOf(raw, language.id);
   if (table === null) {
-    fs.rmSync(file, { force: true });
+    try {
+      fs.rmSync(file, { force: true });
+    } catch {
+      // Read-only: still a miss, never an error.
+    }
     return null;
   }
   // Used now: the last to be removed when the cache is pruned.
