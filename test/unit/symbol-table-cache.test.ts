@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fileDeclarations, loadFileDeclarations, textDeclarations } from '../../src/core/symbols/declaration-table.js';
 import { loadGrammar } from '../../src/core/symbols/grammar-loader.js';
 import { SYMBOL_LANGUAGES, symbolLanguageOf } from '../../src/core/symbols/languages.js';
@@ -165,5 +165,51 @@ describe('the table cache', () => {
     const off = tmpDir();
     await refcatInProcess(['@a.py#two', '--spec'], { cwd, env: { HOME: off, SDQCTL_HOME: path.join(off, '.sdqctl'), REFCAT_SYMBOL_CACHE: '0' } });
     expect(fs.existsSync(path.join(off, '.sdqctl', 'cache'))).toBe(false);
+  });
+});
+
+describe('the table cache, found by review', () => {
+  it('a folder that was not there when first asked is checked again once it is: one made group-writable meanwhile is not used', async () => {
+    const dir = path.join(tmpDir(), 'symbols');
+    useTableCache(dir);
+    // First symbol ref: the folder is not there yet (a miss, nothing written as the folder is made below).
+    const language = symbolLanguageOf('a.swift')!;
+    expect(keptTable('func one() {}\n', language)).toBeNull();
+    // Someone else makes it, writable by all, before this process keeps a table.
+    fs.mkdirSync(dir);
+    fs.chmodSync(dir, 0o777);
+    await loadFileDeclarations(copyOf('e.swift', 'func two() {}\n'), 'x');
+    expect(entries(dir)).toEqual([]);
+  });
+
+  it('pruning passes over an entry that is a folder instead of throwing', () => {
+    const dir = tmpDir();
+    fs.mkdirSync(path.join(dir, 'a-folder.json'));
+    fs.utimesSync(path.join(dir, 'a-folder.json'), 1, 1);
+    for (let i = 0; i < 4; i++) {
+      fs.writeFileSync(path.join(dir, `${i}.json`), '{}');
+      fs.utimesSync(path.join(dir, `${i}.json`), 10 + i, 10 + i);
+    }
+    expect(() => prune(dir, 2)).not.toThrow();
+    expect(fs.readdirSync(dir).filter((n) => n !== 'a-folder.json')).toHaveLength(1);
+  });
+});
+
+describe('the table cache on a disk it cannot change', () => {
+  it('a malformed entry it cannot remove (read-only disk) is a miss, not an error', async () => {
+    const dir = path.join(tmpDir(), 'cache');
+    useTableCache(dir);
+    const text = 'func one() {}\n';
+    await loadFileDeclarations(copyOf('f.swift', text), 'x');
+    const [name] = entries(dir);
+    fs.writeFileSync(path.join(dir, name!), 'not a table');
+    const rm = vi.spyOn(fs, 'rmSync').mockImplementation(() => {
+      throw Object.assign(new Error('EROFS: read-only file system'), { code: 'EROFS' });
+    });
+    try {
+      expect((await loadFileDeclarations(copyOf('g.swift', text), 'x')).map((d) => d.path)).toEqual(['one']);
+    } finally {
+      rm.mockRestore();
+    }
   });
 });

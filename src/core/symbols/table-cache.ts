@@ -54,8 +54,10 @@ function cacheDir(): string | null {
       const uid = os.userInfo().uid;
       trusted = stat.isDirectory() && (stat.mode & 0o022) === 0 && (uid === -1 || stat.uid === uid);
     } catch (err) {
-      // Not there yet: keepTable() makes it, readable by the user only.
-      trusted = (err as NodeJS.ErrnoException).code === 'ENOENT';
+      // Not there yet: keepTable() makes it, readable by the user only. Not remembered: someone
+      // else may make it first, so it is checked again once it is there.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return dir;
+      trusted = false;
     }
   }
   return trusted ? dir : null;
@@ -75,7 +77,11 @@ export function keptTable(text: string, language: SymbolLanguage): Declaration[]
   }
   const table = tableOf(raw, language.id);
   if (table === null) {
-    fs.rmSync(file, { force: true });
+    try {
+      fs.rmSync(file, { force: true });
+    } catch {
+      // Read-only: still a miss, never an error.
+    }
     return null;
   }
   // Used now: the last to be removed when the cache is pruned.
@@ -99,6 +105,8 @@ export function keepTable(text: string, language: SymbolLanguage, table: readonl
   const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Made here, or by someone else meanwhile: used only if it passes the check now that it is there.
+    if (cacheDir() !== dir) return;
     fs.writeFileSync(tmp, json, { mode: 0o600 });
     // Atomic: a reader sees the whole entry or none, whatever another process writes at once.
     fs.renameSync(tmp, file);
@@ -131,7 +139,13 @@ export function prune(folder: string, max: number): void {
     }
   }
   entries.sort((a, b) => a.used - b.used);
-  for (const e of entries.slice(0, entries.length - Math.floor((max * 3) / 4))) fs.rmSync(e.file, { force: true });
+  for (const e of entries.slice(0, entries.length - Math.floor((max * 3) / 4))) {
+    try {
+      fs.rmSync(e.file, { force: true });
+    } catch {
+      // A folder, or not ours to remove: pruning is best effort, never an error of the symbol ref.
+    }
+  }
 }
 
 function entryFile(folder: string, text: string, language: SymbolLanguage): string | null {
