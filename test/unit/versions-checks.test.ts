@@ -4,21 +4,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runTool, TOOLS } from '../../src/core/agents/mcp-tools.js';
 import { findDocRefs } from '../../src/core/doc-refs/find-doc-refs.js';
-import { GitRepo } from '../helpers/git-repo.js';
+import { pinnedWorkspace } from '../helpers/pinned-workspace.js';
 import { refcatInProcess } from '../helpers/in-process.js';
 import { testCtx, tmpDir } from '../helpers/tmp.js';
 
 const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
 
 /** A workspace whose lockfile pins `ext` (externals/ext) at `pin`; the clone's commits are made by `build`. */
-function workspace(build: (ext: GitRepo) => void, pin: (ext: GitRepo) => string | undefined) {
-  const ws = tmpDir();
-  const ext = GitRepo.init({}, path.join(ws, 'externals', 'ext'));
-  build(ext);
-  const ref = pin(ext);
-  fs.writeFileSync(path.join(ws, 'workspace.lock.json'), JSON.stringify({ repos: [{ alias: 'ext', name: 'ext', ...(ref === undefined ? {} : { ref }) }] }));
-  return { ws, ext };
-}
+const workspace = pinnedWorkspace;
 
 /** A clone checked out one commit past its pin: `only-pin.txt` exists only at the pin, `only-head.txt` only in the checkout. */
 function lagging() {

@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runTool, TOOLS } from '../../src/core/agents/mcp-tools.js';
 import { GitRepo } from '../helpers/git-repo.js';
+import { partialCloneWorkspace } from '../helpers/pinned-workspace.js';
 import { refcatInProcess } from '../helpers/in-process.js';
 import { testCtx, tmpDir } from '../helpers/tmp.js';
 
@@ -100,14 +100,7 @@ describe('messages about pins and revisions (docs/refs.md#refs-at-a-version)', (
   });
 
   it('a partial clone without the pinned blob: one warning, not "reading the pinned commit" then "reading the checkout"', async () => {
-    const origin = GitRepo.init({ 'f.txt': 'first\n' });
-    const c1 = origin.head();
-    origin.commit('c2', { 'f.txt': 'second\n' });
-    origin.git('config', 'uploadpack.allowFilter', 'true');
-    const ws = tmpDir();
-    fs.mkdirSync(path.join(ws, 'externals'));
-    execFileSync('git', ['clone', '-q', '--filter=blob:none', `file://${origin.dir}`, path.join(ws, 'externals', 'ext')], { env: { PATH: process.env.PATH, HOME: ws, GIT_CONFIG_NOSYSTEM: '1' }, stdio: 'ignore' });
-    fs.writeFileSync(path.join(ws, 'workspace.lock.json'), JSON.stringify({ repos: [{ alias: 'ext', name: 'ext', ref: c1 }] }));
+    const { ws, pin: c1 } = partialCloneWorkspace();
     const r = await run(ws, '-q', 'ext:f.txt');
     expect(r).toMatchObject({ code: 0, stdout: 'second\n' });
     const warnings = r.stderr.split('\n').filter((l) => l.startsWith('Warning:'));

@@ -3,18 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GitRepo } from '../helpers/git-repo.js';
+import { pinnedWorkspace } from '../helpers/pinned-workspace.js';
 import { refcatInProcess } from '../helpers/in-process.js';
-import { tmpDir } from '../helpers/tmp.js';
 
 /** A workspace whose lockfile lists `ext` (externals/ext), pinned at `pin` when given. */
-function workspace(build: (ext: GitRepo) => void, pin?: (ext: GitRepo) => string) {
-  const ws = tmpDir();
-  const ext = GitRepo.init({}, path.join(ws, 'externals', 'ext'));
-  build(ext);
-  const ref = pin?.(ext);
-  fs.writeFileSync(path.join(ws, 'workspace.lock.json'), JSON.stringify({ repos: [{ alias: 'ext', name: 'ext', ...(ref === undefined ? {} : { ref }) }] }));
-  return { ws, ext };
-}
+const workspace = pinnedWorkspace;
 
 const run = (ws: string, ...args: string[]) => refcatInProcess(args, { cwd: ws });
 

@@ -3,21 +3,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GitRepo } from '../helpers/git-repo.js';
+import { partialCloneWorkspace, pinnedWorkspace } from '../helpers/pinned-workspace.js';
 import { refcatInProcess } from '../helpers/in-process.js';
 import { tmpDir } from '../helpers/tmp.js';
 
 const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
 
 /** A workspace whose lockfile pins `ext` (externals/ext) at `pin`; the clone's commits are made by `build`. */
-function workspace(build: (ext: GitRepo) => void, pin: (ext: GitRepo) => string | undefined, more: Record<string, unknown>[] = []) {
-  const ws = tmpDir();
-  const ext = GitRepo.init({}, path.join(ws, 'externals', 'ext'));
-  build(ext);
-  const ref = pin(ext);
-  const repos = [{ alias: 'ext', name: 'ext', ...(ref === undefined ? {} : { ref }) }, ...more];
-  fs.writeFileSync(path.join(ws, 'workspace.lock.json'), JSON.stringify({ repos }));
-  return { ws, ext };
-}
+const workspace = pinnedWorkspace;
 
 const run = (ws: string, ...args: string[]) => refcatInProcess(args, { cwd: ws });
 
@@ -105,14 +98,7 @@ describe('pinned reads', () => {
   });
 
   it('a partial clone without the pinned blob: the checkout with a warning (git fetches nothing); --pinned exits 1', async () => {
-    const origin = GitRepo.init({ 'f.txt': 'first\n' });
-    const c1 = origin.head();
-    origin.commit('c2', { 'f.txt': 'second\n' });
-    origin.git('config', 'uploadpack.allowFilter', 'true');
-    const ws = tmpDir();
-    fs.mkdirSync(path.join(ws, 'externals'));
-    execFileSync('git', ['clone', '-q', '--filter=blob:none', `file://${origin.dir}`, path.join(ws, 'externals', 'ext')], { env: { PATH: process.env.PATH, HOME: ws, GIT_CONFIG_NOSYSTEM: '1' }, stdio: 'ignore' });
-    fs.writeFileSync(path.join(ws, 'workspace.lock.json'), JSON.stringify({ repos: [{ alias: 'ext', name: 'ext', ref: c1 }] }));
+    const { ws, pin: c1 } = partialCloneWorkspace();
     const r = await run(ws, '-q', 'ext:f.txt');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('second\n');
