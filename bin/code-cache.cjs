@@ -2,11 +2,12 @@
 // compiles the CLI from (docs/design/cli.md#start-up-is-a-feature).
 //
 // A cache holds the bytecode of the functions that ran before it was made, so it is made after a
-// few typical commands (a line ref, JSON, a glob, `verify refs`) run in one process on a small
-// tree of their own in a temporary folder (also its HOME: the build writes nothing of the user's).
-// None of them parses code: loading a grammar changes V8's flags (`--liftoff-only`), and V8
-// rejects a cache made under other flags. A second process then checks that V8 accepts the cache; one it rejects is
-// removed, and the CLI compiles as it would without it.
+// few typical commands (a line ref, JSON, a glob, `verify refs` of a doc with fences, one in a
+// list) run in one process on a small tree of their own in a temporary folder (also its HOME: the
+// build writes nothing of the user's). None of them parses code: loading a grammar changes V8's
+// flags (`--liftoff-only`), and V8 rejects a cache made under other flags. A second process then
+// checks that V8 accepts the cache; one it rejects is removed, and the CLI compiles as it would
+// without it.
 'use strict';
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -56,7 +57,11 @@ function make() {
   try {
     const lines = Array.from({ length: 40 }, (_, i) => `export const v${i} = ${i};`).join('\n');
     fs.writeFileSync(path.join(dir, 'a.ts'), `${lines}\n`);
-    fs.writeFileSync(path.join(dir, 'doc.md'), '# Doc\n\nSee @a.ts#L2-L4 and @a.ts#L9.\n\n```ts\nexport const v1 = 1;\n```\n');
+    // A fence at column 0 and one in a list item (which markdown-it reads).
+    fs.writeFileSync(
+      path.join(dir, 'doc.md'),
+      '# Doc\n\nSee @a.ts#L2-L4 and @a.ts#L9.\n\n```ts\nexport const v1 = 1;\n```\n\n- a step:\n\n  ```ts\n  export const v2 = 2;\n  ```\n',
+    );
     const r = spawnSync(process.execPath, [__filename, '--train', dir], {
       stdio: 'ignore',
       env: { ...process.env, HOME: dir, SDQCTL_HOME: path.join(dir, '.sdqctl'), REFCAT_SYMBOL_CACHE: '0' },

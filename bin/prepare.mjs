@@ -63,7 +63,7 @@ function upToDate() {
 function buildOutOfTree() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'refcat-build-'));
   try {
-    for (const f of ['package.json', 'package-lock.json', 'tsconfig.json', 'src']) fs.cpSync(path.join(root, f), path.join(tmp, f), { recursive: true });
+    for (const f of ['package.json', 'package-lock.json', 'tsconfig.json', 'src', 'bin']) fs.cpSync(path.join(root, f), path.join(tmp, f), { recursive: true });
     npm(['ci', '--global=false', `--prefix=${tmp}`, '--include=dev', '--ignore-scripts', '--no-audit', '--no-fund'], tmp, cleanEnv);
     npm(['run', 'build', `--prefix=${tmp}`], tmp, cleanEnv);
     fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
