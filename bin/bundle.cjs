@@ -38,24 +38,26 @@ function cachedDataFor(file, bundle) {
 }
 
 /** The compiled wrapper of a bundle, and its script (to make a cache from). */
-function compile(file) {
+function compile(file, useCache) {
   const bundle = fs.readFileSync(file);
   const script = new vm.Script(Module.wrap(bundle.toString('utf8')), {
     filename: file,
-    cachedData: cachedDataFor(file, bundle),
-    // The bundle's own import() of ES-only packages (chalk, the tokenizer's tables).
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    cachedData: useCache ? cachedDataFor(file, bundle) : undefined,
+    // No importModuleDynamically: the bundle holds no import() (bin/bundle-cli.mjs).
   });
   return { script, bundle, wrapper: script.runInThisContext() };
 }
 
-/** Runs the bundle `dist/bin/<name>.cjs` once per process and returns its exports. */
-function loadBundle(name, onCompiled) {
+/**
+ * Runs the bundle `dist/bin/<name>.cjs` once per process and returns its exports; compiled from
+ * its code cache unless `useCache` is false.
+ */
+function loadBundle(name, { useCache = true, onCompiled } = {}) {
   const file = path.join(__dirname, '..', 'dist', 'bin', `${name}.cjs`);
   if (Module._cache[file]) return Module._cache[file].exports;
   let compiled;
   try {
-    compiled = compile(file);
+    compiled = compile(file, useCache);
   } catch {
     return require(file); // its own error, as without the cache (a bundle missing: run the build)
   }

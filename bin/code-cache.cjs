@@ -30,7 +30,7 @@ const TRAINING = [
 
 async function train(dir) {
   let compiled;
-  const { main } = loadBundle('main', (c) => (compiled = c));
+  const { main } = loadBundle('main', { useCache: false, onCompiled: (c) => (compiled = c) });
   process.chdir(dir);
   for (const argv of TRAINING) await main(argv);
   process.exitCode = 0;
