@@ -1,7 +1,7 @@
 // Loads a bundle of dist/bin/ (the CLI, `main`) as require() would, but compiled with the V8 code
 // cache that `npm run build` keeps beside it (`main.cjs.cache`, made by bin/code-cache.cjs): V8
 // then reuses the bytecode of the functions a run needs instead of parsing and compiling them
-// again, which takes a fifth to a third off a bare start-up (docs/design/cli.md#start-up-is-a-feature).
+// again: a one-line ref takes 0.84x the time (docs/design/cli.md#start-up-is-a-feature).
 //
 // The cache is only ever written by the build, in the folder that holds the bundle itself, so it
 // is as trusted as the code. V8 rejects a cache made by another V8 or under other flags, and the

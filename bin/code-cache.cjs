@@ -13,7 +13,6 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const vm = require('node:vm');
 const { cacheFileOf, cachedDataFor, loadBundle } = require('./bundle.cjs');
 
 const bundle = path.join(__dirname, '..', 'dist', 'bin', 'main.cjs');
@@ -53,6 +52,7 @@ function accepted() {
 
 function make() {
   fs.rmSync(cacheFile, { force: true });
+  fs.rmSync(`${cacheFile}.tmp`, { force: true }); // left by a build stopped while writing it
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'refcat-code-cache-'));
   try {
     const lines = Array.from({ length: 40 }, (_, i) => `export const v${i} = ${i};`).join('\n');
