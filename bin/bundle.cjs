@@ -37,15 +37,29 @@ function cachedDataFor(file, bundle) {
   return kept.length > 65 && kept[64] === 10 && kept.toString('latin1', 0, 64) === digest(bundle, cachedData) ? cachedData : undefined;
 }
 
+/** The script of a bundle's bytes, compiled from `cachedData` when given. */
+function scriptOf(file, bundle, cachedData) {
+  // No importModuleDynamically: the bundle holds no import() (bin/bundle-cli.mjs).
+  return new vm.Script(Module.wrap(bundle.toString('utf8')), { filename: file, cachedData });
+}
+
 /** The compiled wrapper of a bundle, and its script (to make a cache from). */
 function compile(file, useCache) {
   const bundle = fs.readFileSync(file);
-  const script = new vm.Script(Module.wrap(bundle.toString('utf8')), {
-    filename: file,
-    cachedData: useCache ? cachedDataFor(file, bundle) : undefined,
-    // No importModuleDynamically: the bundle holds no import() (bin/bundle-cli.mjs).
-  });
+  const script = scriptOf(file, bundle, useCache ? cachedDataFor(file, bundle) : undefined);
   return { script, bundle, wrapper: script.runInThisContext() };
+}
+
+/** Whether V8 takes the code cache kept for `dist/bin/<name>.cjs` (the build asks a new process). */
+function cacheAccepted(name) {
+  const file = bundlePath(name);
+  const bundle = fs.readFileSync(file);
+  const cachedData = cachedDataFor(file, bundle);
+  return cachedData !== undefined && scriptOf(file, bundle, cachedData).cachedDataRejected === false;
+}
+
+function bundlePath(name) {
+  return path.join(__dirname, '..', 'dist', 'bin', `${name}.cjs`);
 }
 
 /**
@@ -53,7 +67,7 @@ function compile(file, useCache) {
  * its code cache unless `useCache` is false.
  */
 function loadBundle(name, { useCache = true, onCompiled } = {}) {
-  const file = path.join(__dirname, '..', 'dist', 'bin', `${name}.cjs`);
+  const file = bundlePath(name);
   if (Module._cache[file]) return Module._cache[file].exports;
   let compiled;
   try {
@@ -71,4 +85,4 @@ function loadBundle(name, { useCache = true, onCompiled } = {}) {
   return mod.exports;
 }
 
-module.exports = { loadBundle, cacheFileOf, cachedDataFor };
+module.exports = { loadBundle, cacheAccepted, cacheFileOf, cachedDataFor };

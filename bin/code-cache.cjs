@@ -13,7 +13,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { cacheFileOf, cachedDataFor, loadBundle } = require('./bundle.cjs');
+const { cacheFileOf, loadBundle } = require('./bundle.cjs');
 
 const bundle = path.join(__dirname, '..', 'dist', 'bin', 'main.cjs');
 const cacheFile = `${bundle}.cache`;
@@ -42,11 +42,7 @@ async function train(dir) {
 
 /** True when V8 in a fresh process takes the cache. */
 function accepted() {
-  const check = `const vm=require('node:vm'),fs=require('node:fs'),M=require('node:module');` +
-    `const {cachedDataFor}=require(${JSON.stringify(path.join(__dirname, 'bundle.cjs'))});` +
-    `const f=${JSON.stringify(bundle)},b=fs.readFileSync(f),cachedData=cachedDataFor(f,b);` +
-    `const s=new vm.Script(M.wrap(b.toString('utf8')),{filename:f,cachedData});` +
-    `process.exit(cachedData&&s.cachedDataRejected===false?0:1)`;
+  const check = `process.exit(require(${JSON.stringify(path.join(__dirname, 'bundle.cjs'))}).cacheAccepted('main') ? 0 : 1)`;
   return spawnSync(process.execPath, ['-e', check], { stdio: 'ignore' }).status === 0;
 }
 
