@@ -19,8 +19,14 @@ import { testCtx, tmpDir } from '../helpers/tmp.js';
 
 const FORMATS: OutputFormat[] = ['markdown', 'raw', 'spec', 'json'];
 
+/**
+ * How a span's bytes are written: from the bytes the selection pass held, read again from the file
+ * in fresh buffers, or read again into one shared buffer (a lent span: ContentSpan.shareReads).
+ */
+type SpanRead = 'held' | 'fresh' | 'shared';
+
 /** Render every step of the refs with their lines left on disk, read `chunkBytes` at a time. */
-function streamed(dir: string, refs: string[], format: OutputFormat, opts: RenderOptions, chunkBytes: number): string {
+function streamed(dir: string, refs: string[], format: OutputFormat, opts: RenderOptions, chunkBytes: number, read: SpanRead = 'held'): string {
   const writer = new ExtractionWriter(format, opts);
   const bytes = new StringDecoder('utf8');
   let out = writer.begin();
@@ -29,7 +35,13 @@ function streamed(dir: string, refs: string[], format: OutputFormat, opts: Rende
   for (const step of extractSteps(refs, testCtx(dir), { onDisk: true })) {
     // Whole files and ranges (all these refs are) are read from disk as they are written.
     if (step.result) expect(step.result.onDisk).toBeDefined();
-    if (step.result?.onDisk) step.result.onDisk.chunkBytes = chunkBytes;
+    const span = step.result?.onDisk;
+    if (span) {
+      span.chunkBytes = chunkBytes;
+      if (read !== 'held') delete span.bytes;
+      span.shareReads = read === 'shared';
+    }
+    // Each chunk is taken before the next is made, as a sink does (a shared buffer is read into again).
     if (step.result) for (const chunk of writer.add(step.result)) out += typeof chunk === 'string' ? chunk : bytes.write(chunk);
     errors.push(...step.errors);
     warnings.push(...step.warnings);
@@ -49,7 +61,7 @@ const refOf = fc.oneof(
 );
 
 describe('streamed output is the in-memory output', () => {
-  it('for random files, refs, formats and read sizes', () => {
+  it('for random files, refs, formats, read sizes and ways of reading the span', () => {
     const dir = tmpDir();
     fc.assert(
       fc.property(
@@ -59,11 +71,12 @@ describe('streamed output is the in-memory output', () => {
         fc.boolean(),
         fc.boolean(),
         fc.integer({ min: 1, max: 64 }),
-        (text, refs, format, lineNumbers, attribution, chunkBytes) => {
+        fc.constantFrom<SpanRead>('held', 'fresh', 'shared'),
+        (text, refs, format, lineNumbers, attribution, chunkBytes, read) => {
           fs.writeFileSync(path.join(dir, 'f.txt'), text);
           const opts: RenderOptions = { lineNumbers, attribution, showCwd: true, absolute: false };
           const expected = renderers[format](extract(refs, testCtx(dir)), opts);
-          expect(streamed(dir, refs, format, opts, chunkBytes)).toBe(expected);
+          expect(streamed(dir, refs, format, opts, chunkBytes, read)).toBe(expected);
         },
       ),
       { numRuns: 400 },

@@ -137,7 +137,8 @@ function selectLines(
 /**
  * The span of a selection left on disk, with its descriptor. The bytes of a selection the reader
  * still holds are written from memory, not read again. Lent, they are a view of the reader's
- * buffer, given back when the step ends (extractSteps).
+ * buffer, given back when the step ends (extractSteps), and the pieces of a larger selection,
+ * read again from the file, share one buffer.
  */
 function onDiskSpan(span: NonNullable<Selection['onDisk']>, fd: number, reader: LineReader | undefined, lend: boolean): ContentSpan {
   const bytes = reader?.held(span.start, span.end) ?? undefined;
@@ -145,7 +146,7 @@ function onDiskSpan(span: NonNullable<Selection['onDisk']>, fd: number, reader: 
     const lent = reader!;
     return { fd, ...span, bytes, release: () => lent.release() };
   }
-  const kept: ContentSpan = bytes ? { fd, ...span, bytes: Buffer.from(bytes) } : { fd, ...span };
+  const kept: ContentSpan = bytes ? { fd, ...span, bytes: Buffer.from(bytes) } : { fd, ...span, shareReads: lend };
   reader?.release();
   return kept;
 }
