@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import type { Language, Parser } from 'web-tree-sitter';
 import type { SymbolLanguage } from './languages.js';
+import { readPatterns, WalkQuery } from './query-walk.js';
 import { compileDefinitions, type DefinitionsQuery } from './type-tests.js';
 
 /**
@@ -85,7 +86,12 @@ export function loadGrammar(language: SymbolLanguage): Promise<Grammar> {
       const lang: Language = await load;
       const parser = new ts.Parser();
       parser.setLanguage(lang);
-      const grammar = withLazyDefinitions({ language, parser }, () => compileDefinitions(ts, lang, readQuery(language.query ?? language.id), language.moveTypeTests ?? false));
+      const source = readQuery(language.query ?? language.id);
+      const grammar = withDefinitions(
+        { language, parser },
+        () => compileDefinitions(ts, lang, source, language.moveTypeTests ?? false),
+        language.walkQuery ? () => walkDefinitions(lang, source) : null,
+      );
       ready.set(language.id, grammar);
       return grammar;
     })();
@@ -100,16 +106,40 @@ export function symbolHeapBytes(): number {
 }
 
 /**
- * The definitions query is compiled on first use, which comes after the first parse: compiling
- * it allocates and frees in the WebAssembly heap, and a Swift parse after anything in that heap
- * was freed is many times slower (docs/symbols.md#cost). The query is compiled once a grammar.
+ * Files a grammar reads with its definitions query walked (query-walk.ts) before the query is
+ * compiled: compiling costs 30-120 ms once, and then matches each file faster than the walk
+ * (docs/design/symbols.md#reading-a-query-without-compiling-it).
  */
-function withLazyDefinitions(base: Omit<Grammar, 'definitions'>, compile: () => DefinitionsQuery): Grammar {
-  let definitions: DefinitionsQuery | null = null;
-  return Object.defineProperty(base, 'definitions', {
-    get: () => (definitions ??= compile()),
-    enumerable: true,
-  }) as Grammar;
+const WALKED_FILES = 4;
+
+/**
+ * The definitions query: where the language says so (`walkQuery`), read without compiling it for
+ * the grammar's first files (a symbol ref reads one), compiled once more files come (an outline, a
+ * server); elsewhere compiled at once. Either way its matches are the same
+ * (test/unit/query-walk.test.ts). Compiling comes after the first parse: it allocates and frees in
+ * the WebAssembly heap, and a Swift parse after anything in that heap was freed is many times
+ * slower (docs/symbols.md#cost).
+ */
+function withDefinitions(base: Omit<Grammar, 'definitions'>, compile: () => DefinitionsQuery, walk: (() => DefinitionsQuery | null) | null): Grammar {
+  let compiled: DefinitionsQuery | null = null;
+  let walked: DefinitionsQuery | null | undefined;
+  let reads = 0;
+  const definitions: DefinitionsQuery = {
+    matches(root) {
+      if (walk && compiled === null && reads++ < WALKED_FILES) {
+        walked ??= walk();
+        if (walked) return walked.matches(root);
+      }
+      return (compiled ??= compile()).matches(root);
+    },
+  };
+  return { ...base, definitions };
+}
+
+/** The query read for walking, or null when it uses what the walk does not read (then it is compiled). */
+function walkDefinitions(language: Language, source: string): DefinitionsQuery | null {
+  const patterns = readPatterns(source);
+  return patterns instanceof Error ? null : new WalkQuery(language, patterns);
 }
 
 /** The grammar if loadGrammars() has loaded it, else null. */

@@ -1,4 +1,4 @@
-import type { Node, QueryCapture } from 'web-tree-sitter';
+import type { Node } from 'web-tree-sitter';
 import { type Declaration, FUNCTION_KINDS, type SymbolKind, TYPE_KINDS } from './declaration.js';
 import type { DefinitionsQuery } from './type-tests.js';
 
@@ -185,9 +185,8 @@ class LazyDeclaration implements Declaration {
 
 function findDefinitions(root: Node, definitions: DefinitionsQuery): Found[] {
   const seen = new Map<string, Found>();
-  for (const match of definitions.query.matches(root)) {
-    if (!definitions.accepts(match)) continue;
-    let def: QueryCapture | undefined;
+  for (const match of definitions.matches(root)) {
+    let def: { name: string; node: Node } | undefined;
     let name: Node | null = null;
     let receiver: string | null = null;
     for (const c of match.captures) {

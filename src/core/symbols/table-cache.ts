@@ -165,7 +165,7 @@ function stampOf(language: SymbolLanguage): string | null {
   if (stamp === undefined) {
     try {
       const here = path.dirname(fileURLToPath(import.meta.url));
-      const code = [fileURLToPath(import.meta.url), ...['read-declarations', 'type-tests', 'languages', 'declaration-table'].flatMap((m) => [`${m}.js`, `${m}.ts`].map((f) => path.join(here, f)))]
+      const code = [fileURLToPath(import.meta.url), ...['read-declarations', 'type-tests', 'query-text', 'query-walk', 'languages', 'declaration-table'].flatMap((m) => [`${m}.js`, `${m}.ts`].map((f) => path.join(here, f)))]
         .filter((f) => fs.existsSync(f))
         .map((f) => {
           const s = fs.statSync(f);

@@ -1,4 +1,5 @@
-import type { Language, Query, QueryMatch } from 'web-tree-sitter';
+import type { Language, Node, Query, QueryMatch } from 'web-tree-sitter';
+import { type Group, type Part, parseParts, show } from './query-text.js';
 
 /**
  * Compiling a definitions query costs most where its patterns test the type of a nested node:
@@ -18,15 +19,18 @@ interface TypeTest {
   types: readonly string[] | null;
 }
 
+/** A definitions query ready to match: compiled (here), or read without compiling (query-walk.ts). */
 export interface DefinitionsQuery {
-  query: Query;
-  /** Whether a match passes the tests moved out of the query. */
-  accepts(match: QueryMatch): boolean;
+  /** Its matches in the tree under `root`, as tree-sitter gives them (in any order). */
+  matches(root: Node): Iterable<{ patternIndex: number; captures: readonly { name: string; node: Node }[] }>;
 }
 
 /** Compile `source` for `language`, with its type tests moved out of the query when `move` is set. */
 export function compileDefinitions(ts: { Query: new (language: Language, source: string) => Query }, language: Language, source: string, move: boolean): DefinitionsQuery {
-  if (!move) return { query: new ts.Query(language, source), accepts: () => true };
+  if (!move) {
+    const query = new ts.Query(language, source);
+    return { matches: (root) => query.matches(root) };
+  }
   const supertypes = new Set(language.supertypes.map((id) => language.types[id]));
   const { text, tests } = moveTypeTests(source, (type) => supertypes.has(type));
   const query = new ts.Query(language, text);
@@ -48,30 +52,21 @@ export function compileDefinitions(ts: { Query: new (language: Language, source:
     if (n === undefined) named.set(id, (n = language.nodeTypeIsNamed(id)));
     return n;
   };
-  return {
-    query,
-    accepts(match) {
-      const list = resolved[match.patternIndex];
-      if (!list || list.length === 0) return true;
-      for (const test of list) {
-        const capture = match.captures.find((c) => c.name === test.capture);
-        // Not captured: the node is in a branch of an alternation the match did not take.
-        if (!capture) continue;
-        const id = capture.node.typeId;
-        if (test.ids === null ? !isNamed(id) : !test.ids.has(id)) return false;
-      }
-      return true;
-    },
+  const accepts = (match: QueryMatch): boolean => {
+    const list = resolved[match.patternIndex];
+    if (!list || list.length === 0) return true;
+    for (const test of list) {
+      const capture = match.captures.find((c) => c.name === test.capture);
+      // Not captured: the node is in a branch of an alternation the match did not take.
+      if (!capture) continue;
+      const id = capture.node.typeId;
+      if (test.ids === null ? !isNamed(id) : !test.ids.has(id)) return false;
+    }
+    return true;
   };
+  return { matches: (root) => query.matches(root).filter(accepts) };
 }
 
-type Part = string | Group;
-interface Group {
-  open: '(' | '[';
-  parts: Part[];
-}
-
-const TOKEN = /\s+|;[^\n]*|"(?:[^"\\\n]|\\.)*"|[()[\]]|[^\s()[\]";]+/y;
 const CAPTURE_LIMIT = 3;
 
 /**
@@ -143,35 +138,4 @@ function movableTypes(node: Group, isSupertype: (type: string) => boolean): stri
     types.push(type);
   }
   return types.length > 0 ? types : null;
-}
-
-function parseParts(source: string): Part[] {
-  const root: Group = { open: '(', parts: [] };
-  const stack: Group[] = [root];
-  TOKEN.lastIndex = 0;
-  while (TOKEN.lastIndex < source.length) {
-    const at = TOKEN.lastIndex;
-    const m = TOKEN.exec(source);
-    if (!m) throw new Error(`Cannot read a definitions query at offset ${at}`);
-    const t = m[0];
-    if (/^\s/.test(t) || t.startsWith(';')) continue;
-    const top = stack[stack.length - 1]!;
-    if (t === '(' || t === '[') {
-      const g: Group = { open: t, parts: [] };
-      top.parts.push(g);
-      stack.push(g);
-    } else if (t === ')' || t === ']') {
-      if (stack.length === 1) throw new Error(`Unbalanced '${t}' in a definitions query at offset ${at}`);
-      stack.pop();
-    } else {
-      top.parts.push(t);
-    }
-  }
-  if (stack.length !== 1) throw new Error('Unclosed bracket in a definitions query');
-  return root.parts;
-}
-
-function show(part: Part): string {
-  if (typeof part === 'string') return part;
-  return `${part.open}${part.parts.map(show).join(' ')}${part.open === '(' ? ')' : ']'}`;
 }
