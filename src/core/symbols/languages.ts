@@ -28,8 +28,8 @@ export interface SymbolLanguage {
   /**
    * Read the definitions query without compiling it for a process's first files (query-walk.ts):
    * where compiling costs more than walking a file does. Measured on 50 KB files, compile and
-   * match against the walk, fastest of 5: Swift 144 against 67 ms; Kotlin 105 against 146,
-   * TypeScript 96 against 98, TSX 93 against 125 (docs/design/symbols.md).
+   * match against the walk, fastest of 5: Swift 119-144 against 67-73 ms; elsewhere the walk was
+   * not clearly faster (docs/symbols.md#cost).
    */
   walkQuery?: boolean;
 }

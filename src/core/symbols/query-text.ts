@@ -1,5 +1,5 @@
 /**
- * The text of a definitions query (queries/*.scm), read into nested groups: `(…)` and `[…]` with
+ * The text of a definitions query (queries/*.scm), read into nested groups: `(...)` and `[...]` with
  * their words (types, fields, captures, strings, anchors) in order. Shared by the compile that
  * moves type tests (type-tests.ts) and the reading of a query without compiling it (query-walk.ts).
  */

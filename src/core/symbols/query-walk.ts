@@ -63,7 +63,7 @@ function isPredicate(g: Group): boolean {
 function predicate(g: Group): TopPattern['equal'] {
   const [op, capture, text] = g.parts;
   if (op !== '#eq?' || g.parts.length !== 3 || typeof capture !== 'string' || !capture.startsWith('@') || typeof text !== 'string' || !text.startsWith('"')) {
-    throw new Error(`the predicate (${g.parts.map((p) => (typeof p === 'string' ? p : '…')).join(' ')})`);
+    throw new Error(`the predicate (${g.parts.map((p) => (typeof p === 'string' ? p : '...')).join(' ')})`);
   }
   return [{ capture: capture.slice(1), text: JSON.parse(text) as string }];
 }
@@ -132,8 +132,8 @@ interface Seen {
   type: string;
   named: boolean;
   children?: Seen[];
-  /** Per field asked for: the ids of the children in it. */
-  fields?: Map<string, number[]>;
+  /** Per field asked for: the children in it. */
+  fields?: Map<string, Seen[]>;
 }
 
 type Capture = { name: string; node: Node };
@@ -142,6 +142,8 @@ type Capture = { name: string; node: Node };
 export class WalkQuery {
   private readonly rootTypes: string[];
   private readonly named: (boolean | undefined)[] = [];
+  /** The nodes read in the tree being matched, by id: a candidate and a child share what is read of them. */
+  private readonly known = new Map<number, Seen>();
 
   constructor(
     private readonly language: Language,
@@ -152,6 +154,15 @@ export class WalkQuery {
 
   /** Every match in the tree under `root` (itself included), pattern by pattern. */
   matches(root: Node): WalkMatch[] {
+    this.known.clear();
+    try {
+      return this.matchAll(root);
+    } finally {
+      this.known.clear();
+    }
+  }
+
+  private matchAll(root: Node): WalkMatch[] {
     const out: WalkMatch[] = [];
     const byType = new Map<string, Seen[]>();
     const candidates = root.descendantsOfType(this.rootTypes).filter((c): c is Node => c !== null);
@@ -180,10 +191,14 @@ export class WalkQuery {
   }
 
   private seen(node: Node): Seen {
+    let seen = this.known.get(node.id);
+    if (seen) return seen;
     const id = node.typeId;
     let named = this.named[id];
     if (named === undefined) this.named[id] = named = this.language.nodeTypeIsNamed(id);
-    return { node, type: this.language.types[id] ?? 'ERROR', named };
+    seen = { node, type: this.language.types[id] ?? 'ERROR', named };
+    this.known.set(node.id, seen);
+    return seen;
   }
 
   /** Calls `then` once for each way `pattern` matches `seen`, its inner captures pushed (its own are the caller's). */
@@ -222,7 +237,7 @@ export class WalkQuery {
   }
 
   /**
-   * Calls `then` for each way `children[k…]` match the node's children from index `from` on, in
+   * Calls `then` for each way `children[k..]` match the node's children from index `from` on, in
    * order, each to a later child than the one before; after an anchor the next named child must be
    * the one, and after a trailing anchor no named child may follow.
    */
@@ -237,10 +252,10 @@ export class WalkQuery {
       this.children(children, k + 1, kids, from, parent, true, captures, then);
       return;
     }
-    const field = child.field === null ? null : this.fieldOf(parent, child.field);
+    const field = child.field === null ? null : this.fieldKids(parent, child.field);
     for (let i = from; i < kids.length; i++) {
       const kid = kids[i]!;
-      if (field === null || field.includes(kid.node.id)) {
+      if (field === null || field.includes(kid)) {
         this.match(child.pattern, kid, captures, () => {
           for (const name of child.pattern.captures) captures.push({ name, node: kid.node });
           this.children(children, k + 1, kids, i + 1, parent, false, captures, then);
@@ -256,19 +271,11 @@ export class WalkQuery {
     return (seen.children ??= seen.node.children.filter((c): c is Node => c !== null).map((c) => this.seen(c)));
   }
 
-  /** The children in `field`, as seen: those of the children list when it was read. */
+  /** The children in `field` (one call, not the node's whole children list). */
   private fieldKids(seen: Seen, field: string): Seen[] {
-    if (seen.children) {
-      const ids = this.fieldOf(seen, field);
-      return seen.children.filter((kid) => ids.includes(kid.node.id));
-    }
-    return seen.node.childrenForFieldName(field).flatMap((c) => (c ? [this.seen(c)] : []));
-  }
-
-  private fieldOf(seen: Seen, field: string): number[] {
     seen.fields ??= new Map();
-    let ids = seen.fields.get(field);
-    if (!ids) seen.fields.set(field, (ids = seen.node.childrenForFieldName(field).flatMap((c) => (c ? [c.id] : []))));
-    return ids;
+    let kids = seen.fields.get(field);
+    if (!kids) seen.fields.set(field, (kids = seen.node.childrenForFieldName(field).flatMap((c) => (c ? [this.seen(c)] : []))));
+    return kids;
   }
 }
