@@ -28,8 +28,8 @@ export interface SymbolLanguage {
   /**
    * Read the definitions query without compiling it for a process's first files (query-walk.ts):
    * where compiling costs more than walking a file does. Measured on 50 KB files, compile and
-   * match against the walk, fastest of 5: Swift 119-144 against 67-73 ms; elsewhere the walk was
-   * not clearly faster (docs/symbols.md#cost).
+   * match against the walk, fastest of 5: Swift 119-144 against 67-73 ms, C++ 104-115 against
+   * 71-103; elsewhere the walk was not clearly faster (docs/symbols.md#cost).
    */
   walkQuery?: boolean;
 }
@@ -45,7 +45,7 @@ export const SYMBOL_LANGUAGES: readonly SymbolLanguage[] = [
   { id: 'go', wasm: 'tree-sitter-go.wasm', extensions: ['go'] },
   { id: 'rust', wasm: 'tree-sitter-rust.wasm', extensions: ['rs'] },
   { id: 'c', wasm: 'tree-sitter-c.wasm', extensions: ['c', 'h'] },
-  { id: 'cpp', wasm: 'tree-sitter-cpp.wasm', extensions: ['cpp', 'cc', 'cxx', 'hpp', 'hh', 'hxx'], moveTypeTests: true },
+  { id: 'cpp', wasm: 'tree-sitter-cpp.wasm', extensions: ['cpp', 'cc', 'cxx', 'hpp', 'hh', 'hxx'], moveTypeTests: true, walkQuery: true },
   { id: 'c_sharp', wasm: 'tree-sitter-c_sharp.wasm', extensions: ['cs'] },
   { id: 'ruby', wasm: 'tree-sitter-ruby.wasm', extensions: ['rb'], outline: { statementBodies: true } },
 ];

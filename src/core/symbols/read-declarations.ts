@@ -44,8 +44,10 @@ export function readDeclarationsLazily(root: Node, definitions: DefinitionsQuery
 
 function walk(root: Node, definitions: DefinitionsQuery, lazy: boolean): { table: Declaration[]; settle: () => void } {
   const found = findDefinitions(root, definitions);
-  // Outermost first at equal starts, so a stack walk nests by containment.
-  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  // Outermost first at equal starts, so a stack walk nests by containment; one node that declares
+  // two names (`int a, f(void);`) in the order of its names: an order that does not depend on the
+  // order of the matches (a compiled query and its walk give them in different orders).
+  found.sort((a, b) => a.start - b.start || b.end - a.end || (a.name?.startIndex ?? -1) - (b.name?.startIndex ?? -1) || a.pattern - b.pattern);
   const out: Declaration[] = [];
   const stack: { found: Found; decl: Declaration | null }[] = [];
   const accessors = new Map<Declaration, true>();
