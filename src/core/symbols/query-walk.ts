@@ -226,6 +226,7 @@ export class WalkQuery {
           // One child in a field: only that field's children are read.
           const child = pattern.children[0]!;
           for (const kid of this.fieldKids(seen, child.field!)) {
+            if (!mayMatch(child.pattern, kid)) continue;
             this.match(child.pattern, kid, captures, () => {
               for (const name of child.pattern.captures) captures.push({ name, node: kid.node });
               then();
@@ -255,7 +256,7 @@ export class WalkQuery {
     const field = child.field === null ? null : this.fieldKids(parent, child.field);
     for (let i = from; i < kids.length; i++) {
       const kid = kids[i]!;
-      if (field === null || field.includes(kid)) {
+      if ((field === null || field.includes(kid)) && mayMatch(child.pattern, kid)) {
         this.match(child.pattern, kid, captures, () => {
           for (const name of child.pattern.captures) captures.push({ name, node: kid.node });
           this.children(children, k + 1, kids, i + 1, parent, false, captures, then);
@@ -277,5 +278,19 @@ export class WalkQuery {
     let kids = seen.fields.get(field);
     if (!kids) seen.fields.set(field, (kids = seen.node.childrenForFieldName(field).flatMap((c) => (c ? [this.seen(c)] : []))));
     return kids;
+  }
+}
+
+/** Whether `pattern` may match `seen`, by its type alone: most children fail here, before any call or closure is made. */
+function mayMatch(pattern: Pattern, seen: Seen): boolean {
+  switch (pattern.kind) {
+    case 'any':
+      return true;
+    case 'keyword':
+      return !seen.named && seen.type === pattern.text;
+    case 'node':
+      return seen.named && (pattern.type === '_' || seen.type === pattern.type);
+    case 'choice':
+      return pattern.options.some((o) => mayMatch(o, seen));
   }
 }
