@@ -154,7 +154,6 @@ export class WalkQuery {
 
   /** Every match in the tree under `root` (itself included), pattern by pattern. */
   matches(root: Node): WalkMatch[] {
-    this.known.clear();
     try {
       return this.matchAll(root);
     } finally {
@@ -221,19 +220,14 @@ export class WalkQuery {
         return;
       case 'node':
         if (!seen.named || (pattern.type !== '_' && seen.type !== pattern.type)) return;
-        if (pattern.children.length === 0) then();
-        else if (pattern.children.length === 1 && pattern.children[0] !== '.' && pattern.children[0]!.field !== null) {
-          // One child in a field: only that field's children are read.
-          const child = pattern.children[0]!;
-          for (const kid of this.fieldKids(seen, child.field!)) {
-            if (!mayMatch(child.pattern, kid)) continue;
-            this.match(child.pattern, kid, captures, () => {
-              for (const name of child.pattern.captures) captures.push({ name, node: kid.node });
-              then();
-              captures.length -= child.pattern.captures.length;
-            });
-          }
-        } else this.children(pattern.children, 0, this.childrenOf(seen), 0, seen, false, captures, then);
+        if (pattern.children.length === 0) {
+          then();
+          return;
+        }
+        // One child in a field: only that field's children are read, not the node's whole list.
+        const only = pattern.children.length === 1 ? pattern.children[0]! : '.';
+        const kids = only !== '.' && only.field !== null ? this.fieldKids(seen, only.field) : this.childrenOf(seen);
+        this.children(pattern.children, 0, kids, 0, seen, false, captures, then);
     }
   }
 
