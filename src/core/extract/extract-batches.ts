@@ -1,7 +1,10 @@
 import type { AliasResolver } from '../alias/resolve-aliases.js';
 import type { Context } from '../../shared/context.js';
 import type { Diagnostic, ExitCode } from '../../shared/errors.js';
-import { type Extraction, type ExtractOptions, type ExtractReport, extractSteps, type StreamOptions } from './extract.js';
+import { type Extraction, type ExtractOptions, type ExtractReport, extractSteps, outlineFiles, type StreamOptions } from './extract.js';
+import { parsesOffThread } from '../symbols/declaration-table.js';
+import { parseWorkerFile } from '../symbols/declaration-worker.js';
+import { planTablesAhead } from '../symbols/tables-ahead.js';
 import { WalkCache } from '../walk/walk-cache.js';
 
 /** Refs extracted together, with where they are looked up. */
@@ -57,6 +60,17 @@ export class BatchRun {
   *results(batches: RefBatch[], ctx: Context, given: ExtractOptions & StreamOptions): Generator<Extraction> {
     // Every batch's globs (a workflow's CONTEXT lines) read each folder once.
     const options = given.walkCache ? given : { ...given, walkCache: new WalkCache() };
+    // An outline's files may be parsed on two cores (tables-ahead.ts): the list, read first.
+    const ahead = options.outline && !options.checkOnly && !parsesOffThread();
+    if (ahead) planTablesAhead(batches.flatMap((b) => outlineFiles(b.inputs, ctx, batchOptions(b, options))), parseWorkerFile());
+    try {
+      yield* this.batchResults(batches, ctx, options);
+    } finally {
+      if (ahead) planTablesAhead(null);
+    }
+  }
+
+  private *batchResults(batches: RefBatch[], ctx: Context, options: ExtractOptions & StreamOptions): Generator<Extraction> {
     for (const batch of batches) {
       const batchOpts = batchOptions(batch, options);
       for (const input of batch.inputs) {

@@ -15,6 +15,7 @@ import { secretDiagnostics } from './extract-secrets.js';
 import { SecretScanner } from '../secrets/secret-scan.js';
 import type { SelectWarning } from './select.js';
 import { fileList, type FileList } from './resolve-files.js';
+import { symbolLanguageOf } from '../symbols/languages.js';
 
 // Extraction in three files, by what each does (docs/reference.md#reading-files): the files a ref
 // names (resolve-files.ts), one file read and its lines selected (read-extraction.ts), and here
@@ -106,6 +107,28 @@ export function* extractSteps(
       yield { warnings: [], errors: [{ code: 'pattern_not_found', message, details: [], ref: spec.raw }] };
     }
   }
+}
+
+/**
+ * The files an outline of `refs` will parse, in the order it reads them: on disk (not at a
+ * version), in a language with a grammar. A ref that does not resolve lists none (its extraction
+ * reports it). The globs are walked through `given.walkCache`, which the extraction shares.
+ */
+export function outlineFiles(refs: readonly string[], ctx: Context, given: ExtractOptions): string[] {
+  const options = { ...given, aliases: given.aliases ?? new AliasResolver(ctx) };
+  const out: string[] = [];
+  for (const ref of refs) {
+    try {
+      const files = fileList(parseRef(ref), ctx, options, []);
+      for (let i = 0; i < files.length; i++) {
+        const file = files.at(i);
+        if (!file.version && symbolLanguageOf(file.path)) out.push(file.path);
+      }
+    } catch {
+      // Reported by the extraction.
+    }
+  }
+  return out;
 }
 
 /** The options every ref of one call shares: one pattern budget, one walk cache, one secret scanner, one alias resolver. */

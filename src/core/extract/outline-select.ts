@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { formatRef } from '../ref-spec/format-ref-spec.js';
-import { textDeclarations } from '../symbols/declaration-table.js';
+import { outlineDeclarations, textDeclarations } from '../symbols/declaration-table.js';
 import { MAX_SYMBOL_FILE_BYTES, symbolLanguageOf } from '../symbols/languages.js';
 import { markerText, type OutlineEntry, outlineOf } from '../symbols/outline.js';
 
@@ -48,7 +48,7 @@ export function outlineExtraction<T extends Checked>(
   // Read once, for its table and its lines; a table it had in an earlier run is read back by the
   // text (docs/symbols.md#the-table-cache).
   const text = version ? version.toString('utf8') : fs.readFileSync(checked.path, 'utf8');
-  const table = textDeclarations(text, language, checked.ref);
+  const table = version ? textDeclarations(text, language, checked.ref) : outlineDeclarations(checked.path, text, language, checked.ref);
   // A file that holds a secret is outlined from its redacted lines (docs/refs.md#secrets).
   const lines = redacted ? [...redacted] : fileLines(text);
   const within = selected ? { start: checked.lineStart, end: checked.lineEnd } : undefined;

@@ -7,6 +7,7 @@ import { type Grammar, loadedGrammar, loadGrammar } from './grammar-loader.js';
 import { MAX_SYMBOL_FILE_BYTES, type SymbolLanguage, symbolExtensions, symbolLanguageOf } from './languages.js';
 import { readDeclarations, readDeclarationsLazily } from './read-declarations.js';
 import { keepTable, keptTable } from './table-cache.js';
+import { tablesAhead } from './tables-ahead.js';
 
 /**
  * A file's declaration table (docs/symbols.md#the-declaration-table). Tables are cached by path,
@@ -163,10 +164,35 @@ export function textDeclarations(text: string, language: SymbolLanguage, refText
   return tableOfText(text, language, refText, parseDeclarations);
 }
 
-/** The table of `text`: kept on disk from an earlier run, else parsed (by `parse` here, or off the thread) and kept. */
-function tableOfText(text: string, language: SymbolLanguage, refText: string, parse: (text: string, grammar: Grammar) => Declaration[]): Declaration[] {
+/**
+ * textDeclarations() of the file at `file` as an outline reads it: parsed on the other core when
+ * the outline's worker got there first (tables-ahead.ts), else here.
+ */
+export function outlineDeclarations(file: string, text: string, language: SymbolLanguage, refText: string): Declaration[] {
+  const ahead = tablesAhead();
+  if (!ahead) return textDeclarations(text, language, refText);
+  const taken = ahead.take(file, text);
+  if (taken) {
+    keepTable(text, language, taken);
+    return taken;
+  }
+  return tableOfText(text, language, refText, parseDeclarations, () => ahead.missed(file));
+}
+
+/**
+ * The table of `text`: kept on disk from an earlier run, else parsed (by `parse` here, or off the
+ * thread; `beforeParse` told first) and kept.
+ */
+function tableOfText(
+  text: string,
+  language: SymbolLanguage,
+  refText: string,
+  parse: (text: string, grammar: Grammar) => Declaration[],
+  beforeParse?: () => void,
+): Declaration[] {
   const kept = keptTable(text, language);
   if (kept) return kept;
+  beforeParse?.();
   let table: Declaration[];
   if (offThread) {
     table = offThread.parseSync(text, language);

@@ -1,0 +1,144 @@
+import { type MessagePort, MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import type { Declaration } from './declaration.js';
+
+/**
+ * An outline's tables read on the other core (docs/design/symbols.md#an-outline-on-two-cores). An
+ * outline reads its files in order, one after another, and parsing them is most of its time. Once
+ * this thread meets a file whose table it must parse (none kept from an earlier run), a worker
+ * starts from the other end of the list: each file is claimed once, by this thread going forward
+ * or the worker coming back, until they meet. A file the worker read is taken from it only when
+ * the text this thread read is the very text the worker parsed (a file changed in between is
+ * parsed again here), so the outline is byte for byte the one thread alone gives.
+ */
+
+/** Who holds a file of the list (the shared array `claims`). */
+const FREE = 0;
+const MINE = 1;
+const THEIRS = 2;
+/** `done[i]` once the worker's answer for file i is posted. */
+const POSTED = 1;
+/**
+ * Files at least still to come when this thread first parses, for a worker to start: its start
+ * (tree-sitter, the grammar, the query) costs about as much as parsing 20 small files.
+ */
+export const MIN_FILES_AHEAD = 24;
+/** This thread stops waiting for a file the worker claimed after this (a worker that died owes none). */
+const WAIT_MS = 60_000;
+
+/** What the worker is given (parse-worker.ts runs it). */
+export interface AheadData {
+  files: string[];
+  claims: Int32Array;
+  done: Int32Array;
+  port: MessagePort;
+}
+
+/** What it answers for each file it claimed. */
+export type AheadAnswer = { index: number } & ({ text: string; table: Declaration[] } | { error: string });
+
+export { FREE as AHEAD_FREE, THEIRS as AHEAD_THEIRS, POSTED as AHEAD_POSTED };
+
+export class TablesAhead {
+  /** Whether a worker was started (tests). */
+  started = false;
+  /** Files whose table came from the worker (tests). */
+  taken = 0;
+  private readonly index = new Map<string, number>();
+  private readonly claims: Int32Array;
+  private readonly done: Int32Array;
+  private readonly answers = new Map<number, AheadAnswer>();
+  /** Every file before this one was claimed by this thread or the worker. */
+  private next = 0;
+  private worker: Worker | null = null;
+  private port: MessagePort | null = null;
+
+  /** `files`: absolute paths, in the order this thread will read them; the worker module (parseWorkerFile()), when there is one. */
+  constructor(
+    private readonly files: readonly string[],
+    private readonly workerFile: URL | null,
+  ) {
+    files.forEach((f, i) => this.index.set(f, i));
+    this.claims = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, files.length)));
+    this.done = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, files.length)));
+  }
+
+  /**
+   * The table of `file` when the worker claimed it and parsed this very text; else null, and the
+   * file (with any skipped before it) is this thread's.
+   */
+  take(file: string, text: string): Declaration[] | null {
+    const i = this.index.get(file);
+    if (i === undefined || i < this.next) return null;
+    for (; this.next < i; this.next++) Atomics.compareExchange(this.claims, this.next, FREE, MINE);
+    this.next = i + 1;
+    // Free (now this thread's), or this thread's since close(): parsed here.
+    if (Atomics.compareExchange(this.claims, i, FREE, MINE) !== THEIRS) return null;
+    const answer = this.answer(i);
+    if (!answer || 'error' in answer || answer.text !== text) return null;
+    this.taken++;
+    return answer.table;
+  }
+
+  /** This thread parses `file`: start the worker if enough files are still to come. */
+  missed(file: string): void {
+    if (this.started || this.workerFile === null) return;
+    const i = this.index.get(file);
+    if (i === undefined || this.files.length - i - 1 < MIN_FILES_AHEAD) return;
+    this.started = true;
+    const { port1, port2 } = new MessageChannel();
+    const ahead: AheadData = { files: [...this.files], claims: this.claims, done: this.done, port: port2 };
+    // Never keeps the process alive: the outline ends when this thread is done.
+    this.worker = new Worker(this.workerFile, { workerData: { ahead }, transferList: [port2] });
+    this.worker.unref();
+    this.worker.on('error', () => undefined);
+    port1.unref();
+    this.port = port1;
+  }
+
+  /** Files the worker has answered so far (tests). */
+  posted(): number {
+    let n = 0;
+    for (let i = 0; i < this.files.length; i++) if (Atomics.load(this.done, i) === POSTED) n++;
+    return n;
+  }
+
+  /** Stop the worker (the outline is done, or stopped early). */
+  close(): void {
+    // Every file claimed: a worker still reading stops at its next claim.
+    for (let i = 0; i < this.files.length; i++) Atomics.compareExchange(this.claims, i, FREE, MINE);
+    void this.worker?.terminate();
+    this.port?.close();
+    this.worker = null;
+  }
+
+  /** The worker's answer for file i, waited for: null when it never comes. */
+  private answer(i: number): AheadAnswer | null {
+    const deadline = Date.now() + WAIT_MS;
+    while (Atomics.load(this.done, i) !== POSTED) {
+      if (Atomics.wait(this.done, i, 0, Math.max(0, deadline - Date.now())) === 'timed-out') return null;
+    }
+    for (let got = this.port && receiveMessageOnPort(this.port); got; got = this.port && receiveMessageOnPort(this.port)) {
+      const a = got.message as AheadAnswer;
+      this.answers.set(a.index, a);
+    }
+    const answer = this.answers.get(i) ?? null;
+    this.answers.delete(i);
+    return answer;
+  }
+}
+
+let current: TablesAhead | null = null;
+
+/**
+ * The outline about to be read will read these files, in this order, and `workerFile` is the
+ * worker module (parseWorkerFile()); null: none, or the outline is done.
+ */
+export function planTablesAhead(files: readonly string[] | null, workerFile: URL | null = null): void {
+  current?.close();
+  current = files && workerFile && files.length > MIN_FILES_AHEAD ? new TablesAhead(files, workerFile) : null;
+}
+
+/** The plan in force, if any. */
+export function tablesAhead(): TablesAhead | null {
+  return current;
+}
