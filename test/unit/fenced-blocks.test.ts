@@ -317,12 +317,54 @@ describe('fencedBlocks: the same fences as a full CommonMark parse', () => {
     expect(nested).toBeGreaterThan(30);
   });
 
+  // The same documents with leading spaces of random lines turned into a tab (a list item's
+  // lines, a fence's, its content), and fences holding tabbed code.
+  const tabbedDoc = fc
+    .tuple(nestedDoc, fc.array(fc.nat(3), { maxLength: 60 }), fc.boolean())
+    .map(([text, flips, code]) => {
+      const lines = text.split('\n').map((l, i) => (flips[i] === 1 ? l.replace(/^ {1,4}/, '\t') : flips[i] === 2 ? l.replace(/^( *) {2}/, '$1\t') : l));
+      if (code) lines.push('- go', '\t```go', '\tfunc f() {', '\t\tx := 1\t// a', ' \t}', '\t```', '  ```', '\t\t', '```\t', '\t```');
+      return lines.join('\n');
+    });
+
+  it('with tabs: the same fences as markdown-it, read with it or without (fast-check)', () => {
+    let answered = 0;
+    fc.assert(
+      fc.property(tabbedDoc, (text) => {
+        expect(fencedBlocks(text)).toEqual(fullParseFences(text));
+        if (text.includes('\r') || !text.includes('\t')) return;
+        const starts = lineStarts(text);
+        const lineMax = starts.length > 0 && /^[ \t]*$/.test(text.slice(starts.at(-1)!)) ? starts.length - 1 : starts.length;
+        const quick = nestedFences(text, starts, 0, lineMax, lineMax);
+        if (quick === null) return;
+        answered++;
+        expect(quick).toEqual(fullParseFences(text));
+      }),
+      { numRuns: 4000 },
+    );
+    expect(answered).toBeGreaterThan(40);
+  });
+
+  it.each([
+    ['a lazy line in a list item', '- a\nb\n  ```\n  x\n  ```\n'],
+    ['a lazy line in a quote', '> a\nb\n> ```\n> c\n> ```\n'],
+    ['a lazy line after an ordered item from 2', '1. a\n\n   ```\n   ```\n2. b\nCompare c.\n'],
+    ['a tab-indented fence in a bullet item', '* a\n\n\t```kotlin\n\tlet v = 1\n\t```\n'],
+    ['a tab-indented fence in an ordered item, its code tabbed', '1. a\n\n\t```go\n\tfunc f() {\n\t\tx := 1\t// y\n\t}\n\t```\n'],
+    ['a tab the item takes part of', '- a\n  ```\n\t\tx\n \ty\n  ```\n'],
+  ])('nestedFences reads %s as markdown-it does', (_name, text) => {
+    const starts = lineStarts(text);
+    const lineMax = /^[ \t]*$/.test(text.slice(starts.at(-1)!)) ? starts.length - 1 : starts.length;
+    const quick = nestedFences(text, starts, 0, lineMax, lineMax);
+    expect(quick).not.toBeNull();
+    expect(quick).toEqual(fullParseFences(text));
+  });
+
   it.each([
     ['a quote marker indented 4 columns (markdown-it still continues the quote)', '> ```\n> a\n    > ```\n```\n'],
     ['a blank line in a list item fence keeps what is past the item', '- ```\n      \n  ```\n'],
     ['a setext underline in a list item', '- a\n  ---\n  2. b\n     ```\n     x\n     ```\n'],
     ['a reference definition, then an ordered item from 2', '[a]: /url\n2. b\n   ```\n   x\n   ```\n'],
-    ['a lazy line in a quote', '> a\nb\n> ```\n> c\n> ```\n'],
     ['an ordered item from 2 after a paragraph in a quote', '> a\n2. b\n   ```\n'],
     ['an empty item', '-\n  ```\n  x\n  ```\n'],
     ['an item opening with indented code', '-     ```\n  x\n'],

@@ -17,12 +17,16 @@ interface OpenFence {
   marker: number;
   length: number;
   indent: number;
+  /** Its run's column in the line (the lines it holds lose up to as many columns; without quotes, where it is read with tabs). */
+  column: number;
   open: number;
   depth: number;
   info: string;
   lines: string[];
 }
 
+/** A paragraph's lazy line that can be nothing else: spaces, then a letter. */
+const LAZY_TEXT = /^ *[A-Za-z]/;
 const THEMATIC_OR_UNDERLINE = /^(?:([-*_])(?: *\1){2,}|=+|-+) *$/;
 const BULLET = /^[-*+](?= |$)/;
 const ORDERED = /^(\d{1,9})([.)])(?= |$)/;
@@ -52,8 +56,8 @@ const MAX_DEPTH = 10;
  * spaces after the marker on the marker's line; fences (their closing run, their indentation
  * stripped from their lines); paragraphs of plain text, indented lines included; HTML blocks that
  * open with a block tag (`<details>`, `</div>`) and run to a blank line. A stretch with anything
- * else is not read here: a tab, a line a container does not take that could be a lazy paragraph
- * line, any other HTML block, a heading, a thematic break or setext underline, a reference
+ * else is not read here: a tab in a quote, after a line's leading whitespace (but in a fence's
+ * content) or before a quote marker, a lazy paragraph line that does not start with a letter, any other HTML block, a heading, a thematic break or setext underline, a reference
  * definition, indented code, an empty list item, an ordered item that would interrupt a paragraph
  * not starting at 1, or a top-level fence still open at `to` before the end. Between them these are
  * where CommonMark's and markdown-it's rules get subtle; test/unit/fenced-blocks.test.ts holds
@@ -79,8 +83,18 @@ export function nestedFences(
     blocks.push({ open: f.open, close, end, info: (decode ? decode(f.info) : f.info).trim(), lines: decode ? f.lines.map(decode) : f.lines });
   };
   for (let line = from; line < to; line++) {
-    const s = text.slice(starts[line], lineEnd(text, starts, line));
-    if (s.includes('\t')) return null;
+    const raw = text.slice(starts[line], lineEnd(text, starts, line));
+    let s = raw;
+    // Tabs: in a line's leading whitespace, outside quotes, read as the columns they reach
+    // (CommonMark's tab stops of 4), and anywhere in a fence's content; else not sure.
+    const tab = raw.indexOf('\t');
+    let innerTab = false;
+    if (tab !== -1) {
+      if (stack.some((c) => c.quote)) return null;
+      const lead = leadLength(raw);
+      if (tab < lead) s = ' '.repeat(columns(raw, lead)) + raw.slice(lead);
+      innerTab = raw.indexOf('\t', lead) !== -1;
+    }
     // The containers this line continues.
     let pos = 0;
     let matched = 0;
@@ -103,17 +117,20 @@ export function nestedFences(
     if (fence) {
       if (matched === stack.length) {
         const spaces = spacesAt(s, pos);
+        // A closing run with a tab after it: not sure.
+        if (innerTab && s.charCodeAt(pos + spaces) === fence.marker) return null;
         if (spaces <= 3 && closes(s, pos + spaces, fence.marker, fence.length)) {
           finish(fence, line, line + 1);
           fence = null;
           continue;
         }
-        fence.lines.push(s.slice(pos + Math.min(spaces, fence.indent)));
+        fence.lines.push(tab === -1 ? s.slice(pos + Math.min(spaces, fence.indent)) : fenceLine(raw, fence.column));
         continue;
       }
       finish(fence, null, line);
       fence = null;
     }
+    if (innerTab) return null;
     if (html) {
       if (blank) html = false;
       // A line a container does not take (a lazy one, were it a paragraph's) is left to the parser.
@@ -124,7 +141,12 @@ export function nestedFences(
       // A line a container does not take, after a paragraph: a lazy line unless it starts a
       // block that ends the paragraph whatever the container (a bullet item, a quote, a fence,
       // a next item of the same ordered list, or one starting at 1).
-      if (paragraph && !blank && !interrupts(s, pos, stack[matched]!)) return null;
+      if (paragraph && !blank && !interrupts(s, pos, stack[matched]!)) {
+        // A lazy line goes on with the paragraph, its containers still open: read when it starts
+        // with a letter, which opens no block whatever its indentation; anything else, not sure.
+        if (LAZY_TEXT.test(s.slice(pos))) continue;
+        return null;
+      }
       stack.length = matched;
       paragraph = false;
     }
@@ -155,7 +177,7 @@ export function nestedFences(
       }
       if (THEMATIC_OR_UNDERLINE.test(rest) || /^[#[]/.test(rest)) return null;
       if (rest.charCodeAt(0) === 0x3e) {
-        if (stack.length >= MAX_DEPTH) return null;
+        if (stack.length >= MAX_DEPTH || tab !== -1) return null;
         stack.push({ quote: true });
         pos += spaces + 1;
         if (s.charCodeAt(pos) === 0x20) pos++;
@@ -177,7 +199,7 @@ export function nestedFences(
       }
       const run = fenceRun(rest);
       if (run > 0) {
-        fence = { marker: rest.charCodeAt(0), length: run, indent: spaces, open: line, depth: stack.length, info: rest.slice(run), lines: [] };
+        fence = { marker: rest.charCodeAt(0), length: run, indent: spaces, column: pos + spaces, open: line, depth: stack.length, info: rest.slice(run), lines: [] };
         paragraph = false;
         break;
       }
@@ -202,6 +224,36 @@ function fenceRun(rest: string): number {
   let run = 0;
   while (rest.charCodeAt(run) === marker) run++;
   return run >= 3 && !(marker === 0x60 && rest.includes('`', run)) ? run : 0;
+}
+
+/** How many spaces and tabs `s` starts with. */
+function leadLength(s: string): number {
+  let n = 0;
+  while (s.charCodeAt(n) === 0x20 || s.charCodeAt(n) === 0x09) n++;
+  return n;
+}
+
+/** The column the first `length` characters of `s`, spaces and tabs, reach (a tab to the next multiple of 4). */
+function columns(s: string, length: number): number {
+  let col = 0;
+  for (let i = 0; i < length; i++) col = s.charCodeAt(i) === 0x09 ? col + 4 - (col % 4) : col + 1;
+  return col;
+}
+
+/**
+ * A fence's line without up to `column` columns of its indentation, as markdown-it's getLines()
+ * takes them: a tab it takes part of leaves the rest as spaces.
+ */
+function fenceLine(raw: string, column: number): string {
+  let col = 0;
+  let i = 0;
+  for (; i < raw.length && col < column; i++) {
+    const ch = raw.charCodeAt(i);
+    if (ch === 0x09) col += 4 - (col % 4);
+    else if (ch === 0x20) col++;
+    else break;
+  }
+  return col > column ? ' '.repeat(col - column) + raw.slice(i) : raw.slice(i);
 }
 
 /** How many spaces `s` has from `pos` on. */
