@@ -1,7 +1,7 @@
 import type { AliasResolver } from '../alias/resolve-aliases.js';
 import type { Context } from '../../shared/context.js';
 import type { Diagnostic, ExitCode } from '../../shared/errors.js';
-import { type Extraction, type ExtractOptions, type ExtractReport, extractSteps, outlineFiles, type StreamOptions } from './extract.js';
+import { type Extraction, type ExtractOptions, type ExtractReport, type ExtractStep, extractSteps, outlineFiles, type StreamOptions } from './extract.js';
 import { parsesOffThread } from '../symbols/declaration-table.js';
 import { parseWorkerFile } from '../symbols/declaration-worker.js';
 import { planTablesAhead } from '../symbols/tables-ahead.js';
@@ -63,39 +63,45 @@ export class BatchRun {
     // An outline's files may be parsed on two cores (tables-ahead.ts): the list, read first.
     const ahead = options.outline && !options.checkOnly && !parsesOffThread();
     if (ahead) planTablesAhead(batches.flatMap((b) => outlineFiles(b.inputs, ctx, batchOptions(b, options))), parseWorkerFile());
+    // One generator from the steps to the caller: each level costs every file of a glob a resume.
     try {
-      yield* this.batchResults(batches, ctx, options);
+      for (const batch of batches) {
+        const batchOpts = batchOptions(batch, options);
+        for (const input of batch.inputs) {
+          // Each ref's diagnostics are logged together once the ref is done: warnings, then errors.
+          const said: Said = { warnings: [], errors: [] };
+          for (const step of extractSteps([input], ctx, batchOpts)) {
+            if (step.warnings.length > 0 || step.errors.length > 0) this.note(step, batch, said);
+            if (step.result) yield step.result;
+          }
+          if (said.warnings.length > 0 || said.errors.length > 0) this.logRef(said);
+        }
+      }
     } finally {
       if (ahead) planTablesAhead(null);
     }
   }
 
-  private *batchResults(batches: RefBatch[], ctx: Context, options: ExtractOptions & StreamOptions): Generator<Extraction> {
-    for (const batch of batches) {
-      const batchOpts = batchOptions(batch, options);
-      for (const input of batch.inputs) {
-        // Each ref's diagnostics are logged together once the ref is done: warnings, then errors.
-        const warnings: Diagnostic[] = [];
-        const errors: Diagnostic[] = [];
-        for (const step of extractSteps([input], ctx, batchOpts)) {
-          warnings.push(...step.warnings.map((d) => located(d, batch.at)));
-          for (const found of step.errors) {
-            const e = located(found, batch.at);
-            if (batch.at === undefined) this.fromArgs.push(e);
-            if (batch.optional && NO_MATCH.has(e.code)) {
-              warnings.push({ ...e, code: 'context_no_match', message: `CONTEXT-OPTIONAL pattern matches nothing: ${e.ref}` });
-            } else {
-              errors.push(e);
-            }
-          }
-          if (step.result) yield step.result;
-        }
-        this.report.warnings.push(...warnings);
-        this.report.errors.push(...errors);
-        this.log.push(...warnings.map((diagnostic) => ({ level: 'warning' as const, diagnostic })));
-        this.log.push(...errors.map((diagnostic) => ({ level: 'error' as const, diagnostic })));
+  /** A step's diagnostics, located in its batch, into what its ref said. */
+  private note(step: ExtractStep, batch: RefBatch, said: Said): void {
+    for (const d of step.warnings) said.warnings.push(located(d, batch.at));
+    for (const found of step.errors) {
+      const e = located(found, batch.at);
+      if (batch.at === undefined) this.fromArgs.push(e);
+      if (batch.optional && NO_MATCH.has(e.code)) {
+        said.warnings.push({ ...e, code: 'context_no_match', message: `CONTEXT-OPTIONAL pattern matches nothing: ${e.ref}` });
+      } else {
+        said.errors.push(e);
       }
     }
+  }
+
+  /** A ref's diagnostics, once it is done: in the report, and in the log, warnings before errors. */
+  private logRef(said: Said): void {
+    this.report.warnings.push(...said.warnings);
+    this.report.errors.push(...said.errors);
+    this.log.push(...said.warnings.map((diagnostic) => ({ level: 'warning' as const, diagnostic })));
+    this.log.push(...said.errors.map((diagnostic) => ({ level: 'error' as const, diagnostic })));
   }
 
   /**
@@ -107,6 +113,12 @@ export class BatchRun {
     if (this.report.errors.length === 0) return 0;
     return this.fromArgs.some((e) => e.exitCode === 2) ? 2 : 1;
   }
+}
+
+/** What one ref said, warnings and errors. */
+interface Said {
+  warnings: Diagnostic[];
+  errors: Diagnostic[];
 }
 
 /** A diagnostic about a ref a workflow holds says where: `at <file>:<line>`, as validate does. */
