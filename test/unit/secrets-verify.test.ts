@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { SecretScanner } from '../../src/core/secrets/secret-scan.js';
 import { refcatInProcess } from '../helpers/in-process.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { fakeSecrets } from '../helpers/fake-secrets.js';
@@ -79,5 +80,28 @@ describe('a message that quotes a line quotes it redacted', () => {
     // A file of no known language has no declarations to judge (the ref may pass): nothing printed holds it either way.
     for (const r of runs) noValue(r.stdout + r.stderr, s);
     if (s.file === 'code/src/config.ts') expect(runs[0]!.stderr).toContain('does not look like a function declaration: export const token = "[REDACTED github]"');
+  });
+});
+
+describe('one scan of secrets for a whole run', () => {
+  it('every ref of every doc shares the run scanner: a file cited many times is scanned once, `.secretlintignore` read once', async () => {
+    const s = FAKES[0]!;
+    const docs: Record<string, string> = { [s.file]: codeOf(s) };
+    for (let i = 0; i < 4; i++) docs[`doc${i}.md`] = docOf(s);
+    const dir = tmpDir(docs);
+    const file = vi.spyOn(SecretScanner.prototype, 'file');
+    try {
+      const r = await refcatInProcess(['verify', 'refs', '.', '--json'], { cwd: dir });
+      expect(r.code, r.stderr).toBe(1);
+      noValue(r.stdout + r.stderr, s);
+      // Each doc's snippet is judged (stale, only the lost line missing), each with the same verdict.
+      const entries = JSON.parse(r.stdout).snippets.refs as { status: string; missing_lines: string[] }[];
+      expect(entries).toHaveLength(4);
+      for (const e of entries) expect(e.missing_lines).toEqual(['// gone']);
+      expect(file.mock.calls.length).toBeGreaterThanOrEqual(4);
+      expect(new Set(file.mock.contexts).size).toBe(1);
+    } finally {
+      file.mockRestore();
+    }
   });
 });

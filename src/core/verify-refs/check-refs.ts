@@ -36,6 +36,7 @@ function checkFoundRef(file: string, found: FoundRef, run: VerifyRun): void {
     patternBudget: run.budget,
     confine,
     readCache: run.readCache,
+    secrets: run.secrets,
     walkCache: run.walkCache,
     versions: run.versions.prepared,
   });

@@ -10,6 +10,7 @@ import { confinementOf } from '../alias/alias-confinement.js';
 import { Confinement } from '../safe-read/confinement.js';
 import { PatternBudget } from '../regex/pattern-search.js';
 import { ReadCache } from '../extract/read-cache.js';
+import { SecretScanner } from '../secrets/secret-scan.js';
 import { SnippetFiles } from '../snippets/snippet-files.js';
 import { WalkCache } from '../walk/walk-cache.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
@@ -42,6 +43,8 @@ export interface VerifyRun {
   comparable?: Confinement;
   /** The files refs point at, read once for the scan (drift and --fix read them again, fresh). */
   readCache: ReadCache;
+  /** The secrets of the files refs point at, found once for the scan, as the reads above (docs/refs.md#secrets). */
+  secrets: SecretScanner;
   /** Code files stale snippets are looked for in, read once per run. */
   snippetFiles: SnippetFiles;
   /** What glob refs' walks read of the tree, once per run. */
@@ -73,6 +76,8 @@ export function startRun(ctx: Context, options: VerifyRefsOptions): VerifyRun {
     folderThere: folderLookup(),
     comparable: snippets ? snippetTargets(ctx, aliases) : undefined,
     readCache: new ReadCache(),
+    // As extract() would make it for each ref: redact, `.secretlintignore` from the root; read once.
+    secrets: new SecretScanner('redact', ctx.cwd),
     snippetFiles: new SnippetFiles(),
     walkCache: new WalkCache(),
     versions: new RunVersions(ctx, { mode: options.versionMode, reachableOnly: options.confine !== undefined }),
