@@ -17,7 +17,7 @@ interface OpenFence {
   marker: number;
   length: number;
   indent: number;
-  /** Its run's column in the line (the lines it holds lose up to as many columns; without quotes, where it is read with tabs). */
+  /** Its run's column in the line: its lines lose up to as many columns (read so only without quotes, where tabs are read). */
   column: number;
   open: number;
   depth: number;
@@ -57,7 +57,8 @@ const MAX_DEPTH = 10;
  * stripped from their lines); paragraphs of plain text, indented lines included; HTML blocks that
  * open with a block tag (`<details>`, `</div>`) and run to a blank line. A stretch with anything
  * else is not read here: a tab in a quote, after a line's leading whitespace (but in a fence's
- * content) or before a quote marker, a lazy paragraph line that does not start with a letter, any other HTML block, a heading, a thematic break or setext underline, a reference
+ * content) or on a line that opens a quote, a lazy paragraph line that does not start with a
+ * letter, any other HTML block, a heading, a thematic break or setext underline, a reference
  * definition, indented code, an empty list item, an ordered item that would interrupt a paragraph
  * not starting at 1, or a top-level fence still open at `to` before the end. Between them these are
  * where CommonMark's and markdown-it's rules get subtle; test/unit/fenced-blocks.test.ts holds
