@@ -12,7 +12,7 @@ import { loadGrammar } from '../../src/core/symbols/grammar-loader.js';
 import { symbolLanguageOf } from '../../src/core/symbols/languages.js';
 import { prepareOutline } from '../../src/core/symbols/prepare-outline.js';
 import { useTableCache } from '../../src/core/symbols/table-cache-folder.js';
-import { MIN_FILES_AHEAD, TablesAhead } from '../../src/core/symbols/tables-ahead.js';
+import { MIN_FILES_AHEAD, planTablesAhead, TablesAhead, tablesAhead } from '../../src/core/symbols/tables-ahead.js';
 import { testCtx } from '../helpers/tmp.js';
 
 // An outline's tables read on two cores (tables-ahead.ts, docs/design/symbols.md#an-outline-on-two-cores):
@@ -112,6 +112,27 @@ describe('tables read ahead by a worker', () => {
     expect(ahead.started).toBe(false);
   });
 
+  it('is planned for an outline of enough files, on more than one processor only', () => {
+    const files = tree(MIN_FILES_AHEAD + 1);
+    const one = vi.spyOn(os, 'availableParallelism').mockReturnValue(1);
+    try {
+      planTablesAhead(files, builtWorker());
+      expect(tablesAhead()).toBeNull();
+    } finally {
+      one.mockRestore();
+    }
+    const two = vi.spyOn(os, 'availableParallelism').mockReturnValue(2);
+    try {
+      planTablesAhead(files.slice(1), builtWorker());
+      expect(tablesAhead()).toBeNull();
+      planTablesAhead(files, builtWorker());
+      expect(tablesAhead()).not.toBeNull();
+    } finally {
+      planTablesAhead(null);
+      two.mockRestore();
+    }
+  });
+
   it('after close(), every file is this thread own, at once', async () => {
     const files = tree(40);
     const ahead = new TablesAhead(files, builtWorker());
@@ -129,9 +150,12 @@ describe('tables read ahead by a worker', () => {
     // extract() reads in one thread; the batch run (the CLI's) plans the worker.
     const one = extract(refs, ctx, { outline: true });
     const missed = vi.spyOn(TablesAhead.prototype, 'missed');
+    // As on any machine with a second processor (this one may have one only).
+    const cores = vi.spyOn(os, 'availableParallelism').mockReturnValue(2);
     const two = extractBatches([{ inputs: refs }], [], ctx, { outline: true }).report;
     const plans = missed.mock.contexts as TablesAhead[];
     missed.mockRestore();
+    cores.mockRestore();
     expect(plans.some((p) => p.started)).toBe(true);
     expect(two.results.length).toBeGreaterThan(2 * MIN_FILES_AHEAD);
     expect(two.errors).toEqual(one.errors);
@@ -147,6 +171,8 @@ describe('tables read ahead by a worker', () => {
     await prepareOutline(refs);
     useTableCache(cache);
     const missed = vi.spyOn(TablesAhead.prototype, 'missed');
+    // As on any machine with a second processor (this one may have one only).
+    const cores = vi.spyOn(os, 'availableParallelism').mockReturnValue(2);
     try {
       const first = extractBatches([{ inputs: refs }], [], ctx, { outline: true }).report;
       expect(first.results.length).toBe(files.length);
@@ -159,6 +185,7 @@ describe('tables read ahead by a worker', () => {
       expect(second.results.map((r) => r.lines)).toEqual(first.results.map((r) => r.lines));
     } finally {
       missed.mockRestore();
+      cores.mockRestore();
       useTableCache(null);
     }
   }, 120_000);

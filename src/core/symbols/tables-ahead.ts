@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { type MessagePort, MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type { Declaration } from './declaration.js';
 
@@ -135,7 +136,8 @@ let current: TablesAhead | null = null;
  */
 export function planTablesAhead(files: readonly string[] | null, workerFile: URL | null = null): void {
   current?.close();
-  current = files && workerFile && files.length > MIN_FILES_AHEAD ? new TablesAhead(files, workerFile) : null;
+  // On one processor a second thread only takes turns with this one.
+  current = files && workerFile && files.length > MIN_FILES_AHEAD && os.availableParallelism() > 1 ? new TablesAhead(files, workerFile) : null;
 }
 
 /** The plan in force, if any. */
