@@ -2,8 +2,9 @@
 // tree): 1,100 markdown files, a third of their fences inside list items or block quotes (some
 // in both, some tab-indented, some lazy), a few <details> and HTML comments; refs mostly into
 // three aliases a workspace.lock.json declares and whose folders are not cloned (70%), broken
-// refs (20%: missing files, lines past the end, missing headings) and refs that hold (10%),
-// in prose, in captions over fences and in fences' first-line comments.
+// refs (20%: missing files, lines past the end, missing headings) and refs that hold (10%: line
+// ranges, symbol refs, and the lines of a script that holds a credential), in prose, in captions
+// over fences and in fences' first-line comments; a tenth of the alias refs at a pinned version.
 import fs from 'node:fs';
 import path from 'node:path';
 import { prose, WORDS } from './prose.js';
@@ -22,10 +23,10 @@ const { rand, pick, sentence } = prose(0x1b873593);
 let fences = 0;
 const paragraph = () => Array.from({ length: 2 + Math.floor(rand() * 5) }, sentence).join(' ');
 
-/** The source files the valid refs point at: 120 lines, a function every 15. */
+/** The source files the valid refs point at: 120 lines, a function of 15 lines after another. */
 const source = (n) => {
   let text = '';
-  for (let l = 1; l <= 120; l++) text += l % 15 === 1 ? `export function m${n}_${l}(input) {\n` : `  const v${l} = step(${n}, ${l});\n`;
+  for (let l = 1; l <= 120; l++) text += l % 15 === 1 ? `export function m${n}_${l}(input) {\n` : l % 15 === 0 ? '}\n' : `  const v${l} = step(${n}, ${l});\n`;
   return text;
 };
 
@@ -35,15 +36,33 @@ function ref(k) {
   if (r < 7) {
     const alias = ALIASES[k % 3];
     const start = 10 + ((k * 37) % 400);
-    return { text: `${alias}:${ALIAS_FILES[alias][k % ALIAS_FILES[alias].length]}#L${start}-L${start + (k % 15)}`, kind: 'alias' };
+    // One in ten at a pinned version (`alias@tag:`), as docs that cite a release do.
+    const at = k % 10 === 3 ? `@v1.${k % 7}.0` : '';
+    return { text: `${alias}${at}:${ALIAS_FILES[alias][k % ALIAS_FILES[alias].length]}#L${start}-L${start + (k % 15)}`, kind: 'alias' };
   }
   if (r < 9) {
     const broken = [`@src/old/m${k % SOURCES}.ts#L3-L9`, `@docs/gone-${k % 20}.md`, `@src/m${k % SOURCES}.ts#/function gone${k}/`, `@specs/missing-${k % 50}.md`];
     return { text: broken[k % broken.length], kind: 'broken' };
   }
+  // Of the refs that hold: a third name a function (a symbol ref: the parser loads), a third read
+  // the lines of a script that holds a credential (redacted), a third are line ranges.
+  const file = k % SOURCES;
+  if (k % 30 === 9) {
+    const named = Math.floor(k / 30) % SOURCES;
+    const line = 1 + 15 * (k % 8);
+    return { text: `@src/m${named}.ts#m${named}_${line}`, kind: 'valid', file: named, start: line, end: line + 14 };
+  }
+  if (k % 30 === 19) return { text: '@scripts/deploy.sh#L1-L4', kind: 'secret' };
   const start = 1 + ((k * 13) % 100);
-  return { text: `@src/m${k % SOURCES}.ts#L${start}-L${start + (k % 10)}`, kind: 'valid', file: k % SOURCES, start, end: start + (k % 10) };
+  return { text: `@src/m${file}.ts#L${start}-L${start + (k % 10)}`, kind: 'valid', file, start, end: start + (k % 10) };
 }
+
+/** A script that holds a (made-up) credential: refs to it read redacted lines. Built here, so that no file of this repository holds one. */
+const deployScript = () => {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/+';
+  const value = Array.from({ length: 40 }, (_, i) => alphabet[(i * 29 + 7) % alphabet.length]).join('');
+  return `#!/bin/sh\nset -e\nexport AWS_${'SECRET'}_ACCESS_KEY="${value}"\naws s3 sync dist/ s3://example-bucket/\n`;
+};
 
 const codeLines = (n) => Array.from({ length: n }, (_, i) => `let v${i} = try await client.get("/api/v1/entries.json?count=${i}") // ${pick(WORDS)}`);
 
@@ -54,6 +73,7 @@ function fence(cite) {
     lines[0] = '```swift';
     lines.push(`// ${cite.text}`);
     if (cite.kind === 'valid') lines.push(...source(cite.file).split('\n').slice(cite.start - 1, cite.end));
+    else if (cite.kind === 'secret') lines.push(...deployScript().split('\n').slice(0, 4));
     else lines.push(...codeLines(3 + Math.floor(rand() * 8)));
   } else lines.push(...codeLines(3 + Math.floor(rand() * 20)));
   lines.push(lines[0].startsWith('~') ? '~~~' : '```');
@@ -118,10 +138,11 @@ function write(file, text) {
 
 /** Writes the tree under `root` once (a marker file records the version). */
 export function generateRealDocs(root) {
-  const marker = path.join(root, `.done-${REAL_DOCS}-v4`);
+  const marker = path.join(root, `.done-${REAL_DOCS}-v5`);
   if (fs.existsSync(marker)) return;
   fs.rmSync(root, { recursive: true, force: true });
   for (let n = 0; n < SOURCES; n++) write(path.join(root, 'src', `m${n}.ts`), source(n));
+  write(path.join(root, 'scripts', 'deploy.sh'), deployScript());
   // Declared, not cloned: externals/ holds none of them.
   const repos = ALIASES.map((a) => ({ alias: a, name: a[0].toUpperCase() + a.slice(1), url: `https://github.com/example/${a}.git`, ref: 'main' }));
   write(path.join(root, 'workspace.lock.json'), JSON.stringify({ externals_dir: 'externals', repos }, null, 2) + '\n');
