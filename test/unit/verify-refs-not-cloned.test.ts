@@ -1,8 +1,11 @@
+import childProcess from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { GitRepo, numbered } from '../helpers/git-repo.js';
 import { refcatInProcess } from '../helpers/in-process.js';
+import { loadedGrammar } from '../../src/core/symbols/grammar-loader.js';
+import { symbolLanguageOf } from '../../src/core/symbols/languages.js';
 
 // A workspace where most externals are not cloned: one error per alias folder, not one per ref
 // (docs/reference.md#verify-refs), and drift says "not cloned" once per folder.
@@ -187,6 +190,26 @@ describe('verify refs: the clone hint never prints a credential of the lockfile 
       expect(r.stdout).toContain('git clone https://github.com/org/gone.git externals/gone');
       expect(r.stdout).toContain('git clone https://github.com/org/tok.git externals/tok');
       expect(r.stdout).toContain('git clone ssh://git@github.com/org/viassh.git externals/viassh');
+    }
+  });
+});
+
+describe('verify refs: a ref into a folder not cloned is never read', () => {
+  it('at a version or by name: grouped as any other, with no git process and no grammar for it', async () => {
+    const repo = workspace();
+    fs.writeFileSync(path.join(repo.dir, 'docs/c.md'), 'See trio@v1.2.0:Trio/A.swift#L1, trio@main:Trio/B.swift#L2 and trio:Trio/Store.swift#Store.save.\n');
+    const spawn = vi.spyOn(childProcess, 'spawn');
+    try {
+      const r = await refcatInProcess(['verify', 'refs', '--json', 'docs'], { cwd: repo.dir });
+      const doc = JSON.parse(r.stdout) as { errors: { code: string; refs?: { ref: string }[] }[] };
+      const trio = doc.errors.find((e) => e.code === 'not_cloned' && e.refs?.some((x) => x.ref.startsWith('trio')));
+      expect(trio?.refs?.map((x) => x.ref)).toEqual(
+        expect.arrayContaining(['trio@v1.2.0:Trio/A.swift#L1', 'trio@main:Trio/B.swift#L2', 'trio:Trio/Store.swift#Store.save']),
+      );
+      expect(spawn.mock.calls.filter(([cmd]) => cmd === 'git')).toEqual([]);
+      expect(loadedGrammar(symbolLanguageOf('x.swift')!)).toBeNull();
+    } finally {
+      spawn.mockRestore();
     }
   });
 });

@@ -16,10 +16,23 @@ export function checkFoundRefs(file: string, refs: readonly FoundRef[], run: Ver
   for (const r of refs) checkFoundRef(file, r, run);
 }
 
+/**
+ * Whether a ref is recorded without being read: an alias's whose folder is not there (not cloned),
+ * its one possible finding folded into the folder's. Nothing is made ready for it either: no
+ * grammar, no version read from git.
+ */
+export function readsNothing(found: FoundRef, run: VerifyRun): boolean {
+  if (run.confine || found.text !== found.ref) return false;
+  // Asked for each ref twice (what to make ready, then its check), and docs repeat refs: once a run.
+  let answer = run.notCloned.get(found.ref);
+  if (answer === undefined) run.notCloned.set(found.ref, (answer = intoFolderNotCloned(found.ref, run.aliases, run.folderThere)));
+  return answer;
+}
+
 function checkFoundRef(file: string, found: FoundRef, run: VerifyRun): void {
   const { line, text, ref, dirs, citation } = found;
   const { ctx, aliases, findings, driftRefs, snippets, bareRefs, confine } = run;
-  if (!confine && text === ref && intoFolderNotCloned(ref, aliases, run.folderThere)) {
+  if (readsNothing(found, run)) {
     // Its one possible finding, folded into the folder's by groupNotCloned(); nothing to read.
     findings.push({ severity: 'error', code: 'not_found', message: `Not cloned: ${ref}`, details: [], ref: text, file, line });
     if (citation?.bare) bareRefs.add(`${file}\0${line}\0${text}`);

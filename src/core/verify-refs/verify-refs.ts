@@ -12,7 +12,7 @@ import type { RefFinding } from './ref-finding.js';
 import { checkPlannedWorkflow } from './check-workflows.js';
 import { planWorkflows } from './plan-workflows.js';
 import { findRefs, readDoc } from './find-refs.js';
-import { checkFoundRefs } from './check-refs.js';
+import { checkFoundRefs, readsNothing } from './check-refs.js';
 import { driftPass } from './drift-pass.js';
 import { detachSince, resultsMark, startRun, type VerifyRun } from './verify-run.js';
 import type { VerifyRefsOptions, VerifyRefsReport } from './verify-types.js';
@@ -76,9 +76,11 @@ async function checkDoc(file: string, root: string, run: VerifyRun): Promise<num
   const text = readDoc(file, run.ctx, run.findings);
   if (text === null) return 0;
   const refs = findRefs(file, root, text, run.ctx, { resolver: run.aliases, isKnownAlias: run.isKnownAlias });
-  const missing = missingGrammars(refs.map((r) => r.ref));
+  // A ref into a folder not cloned is never read: no grammar loads and no git runs for it.
+  const read = refs.some((r) => r.ref.includes(':')) ? refs.filter((r) => !readsNothing(r, run)) : refs;
+  const missing = missingGrammars(read.map((r) => r.ref));
   if (missing.length > 0) await loadGrammars(missing);
-  if (run.versions.pending(refs)) await run.versions.prepare(refs, run.aliases);
+  if (run.versions.pending(read)) await run.versions.prepare(read, run.aliases);
   checkFoundRefs(file, refs, run);
   return refs.length;
 }

@@ -39,6 +39,8 @@ export interface VerifyRun {
   quotable: (abs: string) => boolean;
   /** Whether an alias folder exists, asked once a run. */
   folderThere: (folder: string) => boolean;
+  /** Whether a ref goes into an alias folder that is not there, by its text (readsNothing()). */
+  notCloned: Map<string, boolean>;
   /** Files a snippet may be compared with (docs/snippets.md#comparing). */
   comparable?: Confinement;
   /** The files refs point at, read once for the scan (drift and --fix read them again, fresh). */
@@ -74,6 +76,7 @@ export function startRun(ctx: Context, options: VerifyRefsOptions): VerifyRun {
     confine: options.confine,
     quotable: (abs) => (quoting ??= options.confine ?? confinementOf(ctx, aliases)).allows(abs),
     folderThere: folderLookup(),
+    notCloned: new Map(),
     comparable: snippets ? snippetTargets(ctx, aliases) : undefined,
     readCache: new ReadCache(),
     // As extract() would make it for each ref: redact, `.secretlintignore` from the root; read once.
