@@ -293,16 +293,20 @@ describe('fencedBlocks: the same fences as a full CommonMark parse', () => {
     );
   });
 
+  /** nestedFences() read over a whole document (its top is a line where no block is open), to its last line markdown-it counts. */
+  const readWhole = (text: string) => {
+    const starts = lineStarts(text);
+    const lineMax = starts.length > 0 && /^[ \t]*$/.test(text.slice(starts.at(-1)!)) ? starts.length - 1 : starts.length;
+    return nestedFences(text, starts, 0, lineMax, lineMax);
+  };
+
   it('without markdown-it, on fences in lists and quotes: the same fences, or "not sure" (fast-check)', () => {
-    // nestedFences() read over a whole document (its top is a line where no block is open).
     let answered = 0;
     let nested = 0;
     fc.assert(
       fc.property(nestedDoc, (text) => {
-        const starts = lineStarts(text);
-        const lineMax = starts.length > 0 && /^[ \t]*$/.test(text.slice(starts.at(-1)!)) ? starts.length - 1 : starts.length;
         if (text.includes('\r')) return;
-        const quick = nestedFences(text, starts, 0, lineMax, lineMax);
+        const quick = readWhole(text);
         if (quick === null) return;
         answered++;
         const expected = fullParseFences(text);
@@ -333,9 +337,7 @@ describe('fencedBlocks: the same fences as a full CommonMark parse', () => {
       fc.property(tabbedDoc, (text) => {
         expect(fencedBlocks(text)).toEqual(fullParseFences(text));
         if (text.includes('\r') || !text.includes('\t')) return;
-        const starts = lineStarts(text);
-        const lineMax = starts.length > 0 && /^[ \t]*$/.test(text.slice(starts.at(-1)!)) ? starts.length - 1 : starts.length;
-        const quick = nestedFences(text, starts, 0, lineMax, lineMax);
+        const quick = readWhole(text);
         if (quick === null) return;
         answered++;
         expect(quick).toEqual(fullParseFences(text));
@@ -353,9 +355,7 @@ describe('fencedBlocks: the same fences as a full CommonMark parse', () => {
     ['a tab-indented fence in an ordered item, its code tabbed', '1. a\n\n\t```go\n\tfunc f() {\n\t\tx := 1\t// y\n\t}\n\t```\n'],
     ['a tab the item takes part of', '- a\n  ```\n\t\tx\n \ty\n  ```\n'],
   ])('nestedFences reads %s as markdown-it does', (_name, text) => {
-    const starts = lineStarts(text);
-    const lineMax = /^[ \t]*$/.test(text.slice(starts.at(-1)!)) ? starts.length - 1 : starts.length;
-    const quick = nestedFences(text, starts, 0, lineMax, lineMax);
+    const quick = readWhole(text);
     expect(quick).not.toBeNull();
     expect(quick).toEqual(fullParseFences(text));
   });
