@@ -258,6 +258,10 @@ describe('fencedBlocks: the same fences as a full CommonMark parse', () => {
       [''],
       [''],
       ['// @src/app.ts#L1-L3'],
+      ['(see a:B.swift#L1-L3)'],
+      ['"Quoted" and \'quoted\'', '@src/a.ts#L1 . , ; : ! ? ) $ % &'],
+      ['[a]: /url', '| a | b |', '| - | - |'],
+      ['2024 was', '<span>text</span>'],
       ['```', 'a', '      ', '   ', '```'],
       ['    > not a quote here'],
       ['   > x'],
@@ -349,6 +353,7 @@ describe('fencedBlocks: the same fences as a full CommonMark parse', () => {
 
   it.each([
     ['a lazy line in a list item', '- a\nb\n  ```\n  x\n  ```\n'],
+    ['a lazy line that opens with a parenthesis', '- a\n  ```\n  x\n  ```\n- b\n(see c:D.swift#L1-L3)\n  ```\n  y\n  ```\n'],
     ['a lazy line in a quote', '> a\nb\n> ```\n> c\n> ```\n'],
     ['a lazy line after an ordered item from 2', '1. a\n\n   ```\n   ```\n2. b\nCompare c.\n'],
     ['a tab-indented fence in a bullet item', '* a\n\n\t```kotlin\n\tlet v = 1\n\t```\n'],

@@ -25,8 +25,12 @@ interface OpenFence {
   lines: string[];
 }
 
-/** A paragraph's lazy line that can be nothing else: spaces, then a letter. */
-const LAZY_TEXT = /^ *[A-Za-z]/;
+/**
+ * A paragraph's lazy line that can be nothing else: spaces, then a letter or a character no block
+ * starts with (`(see a.swift#L3)`, a quote mark, `@`, `/`). Not `[`, `<`, `|`, a digit, or any
+ * marker of a list, quote, heading, fence, thematic break or setext underline.
+ */
+const LAZY_TEXT = /^ *[A-Za-z("'@/.,;:!?)$%&]/;
 const THEMATIC_OR_UNDERLINE = /^(?:([-*_])(?: *\1){2,}|=+|-+) *$/;
 const BULLET = /^[-*+](?= |$)/;
 const ORDERED = /^(\d{1,9})([.)])(?= |$)/;
@@ -58,9 +62,10 @@ const MAX_DEPTH = 10;
  * open with a block tag (`<details>`, `</div>`) and run to a blank line. A stretch with anything
  * else is not read here: a tab in a quote, after a line's leading whitespace (but in a fence's
  * content) or on a line that opens a quote, a lazy paragraph line that does not start with a
- * letter, any other HTML block, a heading, a thematic break or setext underline, a reference
- * definition, indented code, an empty list item, an ordered item that would interrupt a paragraph
- * not starting at 1, or a top-level fence still open at `to` before the end. Between them these are
+ * letter or a character no block starts with (LAZY_TEXT), any other HTML block, a heading, a
+ * thematic break or setext underline, a reference definition, indented code, an empty list item,
+ * an ordered item that would interrupt a paragraph not starting at 1, or a top-level fence still
+ * open at `to` before the end. Between them these are
  * where CommonMark's and markdown-it's rules get subtle; test/unit/fenced-blocks.test.ts holds
  * what is read here equal to markdown-it's parse, and counts how often it answers.
  */
@@ -144,7 +149,7 @@ export function nestedFences(
       // a next item of the same ordered list, or one starting at 1).
       if (paragraph && !blank && !interrupts(s, pos, stack[matched]!)) {
         // A lazy line goes on with the paragraph, its containers still open: read when it starts
-        // with a letter, which opens no block whatever its indentation; anything else, not sure.
+        // with a letter or the like, which opens no block whatever its indentation; else not sure.
         if (LAZY_TEXT.test(s.slice(pos))) continue;
         return null;
       }
