@@ -8,6 +8,11 @@
 //   build), and bundles chalk (a few KB) instead.
 // - `import.meta.url` is the bundle's own URL.
 import * as esbuild from 'esbuild';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const require = createRequire(import.meta.url);
 
 const BUNDLED = new Set(['chalk']);
 
@@ -41,3 +46,52 @@ await esbuild.build({ ...common, entryPoints: ['dist/cli/main.js'], supported: {
 // The workers load as any file does, and keep import(): the tokenizer's ES module build, as
 // before the code cache (its CommonJS build measured a few MiB more in a server's 60 MB answer).
 await esbuild.build({ ...common, entryPoints: ['dist/core/tokens/count-worker.js', 'dist/core/symbols/parse-worker.js'] });
+// secretlint (its core, the core's profiler, the recommended preset and its rules) in one CommonJS
+// file, with no dependency outside: loading it is one require() instead of Node 20's require() of
+// some forty ES modules (docs/design/secrets.md#loading-secretlint). The secret check loads it when
+// it is there, and the packages when not (src/core/secrets/secret-rules.ts). The licenses of the
+// packages it holds end the file.
+const secretlint = await esbuild.build({
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  outfile: 'dist/bin/secretlint.cjs',
+  metafile: true,
+  stdin: {
+    contents: [
+      "export { lintSource } from '@secretlint/core';",
+      "export { secretLintProfiler } from '@secretlint/profiler';",
+      "export { rules } from '@secretlint/secretlint-rule-preset-recommend';",
+    ].join('\n'),
+    // Where the core is: its profiler is found as the core finds it, nested or not.
+    resolveDir: path.dirname(require.resolve('@secretlint/core/package.json')),
+    sourcefile: 'secretlint.mjs',
+    loader: 'js',
+  },
+  logLevel: 'warning',
+});
+fs.appendFileSync('dist/bin/secretlint.cjs', licensesOf(Object.keys(secretlint.metafile.inputs)));
+
+/** A comment with each package's name, version and license text, for the files `inputs` of a bundle. */
+function licensesOf(inputs) {
+  const dirs = new Set();
+  for (const input of inputs) {
+    const at = input.lastIndexOf('node_modules/');
+    if (at === -1) continue;
+    const rest = input.slice(at + 'node_modules/'.length).split('/');
+    dirs.add(input.slice(0, at) + 'node_modules/' + rest.slice(0, rest[0].startsWith('@') ? 2 : 1).join('/'));
+  }
+  const parts = [...dirs].sort().map((dir) => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    const texts = fs
+      .readdirSync(dir)
+      .filter((f) => /^(licen[cs]e|copying)/i.test(f))
+      .sort()
+      .map((f) => fs.readFileSync(path.join(dir, f), 'utf8').trim());
+    return [`${pkg.name} ${pkg.version} (${pkg.license})`, ...texts].join('\n\n');
+  });
+  // ASCII only, like every bundle, and nothing that ends the comment.
+  const text = parts.join('\n\n----\n\n').replace(/\*\//g, '* /').replace(/[^\x00-\x7f]/g, (c) => (c === '\u00a9' ? '(c)' : `\\u{${c.codePointAt(0).toString(16)}}`));
+  return `\n/*\nThe packages bundled in this file, and their licenses:\n\n${text}\n*/\n`;
+}
