@@ -48,9 +48,9 @@ await esbuild.build({ ...common, entryPoints: ['dist/cli/main.js'], supported: {
 await esbuild.build({ ...common, entryPoints: ['dist/core/tokens/count-worker.js', 'dist/core/symbols/parse-worker.js'] });
 // secretlint (its core, the core's profiler, the recommended preset and its rules) in one CommonJS
 // file, with no dependency outside: loading it is one require() instead of Node 20's require() of
-// some forty ES modules (docs/design/secrets.md#loading-secretlint). The secret check loads it when
-// it is there, and the packages when not (src/core/secrets/secret-rules.ts). The licenses of the
-// packages it holds end the file.
+// 27 files, most of them ES modules (docs/design/secrets.md#loading-secretlint). The secret check
+// loads it when it is there, and the packages when not (src/core/secrets/secret-rules.ts). The
+// licenses of the packages it holds end the file.
 const secretlint = await esbuild.build({
   bundle: true,
   platform: 'node',
