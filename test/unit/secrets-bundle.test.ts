@@ -1,7 +1,7 @@
 // The build bundles secretlint into one CommonJS file (bin/bundle-cli.mjs), which the secret check
 // loads instead of the packages when it is there (src/core/secrets/secret-rules.ts): the same rules,
 // finding the same secrets at the same places, ASCII like every bundle, and the bundled packages'
-// licenses kept.
+// licenses kept; the core's profiler and debug log are left out.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -83,10 +83,17 @@ describe('secretlint as the build bundles it', () => {
     const text = fs.readFileSync(BUNDLE, 'latin1');
     expect(/[^\x00-\x7f]/.test(text)).toBe(false);
     const licenses = text.slice(text.lastIndexOf('The packages bundled in this file'));
-    for (const name of ['@secretlint/core', '@secretlint/profiler', '@secretlint/secretlint-rule-preset-recommend']) {
+    for (const name of ['@secretlint/core', '@secretlint/secretlint-rule-preset-recommend']) {
       const pkg = JSON.parse(fs.readFileSync(path.join(path.dirname(require.resolve(`${name}/package.json`)), 'package.json'), 'utf8'));
       expect(licenses).toContain(`${name} ${pkg.version} (MIT)`);
     }
     expect(licenses).toContain('Permission is hereby granted');
+  });
+
+  it('leaves out the profiler and debug: nothing watches the performance timeline or logs', () => {
+    const text = fs.readFileSync(BUNDLE, 'utf8');
+    expect(text).not.toContain('PerformanceObserver');
+    expect(text).not.toContain('process.env.DEBUG');
+    expect(text).not.toMatch(/^(@secretlint\/profiler|debug|ms) \d/m);
   });
 });
