@@ -3,8 +3,6 @@ import type { SkippedFile } from '../walk/collect-files.js';
 import { collectFiles } from '../walk/collect-files.js';
 import type { DriftReport } from '../drift/drift-types.js';
 import type { SnippetReport } from '../snippets/judge-snippets.js';
-import { loadGrammars } from '../symbols/grammar-loader.js';
-import { missingGrammars } from '../symbols/prepare-symbol-refs.js';
 import { READ_AT_PIN } from '../versions/run-versions.js';
 import { groupNotCloned } from './group-not-cloned.js';
 import { addSuggestions, pinnedTrees } from './suggest-fixes.js';
@@ -68,9 +66,9 @@ export async function verifyRefs(paths: readonly string[], ctx: Context, options
 }
 
 /**
- * A doc through the stages: read once, its refs found, the grammars its symbol refs need loaded
- * and its refs at a version read from git (each once a run), then every ref checked. Returns how
- * many refs were found.
+ * A doc through the stages: read once, its refs found, its refs at a version read from git (once
+ * a run), then every ref checked (a grammar loaded when a ref first has to parse with it). Returns
+ * how many refs were found.
  */
 async function checkDoc(file: string, root: string, run: VerifyRun): Promise<number> {
   const text = readDoc(file, run.ctx, run.findings);
@@ -78,10 +76,8 @@ async function checkDoc(file: string, root: string, run: VerifyRun): Promise<num
   const refs = findRefs(file, root, text, run.ctx, { resolver: run.aliases, isKnownAlias: run.isKnownAlias });
   // A ref into a folder not cloned is never read: no grammar loads and no git runs for it.
   const read = refs.some((r) => r.ref.includes(':')) ? refs.filter((r) => !readsNothing(r, run)) : refs;
-  const missing = missingGrammars(read.map((r) => r.ref));
-  if (missing.length > 0) await loadGrammars(missing);
   if (run.versions.pending(read)) await run.versions.prepare(read, run.aliases);
-  checkFoundRefs(file, refs, run);
+  await checkFoundRefs(file, refs, run);
   return refs.length;
 }
 
