@@ -9,6 +9,7 @@ import { symbolLanguageOf } from '../../src/core/symbols/languages.js';
 import { keepTable } from '../../src/core/symbols/table-cache.js';
 import { useTableCache } from '../../src/core/symbols/table-cache-folder.js';
 import type { Declaration } from '../../src/core/symbols/declaration.js';
+import { GitRepo } from '../helpers/git-repo.js';
 import { refcatInProcess } from '../helpers/in-process.js';
 import { tmpDir } from '../helpers/tmp.js';
 
@@ -58,5 +59,23 @@ describe('verify refs and the grammars of symbol refs', () => {
       ['@src/parsed.ts#Store.lost', first.errors[0].code],
     ]);
     expect(JSON.stringify(second)).not.toContain('grammar_not_loaded');
+  });
+
+  it('a ref checked again once its grammar is loaded keeps the warnings given once a run (a pin not read)', async () => {
+    // Python: a grammar the test above did not load.
+    const python = symbolLanguageOf('a.py')!;
+    expect(loadedGrammar(python)).toBeNull();
+    const dir = tmpDir({ 'workspace.lock.json': JSON.stringify({ repos: [{ alias: 'ext', name: 'ext', ref: '-x' }] }), 'a.md': 'See @ext:src/a.py#greet.\n' });
+    GitRepo.init({ 'src/a.py': 'def greet(name):\n    return name\n' }, path.join(dir, 'externals', 'ext')).commit('c1');
+    const home = path.join(tmpDir(), '.sdqctl');
+    const r = await refcatInProcess(['verify', 'refs', 'a.md', '--strict', '--json'], { cwd: dir, env: { SDQCTL_HOME: home } });
+    expect(loadedGrammar(python)).not.toBeNull();
+    const report = JSON.parse(r.stdout);
+    expect(report.valid).toBe(1);
+    expect(report.warnings.map((w: { code: string; message: string }) => [w.code, w.message])).toEqual([['pin_unread', expect.stringContaining("'-x'")]]);
+    expect(r.code).toBe(1);
+    // The same, read with the table kept: one warning, the same.
+    const again = await refcatInProcess(['verify', 'refs', 'a.md', '--strict', '--json'], { cwd: dir, env: { SDQCTL_HOME: home } });
+    expect(JSON.parse(again.stdout).warnings).toEqual(report.warnings);
   });
 });

@@ -4,7 +4,7 @@
  * and its drift input is kept. The versions the refs need are ready before; a grammar is loaded
  * when a ref first needs it.
  */
-import type { Finding } from '../../shared/errors.js';
+import type { Diagnostic, Finding } from '../../shared/errors.js';
 import { shownPath } from '../../shared/paths.js';
 import { extract } from '../extract/extract.js';
 import { addSnippetEntry, judgeSnippet } from '../snippets/judge-snippets.js';
@@ -23,12 +23,22 @@ import { driftInput, type VerifyRun } from './verify-run.js';
  */
 export async function checkFoundRefs(file: string, refs: readonly FoundRef[], run: VerifyRun): Promise<void> {
   for (const r of refs) {
-    const missing = checkFoundRef(file, r, run, true);
-    if (missing) {
-      await loadGrammars(missing);
-      checkFoundRef(file, r, run, false);
+    const first = checkFoundRef(file, r, run, null);
+    if (first) {
+      await loadGrammars(first.missing);
+      checkFoundRef(file, r, run, first.before);
     }
   }
+}
+
+/** A ref's first check, given up for a grammar to load: what to load, and what else it found. */
+interface GivenUp {
+  missing: SymbolLanguage[];
+  /**
+   * Its other errors and its warnings. Some are given once a run (an alias's pin read at a
+   * version): the second check would not see them again.
+   */
+  before: { errors: readonly Diagnostic[]; warnings: readonly Diagnostic[] };
 }
 
 /**
@@ -45,10 +55,11 @@ export function readsNothing(found: FoundRef, run: VerifyRun): boolean {
 }
 
 /**
- * Checks one ref. With `mayLoad`, a ref that needs a grammar not loaded yet adds nothing and
- * returns the grammars to load before it is checked again.
+ * Checks one ref. On a first check (`before` null), a ref that needs a grammar not loaded yet adds
+ * nothing and returns what to load before it is checked again, with `before` what the first check
+ * found: what the second does not find again is the ref's too.
  */
-function checkFoundRef(file: string, found: FoundRef, run: VerifyRun, mayLoad: boolean): SymbolLanguage[] | null {
+function checkFoundRef(file: string, found: FoundRef, run: VerifyRun, before: GivenUp['before'] | null): GivenUp | null {
   const { line, text, ref, dirs, citation } = found;
   const { ctx, aliases, findings, driftRefs, snippets, bareRefs, confine } = run;
   if (readsNothing(found, run)) {
@@ -72,16 +83,18 @@ function checkFoundRef(file: string, found: FoundRef, run: VerifyRun, mayLoad: b
     walkCache: run.walkCache,
     versions: run.versions.prepared,
   });
-  if (mayLoad && report.errors.some((e) => e.code === 'grammar_not_loaded')) {
+  if (before === null && report.errors.some((e) => e.code === 'grammar_not_loaded')) {
     const missing = missingGrammars([ref]);
-    if (missing.length > 0) return missing;
+    const errors = report.errors.filter((e) => e.code !== 'grammar_not_loaded');
+    if (missing.length > 0) return { missing, before: { errors, warnings: report.warnings } };
   }
-  const at = (severity: Finding['severity']) => (d: (typeof report.errors)[number]) =>
+  const at = (severity: Finding['severity']) => (d: Diagnostic) =>
     findings.push({ severity, code: d.code, message: d.message, details: d.details, ref: text, file, line });
-  report.errors.forEach(at('error'));
-  report.warnings.forEach(at('warning'));
+  const errors = before ? [...notIn(before.errors, report.errors), ...report.errors] : report.errors;
+  errors.forEach(at('error'));
+  (before ? [...notIn(before.warnings, report.warnings), ...report.warnings] : report.warnings).forEach(at('warning'));
   // A broken ref has no snippet verdict: its error says what is wrong.
-  if (judging && report.errors.length === 0) {
+  if (judging && errors.length === 0) {
     const away = report.results.find((r) => !run.comparable!.allows(r.path));
     if (away) {
       const message = `Snippet not compared: ${shownPath(ctx.cwd, away.path)} is outside the root ${ctx.cwd} and every alias target`;
@@ -92,4 +105,11 @@ function checkFoundRef(file: string, found: FoundRef, run: VerifyRun, mayLoad: b
   const input = driftRefs && !report.errors.some((e) => e.code === 'outside_root') && driftInput(file, line, text, ref, aliases, dirs);
   if (input) driftRefs!.push(input);
   return null;
+}
+
+/** The diagnostics of `first` that `again` does not hold. */
+function notIn(first: readonly Diagnostic[], again: readonly Diagnostic[]): Diagnostic[] {
+  const key = (d: Diagnostic) => `${d.code}\0${d.message}\0${d.details.join('\0')}`;
+  const seen = new Set(again.map(key));
+  return first.filter((d) => !seen.has(key(d)));
 }
