@@ -40,6 +40,20 @@ describe('redaction keeps every line and every byte but the secret (docs/refs.md
     expect(found.lines).toEqual(['x', 'export const token = "[REDACTED github]";', 'y']);
   });
 
+  it.each([
+    ['deploy.sh', 'export AWS_SECRET_ACCESS_KEY="[REDACTED aws]"'],
+    ['aws.json', '{"AccessKeyId": "x", "SecretAccessKey": "[REDACTED aws]"}'],
+    ['credentials.ini', 'aws_secret_access_key = [REDACTED aws]'],
+    ['c.ini', 'aws_secret_access_key=[REDACTED aws]'],
+    ['.npmrc', '//registry.npmjs.org/:_authToken=[REDACTED npm]'],
+  ])('a rule that reports from the key\'s name (%s): the name, its connector and quotes stay, and it reads the same redacted again', (file, line) => {
+    const s = fakeSecrets().find((f) => f.file === file)!;
+    const found = scanText(`x\n${s.text}\ny\n`, s.file)!;
+    expect(found.lines.at(-2)).toBe(line);
+    const again = scanText(found.lines.join('\n'), s.file);
+    expect(again?.lines ?? found.lines).toEqual(found.lines);
+  });
+
   it('two secrets on one line: two markers', () => {
     const a = fake('github', 'src/config.ts').value;
     const b = fake('slack', 'notify.py').value;

@@ -157,11 +157,21 @@ const TOKEN = /[A-Za-z0-9+/=_.~-]/;
 const VALUE_AFTER = /^["']?[ \t]*(?::|=>|=)[ \t]*["']?[A-Za-z0-9+/=_.~-]+/;
 
 /**
- * A report's range widened to the whole secret. Some rules report the start of their whole match
- * with the length of the secret alone (AWS's secret key, npm's `_authToken=` and `x-oauth-basic`),
- * so the range ends inside the secret, or even before it: a redaction must never leave a secret's
- * tail printed (docs/design/secrets.md). So a range that ends inside a token (or a URL's `://`)
- * runs on to the token's end, and one that ends at a key's name takes the value after it.
+ * The key's name and connector at the start of the two rules' ranges that start at them: AWS's
+ * secret access key (`AWS_SECRET_ACCESS_KEY="`, `"SecretAccessKey": "`) and npm's `_authToken=`.
+ * Only these names: a looser one (any word and `=`) took a base64 token's own `=` for a connector.
+ * A value already redacted (`_authToken=[REDACTED npm]`, a cited copy) is redacted the same again.
+ */
+const NAME_BEFORE = /^["']?(?:[\w.-]*(?:SECRET|secret|Secret)_?(?:ACCESS|access|Access)_?(?:KEY|key|Key)|_authToken)["']?[ \t]*(?::|=>|=)[ \t]*["']?(?=[A-Za-z0-9+/_.~-]|\[REDACTED )/;
+const REDACTED = '[REDACTED ';
+
+/**
+ * A report's range made the whole secret, and only it. Some rules report the start of their whole
+ * match with the length of the secret alone (AWS's secret key, npm's `_authToken=` and
+ * `x-oauth-basic`), so the range ends inside the secret, or even before it: a redaction must never
+ * leave a secret's tail printed (docs/design/secrets.md). So a range that ends inside a token (or a
+ * URL's `://`) runs on to the token's end, and one that ends at a key's name takes the value after
+ * it. A range that starts at a key's name starts at its value: the name and its quotes stay.
  */
 export function wholeSecret(text: string, [start, end]: Range): [number, number] {
   const inToken = (i: number) => i >= 0 && i < text.length && (TOKEN.test(text[i]!) || text[i] === ':');
@@ -170,6 +180,12 @@ export function wholeSecret(text: string, [start, end]: Range): [number, number]
   if (rest) {
     end += rest[0].length;
     while (end < text.length && TOKEN.test(text[end]!)) end++;
+  }
+  const name = NAME_BEFORE.exec(text.slice(start, end + REDACTED.length));
+  if (name && start + name[0].length < end) {
+    start += name[0].length;
+    // Redacted already: the whole `[REDACTED <rule>]`, so that it reads the same again.
+    if (text.startsWith(REDACTED, start)) end = Math.max(end, text.indexOf(']', start) + 1);
   }
   return [start, end];
 }
