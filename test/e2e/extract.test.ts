@@ -250,7 +250,7 @@ describe('refcat --json', () => {
 describe('errors and exit codes', () => {
   it.each([
     [['@nope.py#L1'], 1, `Error: REFCAT ref not found: @nope.py#L1\n  Searched: ${path.join(BASIC, 'nope.py')}\n`],
-    [['@src'], 1, 'Error: Is a directory: @src\n'],
+    [['@src'], 1, 'Error: Is a directory: @src\n  A glob reads the files in it: @src/**\n'],
     [['@src/app.py#/zzz/'], 1, 'Error: Pattern /zzz/ not found in @src/app.py#/zzz/\n'],
     [['@src/app.py#L0'], 2, 'Error: Cannot parse ref: @src/app.py#L0 (line numbers start at 1; L0 is not a line)\n'],
     [['@a b.py'], 2, 'Error: Cannot parse ref: @a b.py (whitespace inside the ref)\n'],
@@ -387,7 +387,7 @@ describe('globs (docs/reference.md#globs)', () => {
     expect(refcat(['@lines.txt#/zzz/', '@src', '@lines.txt', '--list-files'])).toEqual({
       code: 1,
       stdout: 'lines.txt\n',
-      stderr: 'Error: Pattern /zzz/ not found in @lines.txt#/zzz/\nError: Is a directory: @src\n',
+      stderr: 'Error: Pattern /zzz/ not found in @lines.txt#/zzz/\nError: Is a directory: @src\n  A glob reads the files in it: @src/**\n',
     });
   });
 

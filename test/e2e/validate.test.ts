@@ -53,6 +53,7 @@ describe('refcat validate: text output', () => {
       'Error: Cannot parse ref: @src/app.py#L0 (line numbers start at 1; L0 is not a line)',
       '  at bad/refs.conv:6',
       'Error: Is a directory: @src',
+      '  A glob reads the files in it: @src/**',
       '  at bad/refs.conv:7',
       'Error: Glob matched no files: @src/*.rs',
       '  at bad/refs.conv:8',

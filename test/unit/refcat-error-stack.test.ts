@@ -33,7 +33,7 @@ describe('RefcatError: no stack trace, the same message', () => {
     ['@missing.py', { code: 'not_found', message: 'REFCAT ref not found: @missing.py', details: ['Searched: {dir}/missing.py'] }],
     ['@a.py#/nothing/', { code: 'pattern_not_found', message: 'Pattern /nothing/ not found in @a.py#/nothing/' }],
     ['@nope/*.py', { code: 'glob_no_match', message: 'Glob matched no files: @nope/*.py' }],
-    ['@sub', { code: 'is_directory', message: 'Is a directory: @sub' }],
+    ['@sub', { code: 'is_directory', message: 'Is a directory: @sub', details: ['A glob reads the files in it: @sub/**'] }],
     ['@bin.dat', { code: 'binary', message: 'Binary file: @bin.dat' }],
     ['@a.py#L0', { code: 'invalid_ref', message: 'Cannot parse ref: @a.py#L0 (line numbers start at 1; L0 is not a line)' }],
     [
