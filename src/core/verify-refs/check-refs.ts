@@ -85,14 +85,15 @@ function checkFoundRef(file: string, found: FoundRef, run: VerifyRun, before: Gi
   });
   if (before === null && report.errors.some((e) => e.code === 'grammar_not_loaded')) {
     const missing = missingGrammars([ref]);
-    const errors = report.errors.filter((e) => e.code !== 'grammar_not_loaded');
-    if (missing.length > 0) return { missing, before: { errors, warnings: report.warnings } };
+    const others = report.errors.filter((e) => e.code !== 'grammar_not_loaded');
+    if (missing.length > 0) return { missing, before: { errors: others, warnings: report.warnings } };
   }
   const at = (severity: Finding['severity']) => (d: Diagnostic) =>
     findings.push({ severity, code: d.code, message: d.message, details: d.details, ref: text, file, line });
   const errors = before ? [...notIn(before.errors, report.errors), ...report.errors] : report.errors;
+  const warnings = before ? [...notIn(before.warnings, report.warnings), ...report.warnings] : report.warnings;
   errors.forEach(at('error'));
-  (before ? [...notIn(before.warnings, report.warnings), ...report.warnings] : report.warnings).forEach(at('warning'));
+  warnings.forEach(at('warning'));
   // A broken ref has no snippet verdict: its error says what is wrong.
   if (judging && errors.length === 0) {
     const away = report.results.find((r) => !run.comparable!.allows(r.path));
