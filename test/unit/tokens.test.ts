@@ -103,8 +103,23 @@ describe('which texts may hold a long pre-token (one pass, as the regex says)', 
     }
   });
 
+  it.each([
+    ['127 letters in a row', 'ab '.repeat(200) + 'a'.repeat(127) + ' x'.repeat(200), false],
+    ['128 letters in a row', 'ab '.repeat(200) + 'a'.repeat(128) + ' x'.repeat(200), true],
+    ['128 letters at the very end', 'ab '.repeat(200) + 'a'.repeat(128), true],
+    ['128 letters at the very start', 'a'.repeat(128) + ' x'.repeat(300), true],
+    ['127 spaces then a letter', 'a b'.repeat(200) + ' '.repeat(127) + 'b' + ' a'.repeat(10), false],
+    ['128 spaces of two kinds', 'a b'.repeat(200) + ' \t'.repeat(64) + 'b a'.repeat(10), true],
+    ['128 newlines and slashes, the slashes no spaces', 'ab '.repeat(200) + '\n/'.repeat(64) + 'ab '.repeat(10), true],
+    ['127 newlines and slashes', 'ab '.repeat(200) + '\n/'.repeat(63) + '\n' + 'ab '.repeat(10), false],
+    ['ordinary source', repoText.slice(0, 100_000), mayHoldLongPieceByRegex(repoText.slice(0, 100_000))],
+  ])('a run of 128 found where it is: %s', (_name, text, expected) => {
+    expect(mayHoldLongPieceByRegex(text)).toBe(expected);
+    expect(mayHoldLongPiece(text)).toBe(expected);
+  });
+
   it('finds the same runs (fast-check)', () => {
-    const run = fc.tuple(fc.constantFrom('a', ' ', '\n', '\r', '/', '\t', '\u3000', '=', '😀', '\n/'), fc.integer({ min: 1, max: 140 })).map(([c, n]) => c.repeat(n));
+    const run = fc.tuple(fc.constantFrom('a', ' ', '\n', '\r', '/', '\t', '\u3000', '=', '😀', '\n/', 'a b', 'a\n'), fc.integer({ min: 1, max: 140 })).map(([c, n]) => c.repeat(n));
     fc.assert(
       fc.property(fc.array(run, { maxLength: 30 }), (runs) => {
         const text = runs.join('');
