@@ -71,6 +71,14 @@ export class RefError extends RefcatError {
   }
 }
 
+/** A ref that names a folder, on disk or at a version: the glob that reads its files is the hint (`@src/**`). */
+export function directoryError(refText: string): RefError {
+  const hash = refText.indexOf('#');
+  const folder = (hash === -1 ? refText : refText.slice(0, hash)).replace(/\/+$/, '');
+  const glob = `${folder}/**${hash === -1 ? '' : refText.slice(hash)}`;
+  return new RefError('is_directory', `Is a directory: ${refText}`, refText, [`A glob reads the files in it: ${glob}`]);
+}
+
 export function isRefcatError(err: unknown): err is RefcatError {
   return err instanceof RefcatError;
 }

@@ -35,6 +35,23 @@ describe('messages about pins and revisions (docs/refs.md#refs-at-a-version)', (
     expect(fs.existsSync(path.join(ws, 'written'))).toBe(false);
   });
 
+  it('a folder read at a version says the glob that reads its files, as a folder on disk does', async () => {
+    const { ws, ext } = workspace([]);
+    const pin = ext.commit('c2', { 'sub/g.txt': 'two\n' });
+    fs.writeFileSync(path.join(ws, 'workspace.lock.json'), JSON.stringify({ repos: [{ alias: 'ext', name: 'ext', ref: pin }] }));
+    for (const [args, ref, glob] of [
+      [['ext:sub'], 'ext:sub', 'ext:sub/**'],
+      [['ext@HEAD:sub/#L1'], 'ext@HEAD:sub/#L1', 'ext@HEAD:sub/**#L1'],
+      [['--at', 'HEAD', '@sub'], '@sub', '@sub/**'],
+    ] as const) {
+      const r = await run(path.join(ws, ...(args[0] === '--at' ? ['externals', 'ext'] : [])), ...args);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(`Error: Is a directory: ${ref}\n  A glob reads the files in it: ${glob}\n`);
+    }
+    // The glob it names reads the folder at that version.
+    expect((await run(ws, '-q', 'ext@HEAD:sub/**')).stdout).toBe('two\n');
+  });
+
   it('a 3,000-character pin and a 5,000-character revision are cut short in messages', async () => {
     const long = 'a'.repeat(3000);
     const { ws } = workspace([{ alias: 'ext', name: 'ext', ref: long }]);

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { type Diagnostic, isRefcatError, RefError } from '../../shared/errors.js';
+import { type Diagnostic, directoryError, isRefcatError, RefError } from '../../shared/errors.js';
 import { specOf } from '../ref-spec/format-ref-spec.js';
 import { PatternBudget } from '../regex/pattern-search.js';
 import type { ContentSpan } from './content-span.js';
@@ -271,7 +271,7 @@ function openFile(abs: string, refText: string): { fd: number; size: number } {
   }
   try {
     const stat = fs.fstatSync(fd);
-    if (stat.isDirectory()) throw isDirectory(refText);
+    if (stat.isDirectory()) throw directoryError(refText);
     if (!stat.isFile()) throw new RefError('not_regular', `Not a regular file: ${refText}`, refText);
     return { fd, size: stat.size };
   } catch (err) {
@@ -288,14 +288,14 @@ function checkRegular(abs: string, refText: string): void {
   } catch (err) {
     throw readError(err, refText);
   }
-  if (stat.isDirectory()) throw isDirectory(refText);
+  if (stat.isDirectory()) throw directoryError(refText);
   if (!stat.isFile()) throw new RefError('not_regular', `Not a regular file: ${refText}`, refText);
 }
 
 function readError(err: unknown, refText: string): RefError {
   if (err instanceof RefError) return err;
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'EISDIR') return isDirectory(refText);
+  if (code === 'EISDIR') return directoryError(refText);
   if (code === 'ELOOP') return new RefError('unreadable', `Cannot read ${refText}: a symlink loop (each link leads to another, never to a file)`, refText);
   if (code === 'EACCES' || code === 'EPERM') {
     return new RefError('unreadable', `Cannot read ${refText}: permission denied`, refText);
@@ -311,10 +311,3 @@ export function clampWarning(refText: string, r: Extraction): Diagnostic {
   return { code: 'clamped', message: `REFCAT line range exceeds file bounds: ${refText}`, details: [detail], ref: refText };
 }
 
-/** A ref that names a folder: the glob that reads its files is the hint (`@src/**`). */
-function isDirectory(refText: string): RefError {
-  const hash = refText.indexOf('#');
-  const folder = (hash === -1 ? refText : refText.slice(0, hash)).replace(/\/+$/, '');
-  const glob = `${folder}/**${hash === -1 ? '' : refText.slice(hash)}`;
-  return new RefError('is_directory', `Is a directory: ${refText}`, refText, [`A glob reads the files in it: ${glob}`]);
-}

@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../shared/context.js';
-import { type Diagnostic, RefcatError, RefError } from '../../shared/errors.js';
+import { type Diagnostic, directoryError, RefcatError, RefError } from '../../shared/errors.js';
 import { shownPath } from '../../shared/paths.js';
 import { GitRunner } from '../git/git-runner.js';
 import { type BatchAnswer, ObjectBatch } from '../git/object-batch.js';
@@ -297,7 +297,7 @@ export class VersionReader {
       const has = !revision && diskHoldsAny(abs) ? ['The checkout has it: --worktree reads the checkout'] : [];
       throw new RefError('not_found', `REFCAT ref not found: ${target.ref}`, target.ref, [`Not in commit ${commit.slice(0, 7)} of ${where}`, ...has]);
     }
-    if (answer.type === 'tree') throw new RefError('is_directory', `Is a directory: ${target.ref}`, target.ref);
+    if (answer.type === 'tree') throw directoryError(target.ref);
     if (answer.type !== 'blob') throw new RefError('not_regular', `Not a regular file: ${target.ref}`, target.ref);
     if (!answer.whole) {
       // Too large to hold: read from disk when the checkout holds exactly the pinned blob.
