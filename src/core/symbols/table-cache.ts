@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +6,11 @@ import type { Declaration, SymbolKind } from './declaration.js';
 import { grammarStamp, readQuery } from './grammar-loader.js';
 import type { SymbolLanguage } from './languages.js';
 import { tableCacheFolder } from './table-cache-folder.js';
+import { lazyRequire } from '../../shared/lazy.js';
+
+// Required when a table is first kept or looked for: an outline's parse worker only parses, and
+// loading node:crypto is 10 ms of a worker's start (docs/design/symbols.md#an-outline-on-two-cores).
+const crypto = lazyRequire<typeof import('node:crypto')>('node:crypto');
 
 /**
  * Declaration tables kept on disk between runs (docs/symbols.md#the-table-cache): a symbol ref
@@ -102,7 +106,7 @@ export function keepTable(text: string, language: SymbolLanguage, table: readonl
   if (file === null) return;
   const json = JSON.stringify({ format: FORMAT, language: language.id, rows: table.map(rowOf) });
   if (json.length > MAX_ENTRY_BYTES) return;
-  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  const tmp = `${file}.${crypto().randomBytes(6).toString('hex')}.tmp`;
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     // Made here, or by someone else meanwhile: used only if it passes the check now that it is there.
@@ -151,7 +155,7 @@ export function prune(folder: string, max: number): void {
 function entryFile(folder: string, text: string, language: SymbolLanguage): string | null {
   const stamp = stampOf(language);
   if (stamp === null) return null;
-  const key = createHash('sha256').update(stamp).update('\0').update(text).digest('hex');
+  const key = crypto().createHash('sha256').update(stamp).update('\0').update(text).digest('hex');
   return path.join(folder, `${key}.json`);
 }
 
