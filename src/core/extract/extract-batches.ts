@@ -62,7 +62,7 @@ export class BatchRun {
     const options = given.walkCache ? given : { ...given, walkCache: new WalkCache() };
     // An outline's files may be parsed on two cores (tables-ahead.ts): the list, read first.
     const ahead = options.outline && !options.checkOnly && !parsesOffThread();
-    if (ahead) planTablesAhead(batches.flatMap((b) => outlineFiles(b.inputs, ctx, batchOptions(b, options))), parseWorkerFile());
+    if (ahead) planTablesAhead(outlineFilesOf(batches, ctx, options), parseWorkerFile());
     // One generator from the steps to the caller: each level costs every file of a glob a resume.
     try {
       for (const batch of batches) {
@@ -127,6 +127,11 @@ function located(d: Diagnostic, at: string | undefined): Diagnostic {
 }
 
 const NO_MATCH = new Set(['not_found', 'glob_no_match']);
+
+/** The files an outline of `batches` parses, in the order it reads them (outlineFiles(), through `options.walkCache`). */
+export function outlineFilesOf(batches: readonly RefBatch[], ctx: Context, options: ExtractOptions): string[] {
+  return batches.flatMap((b) => outlineFiles(b.inputs, ctx, batchOptions(b, options)));
+}
 
 function batchOptions(batch: RefBatch, options: ExtractOptions): ExtractOptions {
   return { ...options, searchDirs: batch.searchDirs ?? options.searchDirs, aliases: batch.aliases ?? options.aliases };

@@ -1,10 +1,11 @@
 import { prepareSymbolRefs } from '../symbols/prepare-symbol-refs.js';
-import { prepareOutline } from '../symbols/prepare-outline.js';
+import { planOutlineEngine, prepareOutline } from '../symbols/prepare-outline.js';
 import type { Context } from '../../shared/context.js';
 import { visible } from '../../shared/visible.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
 import type { Diagnostic, ExitCode } from '../../shared/errors.js';
-import { BatchRun, extractBatches, type Logged, type RefBatch } from '../extract/extract-batches.js';
+import { BatchRun, extractBatches, type Logged, outlineFilesOf, type RefBatch } from '../extract/extract-batches.js';
+import { WalkCache } from '../walk/walk-cache.js';
 import type { Extraction, ExtractOptions, ExtractReport } from '../extract/extract.js';
 import { diagnosticJson, ExtractionWriter, type OutputFormat, renderCheck, renderers, type RenderOptions } from '../output/render-extraction.js';
 import type { Counter } from '../tokens/counter.js';
@@ -83,7 +84,8 @@ export interface ExtractionOutcome {
  */
 export async function runExtraction(given: ExtractionRequest, sink: ExtractionSink, ctx: Context): Promise<ExtractionOutcome> {
   const { batches, problems } = await allBatches(given, ctx);
-  const req = await withVersions(given, batches, ctx);
+  const req = await withVersions(walkedOnce(given, ctx), batches, ctx);
+  await prepareGrammars(req, batches, ctx);
   if (req.mode === 'check' || req.mode === 'files') return report(req, batches, problems, sink, ctx);
   const tokens = req.tokens;
   const inMemory = tokens !== undefined && (tokens.maxTokens !== undefined || (tokens.count && req.format === 'json' && tokens.json !== 'printed'));
@@ -118,14 +120,10 @@ interface Done {
 
 async function allBatches(req: ExtractionRequest, ctx: Context): Promise<{ batches: RefBatch[]; problems: Diagnostic[] }> {
   const problems = [...(req.problems ?? [])];
-  if (req.workflow === undefined) {
-    await prepareGrammars(req, req.batches);
-    return { batches: req.batches, problems };
-  }
+  if (req.workflow === undefined) return { batches: req.batches, problems };
   const { workflowRefs } = await import('../workflow/workflow-refs.js');
   const workflow = workflowRefs(req.workflow, ctx, req.extract.aliases ?? new AliasResolver(ctx));
   const batches = [...req.batches, ...workflow.batches];
-  await prepareGrammars(req, batches);
   return { batches, problems: [...problems, ...workflow.errors] };
 }
 
@@ -144,13 +142,26 @@ async function withVersions(req: ExtractionRequest, batches: RefBatch[], ctx: Co
   return versions ? { ...req, extract: { ...req.extract, aliases, versions } } : req;
 }
 
-/** Symbol refs and outlines are read synchronously: their grammars load first, and only theirs. */
-async function prepareGrammars(req: ExtractionRequest, batches: RefBatch[]): Promise<void> {
+/**
+ * An outline's globs are walked once, to plan its parse (prepareGrammars()) and to read it: the
+ * request carries the walk cache and alias resolver both use.
+ */
+function walkedOnce(req: ExtractionRequest, ctx: Context): ExtractionRequest {
+  if (!req.extract.outline || (req.extract.walkCache && req.extract.aliases)) return req;
+  return { ...req, extract: { ...req.extract, walkCache: req.extract.walkCache ?? new WalkCache(), aliases: req.extract.aliases ?? new AliasResolver(ctx) } };
+}
+
+/**
+ * Symbol refs and outlines are read synchronously: their grammars load first, and only theirs,
+ * after the refs at a version are read (an outline's plan leaves their files out).
+ */
+async function prepareGrammars(req: ExtractionRequest, batches: RefBatch[], ctx: Context): Promise<void> {
   const inputs = batches.flatMap((b) => b.inputs);
+  const outline = req.extract.outline && req.mode !== 'check' && req.mode !== 'files';
+  // Before any grammar loads: how much code the outline parses decides how tree-sitter is compiled.
+  if (outline) planOutlineEngine(() => outlineFilesOf(batches, ctx, req.extract));
   await prepareSymbolRefs(inputs);
-  if (req.extract.outline && req.mode !== 'check' && req.mode !== 'files') {
-    await prepareOutline(inputs);
-  }
+  if (outline) await prepareOutline(inputs);
 }
 
 /** Result by result: each is written before the next is read. */

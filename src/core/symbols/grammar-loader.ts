@@ -33,17 +33,28 @@ export interface EngineOptions {
 
 let engine: Promise<typeof import('web-tree-sitter')> | null = null;
 let tierUp = false;
+/** tree-sitter's own WebAssembly may be optimized, the grammars' not: see tierUpRuntime(). */
+let runtimeTiers = false;
+/** tree-sitter's runtime compiled here (runtimeTiers), or by the thread that started this one. */
+let runtimeModule: WasmModule | null = null;
 /**
  * The grammars' WebAssembly memory, made here so its size can be read: it grows with the largest
  * file parsed and is never given back (a server replaces the worker that holds it).
  */
 let heap: WasmMemory | null = null;
 
-/** The part of WebAssembly.Memory used here (the compile target's lib has no WebAssembly types). */
+/** The parts of WebAssembly used here (the compile target's lib has no WebAssembly types). */
 interface WasmMemory {
   buffer: ArrayBuffer;
 }
-const WasmMemoryOf = (globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number; maximum: number }) => WasmMemory } }).WebAssembly.Memory;
+/** A compiled WebAssembly module: it can be sent to a worker, which then shares its code. */
+export type WasmModule = object;
+interface Wasm {
+  Memory: new (d: { initial: number; maximum: number }) => WasmMemory;
+  compile(bytes: Uint8Array): Promise<WasmModule>;
+  instantiate(module: WasmModule, imports: unknown): Promise<unknown>;
+}
+const wasm = (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly;
 const grammars = new Map<string, Promise<Grammar>>();
 const ready = new Map<string, Grammar>();
 /** The grammar being linked: web-tree-sitter links one at a time (see loadGrammar()). */
@@ -54,16 +65,61 @@ export function configureSymbolEngine(options: EngineOptions): void {
   tierUp = options.tierUp ?? false;
 }
 
+/**
+ * For a command that runs once but parses many files (an outline of a glob): V8 may optimize
+ * tree-sitter's own WebAssembly, the parser and the query cursor that every file runs, while the
+ * grammars stay on the baseline compiler (docs/design/symbols.md#the-runtime-optimized). Call
+ * before the first grammar loads; no effect after, or when everything may be optimized already.
+ */
+export function tierUpRuntime(): void {
+  runtimeTiers = true;
+}
+
+/** Whether tree-sitter is loaded (or loading) in this thread: the engine's options are settled. */
+export function engineLoaded(): boolean {
+  return engine !== null;
+}
+
+/**
+ * The runtime this thread compiled under tierUpRuntime(), for a worker to share (its code and
+ * what V8 optimized of it) rather than compile its own; null when there is none.
+ */
+export function compiledRuntime(): WasmModule | null {
+  return runtimeModule;
+}
+
+/** Instantiate tree-sitter's runtime from `module` (compiledRuntime() of the thread that started this one). Before the first load. */
+export function shareRuntime(module: WasmModule): void {
+  runtimeModule = module;
+}
+
 function loadEngine(): Promise<typeof import('web-tree-sitter')> {
   engine ??= (async () => {
-    // Baseline compiler only: set before the first WebAssembly compile of the process.
-    if (!tierUp) v8.setFlagsFromString('--liftoff-only');
+    // A runtime that may be optimized is compiled before the flag is set, and the grammars after.
+    const ownRuntime = !tierUp && runtimeTiers && runtimeModule === null;
+    // Baseline compiler only: set before the first WebAssembly compile this flag is meant for.
+    if (!tierUp && !ownRuntime) v8.setFlagsFromString('--liftoff-only');
     // Its CommonJS build, through require: 15-20 ms less CPU than import() of its ES module from
     // the bundle, which starts Node's ES module loader for it (docs/design/symbols.md).
-    const ts = createRequire(import.meta.url)('web-tree-sitter') as typeof import('web-tree-sitter');
+    const require = createRequire(import.meta.url);
+    const ts = require('web-tree-sitter') as typeof import('web-tree-sitter');
+    if (ownRuntime) runtimeModule = await wasm.compile(fs.readFileSync(require.resolve('web-tree-sitter/tree-sitter.wasm')));
     // 32 MiB to start (the runtime's own default), up to the 2 GiB the runtime allows.
-    heap = new WasmMemoryOf({ initial: 512, maximum: 32768 });
-    await ts.Parser.init({ wasmMemory: heap } as unknown as Parameters<typeof ts.Parser.init>[0]);
+    heap = new wasm.Memory({ initial: 512, maximum: 32768 });
+    const runtime = runtimeModule;
+    if (runtime) {
+      // Emscripten's hook: the runtime instantiated from the module compiled above, or from a
+      // worker's parent's. The hook has no way to fail, so a failure ends the wait here.
+      let fail: (err: unknown) => void = () => {};
+      const failed = new Promise<never>((_, reject) => (fail = reject));
+      const instantiateWasm = (imports: unknown, done: (instance: unknown, module: WasmModule) => void) => {
+        wasm.instantiate(runtime, imports).then((instance) => done(instance, runtime), fail);
+      };
+      await Promise.race([ts.Parser.init({ wasmMemory: heap, instantiateWasm } as unknown as Parameters<typeof ts.Parser.init>[0]), failed]);
+    } else {
+      await ts.Parser.init({ wasmMemory: heap } as unknown as Parameters<typeof ts.Parser.init>[0]);
+    }
+    if (ownRuntime) v8.setFlagsFromString('--liftoff-only');
     return ts;
   })();
   return engine;

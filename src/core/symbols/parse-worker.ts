@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { parseDeclarations } from './declaration-table.js';
 import type { ParseAnswer, ParseRequest } from './declaration-worker.js';
-import { configureSymbolEngine, loadGrammar, symbolHeapBytes } from './grammar-loader.js';
+import { configureSymbolEngine, loadGrammar, shareRuntime, symbolHeapBytes } from './grammar-loader.js';
 import { MAX_SYMBOL_FILE_BYTES, SYMBOL_LANGUAGES, symbolLanguageOf } from './languages.js';
 import { AHEAD_FREE, AHEAD_POSTED, AHEAD_THEIRS, type AheadAnswer, type AheadData } from './tables-ahead.js';
 
@@ -48,9 +48,11 @@ function serve(flag: Int32Array, syncPort: MessagePort, tierUp: boolean): void {
 }
 
 /** An outline's files from the end of the list, each claimed, read, answered and marked posted. */
-async function readAhead({ files, claims, done, port }: AheadData): Promise<void> {
-  // A command that runs once: the baseline compiler only, as in the thread that started this one.
+async function readAhead({ files, claims, done, port, runtime }: AheadData): Promise<void> {
+  // A command that runs once: the baseline compiler only, as in the thread that started this one,
+  // and its runtime when it compiled one to be optimized (the same code, optimized once for both).
   configureSymbolEngine({ tierUp: false });
+  if (runtime) shareRuntime(runtime);
   for (let i = files.length - 1; i >= 0; i--) {
     if (Atomics.compareExchange(claims, i, AHEAD_FREE, AHEAD_THEIRS) !== AHEAD_FREE) break;
     port.postMessage(await tableOf(files[i]!, i));

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { type MessagePort, MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type { Declaration } from './declaration.js';
+import { compiledRuntime, type WasmModule } from './grammar-loader.js';
 
 /**
  * An outline's tables read on the other core (docs/design/symbols.md#an-outline-on-two-cores). An
@@ -32,6 +33,8 @@ export interface AheadData {
   claims: Int32Array;
   done: Int32Array;
   port: MessagePort;
+  /** tree-sitter's runtime as this thread compiled it to be optimized (grammar-loader.ts), shared; else null. */
+  runtime: WasmModule | null;
 }
 
 /** What it answers for each file it claimed. */
@@ -87,7 +90,7 @@ export class TablesAhead {
     if (i === undefined || this.files.length - i - 1 < MIN_FILES_AHEAD) return;
     this.started = true;
     const { port1, port2 } = new MessageChannel();
-    const ahead: AheadData = { files: [...this.files], claims: this.claims, done: this.done, port: port2 };
+    const ahead: AheadData = { files: [...this.files], claims: this.claims, done: this.done, port: port2, runtime: compiledRuntime() };
     // Never keeps the process alive: the outline ends when this thread is done.
     this.worker = new Worker(this.workerFile, { workerData: { ahead }, transferList: [port2] });
     this.worker.unref();
