@@ -5,39 +5,21 @@ import { parseDeclarations } from '../../src/core/symbols/declaration-table.js';
 import { parseWorkerFile } from '../../src/core/symbols/declaration-worker.js';
 import { compiledRuntime, engineLoaded, loadGrammar } from '../../src/core/symbols/grammar-loader.js';
 import { symbolLanguageOf } from '../../src/core/symbols/languages.js';
-import { OPTIMIZED_RUNTIME_BYTES } from '../../src/core/symbols/prepare-outline.js';
+import { OPTIMIZED_RUNTIME_BYTES } from '../../src/core/symbols/plan-engine.js';
 import { planTablesAhead, TablesAhead } from '../../src/core/symbols/tables-ahead.js';
 import { REPO } from '../helpers/cli.js';
 import { refcatInProcess } from '../helpers/in-process.js';
-import { tmpDir } from '../helpers/tmp.js';
+import { codeTree } from '../helpers/code-tree.js';
 
 // An outline of much code compiles tree-sitter's runtime to be optimized, and its worker shares it
 // (docs/design/symbols.md#the-runtime-optimized). Vitest gives each test file its own modules, so
 // nothing has loaded tree-sitter in this one before the outline below: the plan decides.
 
-/** A tree of this repository's TypeScript, copied until it holds at least `bytes`. */
-function tree(bytes: number): string {
-  const dir = tmpDir();
-  const sources = fs.readdirSync(path.join(REPO, 'src/core'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
-  let held = 0;
-  for (let copy = 0; held < bytes; copy++) {
-    for (const f of sources) {
-      const text = fs.readFileSync(path.join(REPO, 'src/core', f), 'utf8');
-      const to = path.join(dir, `c${copy}`, f);
-      fs.mkdirSync(path.dirname(to), { recursive: true });
-      fs.writeFileSync(to, text);
-      held += text.length;
-      if (held >= bytes) break;
-    }
-  }
-  return dir;
-}
-
 afterAll(() => planTablesAhead(null));
 
 describe('an outline of at least 1 MiB of code', () => {
   it('compiles tree-sitter\'s runtime before the grammars, keeps it for the worker, and prints what the built command prints', async () => {
-    const dir = tree(OPTIMIZED_RUNTIME_BYTES + 64 * 1024);
+    const dir = codeTree(OPTIMIZED_RUNTIME_BYTES + 64 * 1024);
     expect(engineLoaded()).toBe(false);
     const r = await refcatInProcess(['@**/*.ts', '--outline'], { cwd: dir, env: { REFCAT_SYMBOL_CACHE: '0' } });
     expect(r.stderr).toBe('');
@@ -59,7 +41,7 @@ describe('an outline of at least 1 MiB of code', () => {
   it('the worker reads tables with the runtime it is handed, the same tables as this thread', async () => {
     // After the outline above: this thread's runtime is the one compiled to be optimized.
     expect(compiledRuntime()).not.toBeNull();
-    const dir = tree(300 * 1024);
+    const dir = codeTree(300 * 1024);
     const files = fs
       .readdirSync(dir, { recursive: true, encoding: 'utf8' })
       .filter((f) => f.endsWith('.ts'))

@@ -12,6 +12,7 @@ import type { ResolvedFile } from '../extract/extraction.js';
 import type { PreparedVersions, VersionPolicy } from '../versions/prepare-versions.js';
 import type { Confinement } from '../safe-read/confinement.js';
 import { resolveSymbol } from '../symbols/resolve-symbol.js';
+import { planEngine } from '../symbols/plan-engine.js';
 import type { WalkWarning } from '../walk/glob.js';
 
 /**
@@ -64,36 +65,54 @@ export async function listSymbols(refs: readonly string[], ctx: Context, options
   const aliases = options.aliases ?? new AliasResolver(ctx);
   const listing: SymbolListing = { files: [], errors: [], warnings: [] };
   const versions = await versionsOf(refs, ctx, aliases, options);
-  for (const raw of refs) {
-    try {
-      const spec = parseRef(raw);
-      if (spec.selector && spec.selector.kind !== 'symbol') {
-        throw new RefError('not_a_symbol_ref', `refcat symbols lists files, globs and symbol refs, not line ranges or patterns: ${raw}`, raw);
-      }
-      const walked: WalkWarning[] = [];
-      let files: ResolvedFile[];
+  // Every ref's files first: how much code the listing parses decides how tree-sitter is compiled.
+  const found = refs.map((raw) => filesOf(raw, ctx, aliases, options, versions, listing.warnings));
+  planEngine(() => found.flatMap((f) => ('files' in f ? f.files.filter((file) => !file.version?.bytes && symbolLanguageOf(file.path)).map((file) => file.path) : [])));
+  for (const f of found) {
+    if ('error' in f) {
+      listing.errors.push(f.error);
+      continue;
+    }
+    for (const file of f.files) {
       try {
-        files = resolveFiles(spec, ctx, { aliases, noIgnore: options.noIgnore, confine: options.confine, versions: versions ?? undefined }, walked);
-      } finally {
-        // A pinned alias read at its pin warns once a run, as extraction does.
-        if (versions) listing.warnings.push(...versions.takeWarnings());
+        const bytes = file.version?.bytes ?? null;
+        const table = bytes === null ? await loadFileDeclarations(file.path, file.refText) : await versionDeclarations(bytes, file.path, file.refText);
+        listing.files.push({ displayPath: file.displayPath, path: file.path, declarations: listed(table, f.spec, file.relPath, file.refText) });
+      } catch (err) {
+        listing.errors.push(asDiagnostic(err, file.refText));
       }
-      for (const w of walked) listing.warnings.push({ code: w.code, message: `${w.message} in ${raw}`, details: [], ref: raw });
-      for (const file of files) {
-        if (file.glob && symbolLanguageOf(file.path) === null) continue;
-        try {
-          const bytes = file.version?.bytes ?? null;
-          const table = bytes === null ? await loadFileDeclarations(file.path, file.refText) : await versionDeclarations(bytes, file.path, file.refText);
-          listing.files.push({ displayPath: file.displayPath, path: file.path, declarations: listed(table, spec, file.relPath, file.refText) });
-        } catch (err) {
-          listing.errors.push(asDiagnostic(err, file.refText));
-        }
-      }
-    } catch (err) {
-      listing.errors.push(asDiagnostic(err, raw));
     }
   }
   return listing;
+}
+
+/** The files a listing of `raw` reads (a glob's files without a grammar left out), or why it cannot be listed; its warnings go to `warnings`. */
+function filesOf(
+  raw: string,
+  ctx: Context,
+  aliases: AliasResolver,
+  options: ListSymbolsOptions,
+  versions: PreparedVersions | null,
+  warnings: Diagnostic[],
+): { spec: RefSpec; files: ResolvedFile[] } | { error: Diagnostic } {
+  try {
+    const spec = parseRef(raw);
+    if (spec.selector && spec.selector.kind !== 'symbol') {
+      throw new RefError('not_a_symbol_ref', `refcat symbols lists files, globs and symbol refs, not line ranges or patterns: ${raw}`, raw);
+    }
+    const walked: WalkWarning[] = [];
+    let files: ResolvedFile[];
+    try {
+      files = resolveFiles(spec, ctx, { aliases, noIgnore: options.noIgnore, confine: options.confine, versions: versions ?? undefined }, walked);
+    } finally {
+      // A pinned alias read at its pin warns once a run, as extraction does.
+      if (versions) warnings.push(...versions.takeWarnings());
+    }
+    for (const w of walked) warnings.push({ code: w.code, message: `${w.message} in ${raw}`, details: [], ref: raw });
+    return { spec, files: files.filter((file) => !file.glob || symbolLanguageOf(file.path) !== null) };
+  } catch (err) {
+    return { error: asDiagnostic(err, raw) };
+  }
 }
 
 /** The declarations to list, each with its ref (`~N` where its path is not unique) and depth. */

@@ -1,5 +1,6 @@
 import { prepareSymbolRefs } from '../symbols/prepare-symbol-refs.js';
-import { planOutlineEngine, prepareOutline } from '../symbols/prepare-outline.js';
+import { prepareOutline } from '../symbols/prepare-outline.js';
+import { planEngine } from '../symbols/plan-engine.js';
 import type { Context } from '../../shared/context.js';
 import { visible } from '../../shared/visible.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
@@ -159,7 +160,7 @@ async function prepareGrammars(req: ExtractionRequest, batches: RefBatch[], ctx:
   const inputs = batches.flatMap((b) => b.inputs);
   const outline = req.extract.outline && req.mode !== 'check' && req.mode !== 'files';
   // Before any grammar loads: how much code the outline parses decides how tree-sitter is compiled.
-  if (outline) planOutlineEngine(() => outlineFilesOf(batches, ctx, req.extract));
+  if (outline) planEngine(() => outlineFilesOf(batches, ctx, req.extract));
   await prepareSymbolRefs(inputs);
   if (outline) await prepareOutline(inputs);
 }

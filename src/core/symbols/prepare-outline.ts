@@ -1,7 +1,5 @@
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
-import fs from 'node:fs';
-import { engineLoaded, loadGrammars, tierUpRuntime } from './grammar-loader.js';
-import { parsesOffThread } from './declaration-table.js';
+import { loadGrammars } from './grammar-loader.js';
 import { SYMBOL_LANGUAGES, type SymbolLanguage, symbolLanguageOf } from './languages.js';
 
 /**
@@ -14,41 +12,6 @@ export async function prepareOutline(refs: Iterable<string>): Promise<void> {
   const needed = new Set<SymbolLanguage>();
   for (const ref of refs) for (const language of outlineLanguages(ref)) needed.add(language);
   if (needed.size > 0) await loadGrammars(needed);
-}
-
-/**
- * Code an outline parses past which tree-sitter's own WebAssembly is worth optimizing: measured at
- * 1.6 MB 0.89x the time, 1.2 MB 0.95x, 90-140 KB 1.10-1.24x (docs/design/symbols.md#the-runtime-optimized).
- */
-export const OPTIMIZED_RUNTIME_BYTES = 1024 * 1024;
-
-/**
- * Before an outline's grammars load: when the files it will parse (`files()`, in this thread)
- * hold at least OPTIMIZED_RUNTIME_BYTES, tree-sitter's runtime may be optimized (tierUpRuntime()).
- * Sizes are read until the sum is reached, so a tree of 10,000 files stats the first few hundred.
- */
-export function planOutlineEngine(files: () => readonly string[]): void {
-  if (engineLoaded() || parsesOffThread()) return;
-  if (holdsAtLeast(files(), OPTIMIZED_RUNTIME_BYTES)) tierUpRuntime();
-}
-
-/** Whether `files` hold `bytes` or more between them: their sizes read in order, until the sum is reached. */
-export function holdsAtLeast(files: readonly string[], bytes: number): boolean {
-  let sum = 0;
-  for (const file of files) {
-    sum += sizeOf(file);
-    if (sum >= bytes) return true;
-  }
-  return false;
-}
-
-/** A file's size, or 0 when it cannot be read (the extraction reports it). */
-function sizeOf(file: string): number {
-  try {
-    return fs.statSync(file).size;
-  } catch {
-    return 0;
-  }
 }
 
 /** The languages the files of `ref` may be in. */
