@@ -77,6 +77,23 @@ describe('symbol refs in extraction', () => {
     expect(cite.stdout).toContain('// @src/store.ts#L15-L17\nexport function parse(a: unknown): number {');
   });
 
+  it.each([
+    ['TypeScript with a BOM', 'src/bom.ts', '\ufeff/** doc */\nexport function f() {\n  return 1;\n}\n', '#f'],
+    ['TypeScript with a BOM and CRLF', 'src/crlf.ts', '\ufeff/** doc */\r\nexport function f() {\r\n  return 1;\r\n}\r\n', '#f'],
+    ['Python with a BOM', 'src/bom.py', '\ufeffdef g():\n    return 1\n', '#g'],
+  ])('a declaration on line 1 of a file with a BOM (%s) prints the lines its range prints, without the BOM', async (_name, file, text, name) => {
+    const cwd = project({ [file]: text });
+    const spec = (await refcatInProcess([`@${file}${name}`, '--spec'], { cwd })).stdout.trim();
+    for (const format of [['--format', 'raw'], ['--json'], ['--cite'], []]) {
+      const byName = await refcatInProcess([`@${file}${name}`, ...format], { cwd });
+      const byRange = await refcatInProcess([spec, ...format], { cwd });
+      expect(byName.code).toBe(0);
+      expect(byName.stdout).not.toContain('\ufeff');
+      if (format[0] === '--json') expect(JSON.parse(byName.stdout).refs[0].content).toBe(JSON.parse(byRange.stdout).refs[0].content);
+      else if (format[0] !== undefined) expect(byName.stdout).toBe(byRange.stdout);
+    }
+  });
+
   it('overloads: an error that lists each candidate; ~2 picks the second', async () => {
     const cwd = project();
     const r = await refcatInProcess(['@src/store.ts#parse'], { cwd });

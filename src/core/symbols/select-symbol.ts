@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { LineSpan, SymbolSelector } from '../ref-spec/ref-spec.js';
 import type { Declaration } from './declaration.js';
 import { RefError } from '../../shared/errors.js';
+import { textLines } from '../../shared/line-starts.js';
 import { fileDeclarations, symbolLanguageFor, textDeclarations } from './declaration-table.js';
 import { MAX_SYMBOL_FILE_BYTES } from './languages.js';
 import { resolveSymbol, symbolSpan } from './resolve-symbol.js';
@@ -35,15 +36,9 @@ export function selectSymbolInText(text: string, abs: string, sel: SymbolSelecto
 
 function selectIn(table: Declaration[], text: string, sel: SymbolSelector, refText: string, context: number): SymbolSelection {
   const declaration = resolveSymbol(table, sel, refText);
-  const all = splitLines(text);
+  const all = textLines(text);
   const named = symbolSpan(declaration, sel, all.length);
   // `-C N` widens it as it widens a range.
   const span = { start: Math.max(1, named.start - context), end: Math.min(all.length, named.end + context) };
   return { declaration, span, lines: all.slice(span.start - 1, span.end), totalLines: all.length };
-}
-
-function splitLines(text: string): string[] {
-  const lines = text.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
 }
