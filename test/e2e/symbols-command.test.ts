@@ -85,4 +85,19 @@ describe('refcat symbols', () => {
     const none = await refcatInProcess(['symbols'], { cwd });
     expect(none.code).toBe(2);
   });
+
+  it.each([
+    ['src', 'src/**'],
+    ['src/', 'src/**'],
+    ['@src', '@src/**'],
+    ['.', './**'],
+  ])('a folder %s: it is one, and the glob that lists it is the hint (not "no parser for its name")', async (folder, glob) => {
+    const cwd = project();
+    const r = await refcatInProcess(['symbols', folder], { cwd });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`Error: Is a directory: ${folder}\n  A glob reads the files in it: ${glob}\n`);
+    const listed = await refcatInProcess(['symbols', glob], { cwd });
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain('#Store');
+  });
 });

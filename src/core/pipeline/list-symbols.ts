@@ -1,5 +1,6 @@
+import fs from 'node:fs';
 import type { Context } from '../../shared/context.js';
-import { type Diagnostic, isRefcatError, RefError, toDiagnostic } from '../../shared/errors.js';
+import { type Diagnostic, directoryError, isRefcatError, RefError, toDiagnostic } from '../../shared/errors.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
 import { resolveFiles } from '../extract/extract.js';
 import { formatRef } from '../ref-spec/format-ref-spec.js';
@@ -76,6 +77,8 @@ export async function listSymbols(refs: readonly string[], ctx: Context, options
     for (const file of f.files) {
       try {
         const bytes = file.version?.bytes ?? null;
+        // A folder named on its own: the glob that lists it, not "no parser for its name".
+        if (bytes === null && !file.glob && isFolder(file.path)) throw directoryError(file.refText);
         const table = bytes === null ? await loadFileDeclarations(file.path, file.refText) : await versionDeclarations(bytes, file.path, file.refText);
         listing.files.push({ displayPath: file.displayPath, path: file.path, declarations: listed(table, f.spec, file.relPath, file.refText) });
       } catch (err) {
@@ -167,6 +170,10 @@ async function versionDeclarations(bytes: Buffer, abs: string, refText: string):
     throw new RefError('too_large', `${refText} is too large for symbol refs (${(bytes.length / (1024 * 1024)).toFixed(1)} MiB; at most 1 MiB)`, refText);
   }
   return declarationsOfText(bytes.toString('utf8'), language);
+}
+
+function isFolder(abs: string): boolean {
+  return fs.statSync(abs, { throwIfNoEntry: false })?.isDirectory() ?? false;
 }
 
 function isInside(table: readonly Declaration[], d: Declaration, ancestor: number): boolean {
