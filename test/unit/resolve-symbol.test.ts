@@ -59,6 +59,11 @@ describe('resolution', () => {
     ['javascript', 'module.exports.determine_basal = function (a) {\n  return a;\n};\n', 'determine_basal', 'function L1-L3'],
     ['javascript', 'exports.helper = () => 1;\n', 'helper', 'function L1-L1'],
     ['javascript', 'function determineBasal() {}\n', 'determineBasl', "Symbol 'determineBasl' not found in @x#determineBasl (did you mean determineBasal?)"],
+    // A path that goes past a declaration: that declaration, not every one-letter name.
+    ['typescript', 'class Store {\n  save() {}\n}\nnamespace NS {\n  class C {\n    m() {}\n  }\n}\n', 'Store.save.x', "Symbol 'Store.save.x' not found in @x#Store.save.x (did you mean Store.save?)"],
+    ['typescript', 'class Store {\n  save() {}\n}\n', 'Store.save.member', "Symbol 'Store.save.member' not found in @x#Store.save.member (did you mean Store.save?)"],
+    ['python', 'class Store:\n    def size(self):\n        return 1\n', 'Store.size.x', "Symbol 'Store.size.x' not found in @x#Store.size.x (did you mean Store.size?)"],
+    ['typescript', 'const x = 1;\nconst y = 2;\nfunction f() {}\n', 'z', "Symbol 'z' not found in @x#z"],
     // TypeScript: a getter and setter next to each other are one property.
     ['typescript', 'class A {\n  get x() { return 1; }\n  set x(v) {}\n}\n', 'A.x', 'property L2-L3'],
     // Kotlin: a companion's members belong to the class.

@@ -54,22 +54,39 @@ function candidateLines(candidates: readonly Declaration[], path: string): strin
 }
 
 /**
- * Up to 5 paths close to `wanted`: the same last name under another parent first (`save` for
- * `Store.save`), then typos of the path or of the last name, nearest first.
+ * Up to 5 paths close to `wanted`: the same last name under another parent (`save` for
+ * `Store.save`), then typos of the path or of the last name, nearest first; with none, the deepest
+ * declaration it goes through (`Store.save` for `Store.save.member`). A last name of one or two
+ * characters is matched whole: one edit from `x` is every other one-letter name.
  */
 function nearPaths(table: readonly Declaration[], wanted: string): string[] {
   const last = wanted.slice(wanted.lastIndexOf('.') + 1);
-  const limit = last.length <= 4 ? 1 : last.length <= 8 ? 2 : 3;
   const scored: { path: string; score: number }[] = [];
   const seen = new Set<string>();
+  const limit = typos(last);
   for (const d of table) {
     if (seen.has(d.path)) continue;
     seen.add(d.path);
     const whole = editDistance(wanted, d.path);
     const named = editDistance(last, d.name);
-    const score = Math.min(whole, named);
-    if (score <= limit) scored.push({ path: d.path, score });
+    if (whole <= limit || named <= limit) scored.push({ path: d.path, score: Math.min(whole, named) });
   }
   scored.sort((a, b) => a.score - b.score || a.path.length - b.path.length);
-  return scored.slice(0, MAX_SUGGESTIONS).map((s) => s.path);
+  if (scored.length > 0) return scored.slice(0, MAX_SUGGESTIONS).map((s) => s.path);
+  const through = deepestThrough(table, wanted);
+  return through === null ? [] : [through];
+}
+
+/** Edits a name of this length may be away and still be suggested (none for one or two characters). */
+function typos(name: string): number {
+  return name.length <= 2 ? 0 : name.length <= 4 ? 1 : name.length <= 8 ? 2 : 3;
+}
+
+/** The longest path of the table that `wanted` continues (`Store.save` of `Store.save.x`), or null. */
+function deepestThrough(table: readonly Declaration[], wanted: string): string | null {
+  const paths = new Set(table.map((d) => d.path));
+  for (let cut = wanted.lastIndexOf('.'); cut > 0; cut = wanted.lastIndexOf('.', cut - 1)) {
+    if (paths.has(wanted.slice(0, cut))) return wanted.slice(0, cut);
+  }
+  return null;
 }
