@@ -2,8 +2,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { driftNotes } from '../../src/core/editor/drift-findings.js';
+import { documentRefs } from '../../src/core/editor/document-refs.js';
+import { EditorSession } from '../../src/core/editor/editor-session.js';
 import { GitRepo, numbered } from '../helpers/git-repo.js';
 import { refcatInProcess } from '../helpers/in-process.js';
+import { testCtx } from '../helpers/tmp.js';
 
 // Drift's current version for a pinned alias is the pin (docs/drift.md#pinned-aliases): a clone
 // that lags its pin gives the verdicts a clone at the pin gives.
@@ -159,3 +163,53 @@ describe('--drift judges a pinned alias at its pin', () => {
   }, 60_000);
 });
 
+
+// `.@REV:path` is the working repository's own file at a revision (docs/refs.md#revision-refs):
+// drift judges it as an `alias@REV:` ref, never as an alias no source defines.
+describe('--drift judges a `.@REV:` ref as an `alias@REV:` ref', () => {
+  /** A repository with a tag t1, a branch side and two commits after it; the doc in docs/. */
+  function repoWithRevisions(refs: (tag: string, sha: string) => string[]): GitRepo {
+    const repo = GitRepo.init({ 'src/app.py': 'a = 1\nb = 2\nc = 3\n' });
+    const sha = repo.head();
+    repo.git('tag', 't1');
+    repo.commit('a line on top', { 'src/app.py': 'z = 0\na = 1\nb = 2\nc = 3\n' });
+    repo.git('branch', 'side');
+    repo.commit('doc', { 'docs/notes.md': refs('t1', sha).map((r) => `- ${r}\n`).join('') });
+    return repo;
+  }
+
+  const noBase = (rev: string, ref: string) => `${rev} is no commit or tag: ${ref} reads it as it is now, and drift has nothing to compare (write a commit or a tag)`;
+
+  it('at a tag or a full sha it is anchored; at ~N or a branch it is unknown, saying why', async () => {
+    let sha = '';
+    const repo = repoWithRevisions((tag, s) => {
+      sha = s;
+      return [`.@${tag}:src/app.py#L1`, `.@${s}:src/app.py#L1`, '.@HEAD~1:src/app.py#L1-L2', '.@side:src/app.py#L1'];
+    });
+    const r = await refcatInProcess(['verify', 'refs', 'docs/notes.md', '--drift', '--json'], { cwd: repo.dir });
+    const out = JSON.parse(r.stdout);
+    expect(out.drift.refs.map((e: { ref: string; status: string; reason: string | null }) => [e.ref, e.status, e.reason])).toEqual([
+      ['.@t1:src/app.py#L1', 'anchored', null],
+      [`.@${sha}:src/app.py#L1`, 'anchored', null],
+      ['.@HEAD~1:src/app.py#L1-L2', 'unknown', noBase('HEAD~1', '.@HEAD~1:src/app.py#L1-L2')],
+      ['.@side:src/app.py#L1', 'unknown', noBase('side', '.@side:src/app.py#L1')],
+    ]);
+    expect(r.code).toBe(0);
+  }, 60_000);
+
+  it('--strict passes a doc whose every ref is a `.@REV:` ref at a tag or a commit', async () => {
+    const repo = repoWithRevisions((tag, sha) => [`.@${tag}:src/app.py#L1`, `.@${sha}:src/app.py#L1-L2`]);
+    const r = await refcatInProcess(['verify', 'refs', 'docs/notes.md', '--drift', '--strict'], { cwd: repo.dir });
+    expect(r.stdout).toContain('2 valid, 0 broken; drift: 0 unchanged, 0 moved, 0 changed, 0 deleted, 0 unknown, 2 anchored');
+    expect(r.code).toBe(0);
+  }, 60_000);
+
+  it('the editor gives the same verdicts: nothing at a tag, UNKNOWN with the reason at a branch', async () => {
+    const repo = repoWithRevisions((tag) => [`.@${tag}:src/app.py#L1`, '.@side:src/app.py#L1']);
+    const session = new EditorSession(testCtx(repo.dir));
+    const file = path.join(repo.dir, 'docs', 'notes.md');
+    const text = repo.read('docs/notes.md');
+    const notes = await driftNotes({ path: file, kind: 'markdown', text, version: 1, lines: text.split('\n'), refs: documentRefs(text, 'markdown', session.isKnownAlias, file) }, session);
+    expect(notes.map((n) => n.finding.message)).toEqual([`UNKNOWN .@side:src/app.py#L1: ${noBase('side', '.@side:src/app.py#L1')}`]);
+  }, 60_000);
+});

@@ -35,6 +35,16 @@ export interface DriftRefInput {
 }
 
 /**
+ * The alias entry a ref names: null for none, undefined for a name no source defines. `.`
+ * (`.@REV:path`) names no alias but the scanned file's own repository (docs/refs.md#revision-refs):
+ * with no alias, detectDrift reads its revision there, as it reads an `alias@REV:` ref's in the
+ * alias's repository.
+ */
+export function driftAlias(spec: RefSpec, aliases: { lookup(name: string): AliasEntry | undefined }): AliasEntry | null | undefined {
+  return spec.alias === null || spec.alias === '.' ? null : aliases.lookup(spec.alias);
+}
+
+/**
  * A ref found that cannot be followed at all (an alias no source defines, a ref that does not
  * parse, a malformed alias file): its entry is `unknown`, with `reason`, so that every ref found
  * has one (docs/reference.md#drift-verdicts).

@@ -3,7 +3,7 @@ import { isRefcatError } from '../../shared/errors.js';
 import { findUp } from '../../shared/paths.js';
 import { changedText } from '../drift/changed-text.js';
 import { detectDrift } from '../drift/detect-drift.js';
-import type { DriftEntry, DriftRefInput } from '../drift/drift-types.js';
+import { type DriftEntry, type DriftRefInput, driftAlias } from '../drift/drift-types.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import type { CheckedDocument } from './document-check.js';
 import { docSearchDirs, type EditorSession } from './editor-session.js';
@@ -32,8 +32,8 @@ export async function driftNotes(doc: CheckedDocument, session: EditorSession): 
     try {
       const spec = parseRef(r.ref);
       if (spec.selector?.kind !== 'range') continue;
-      const alias = spec.alias ? (session.aliases.lookup(spec.alias) ?? null) : null;
-      if (spec.alias && !alias) continue;
+      const alias = driftAlias(spec, session.aliases);
+      if (alias === undefined) continue;
       const searchDirs = alias ? [alias.target] : r.workflow ? [path.dirname(doc.path), session.root] : docSearchDirs(doc.path, session.root);
       const input: DriftRefInput = { file: doc.path, line: r.line + 1, ref: r.text, spec, alias, searchDirs };
       inputs.push(input);

@@ -15,7 +15,7 @@ import { SnippetFiles } from '../snippets/snippet-files.js';
 import { WalkCache } from '../walk/walk-cache.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { folderLookup } from './group-not-cloned.js';
-import type { DriftRefInput, UnresolvedDriftRef } from '../drift/drift-types.js';
+import { driftAlias, type DriftRefInput, type UnresolvedDriftRef } from '../drift/drift-types.js';
 import { scanStamp } from '../drift/fix-drift.js';
 import { emptySnippetReport, type SnippetReport } from '../snippets/judge-snippets.js';
 import { RunVersions } from '../versions/run-versions.js';
@@ -109,9 +109,9 @@ function snippetTargets(ctx: Context, aliases: AliasResolver): Confinement {
 export function driftInput(file: string, line: number, text: string, ref: string, aliases: AliasResolver, searchDirs: readonly string[]): DriftRefInput | UnresolvedDriftRef {
   try {
     const spec = parseRef(ref);
-    const alias = spec.alias ? aliases.lookup(spec.alias) : null;
+    const alias = driftAlias(spec, aliases);
     // resolve() throws the unknown-alias error the ref's finding has.
-    if (spec.alias && !alias) aliases.resolve(spec.alias, ref);
+    if (alias === undefined) aliases.resolve(spec.alias!, ref);
     return { file, line, ref: text, spec, alias: alias ?? null, searchDirs: alias ? [alias.target] : searchDirs, stamp: scanStamp(file) };
   } catch (err) {
     if (err instanceof RefError || (err as { exitCode?: number }).exitCode !== undefined) return { file, line, ref: text, reason: (err as Error).message };
