@@ -120,11 +120,11 @@ function refsInLine(line: string, options: ScanOptions): { text: string; ref: st
 }
 
 /**
- * Drop trailing punctuation and emphasis (`see @a.md.`), keeping the `..` that ends a relative
+ * Drop trailing punctuation, emphasis and strikethrough (`see @a.md.`, `~~@a.md~~`), keeping the `..` that ends a relative
  * window (`#L50:-10..`) and the `/` that closes a pattern.
  */
 function trimTail(body: string): string {
-  const trimmed = body.replace(/[,:;!?*_]+$/, '');
+  const trimmed = body.replace(/[,:;!?*_~]+$/, '');
   return trimmed.endsWith('.') && !trimmed.endsWith('..') ? trimTail(trimmed.slice(0, -1)) : trimmed;
 }
 

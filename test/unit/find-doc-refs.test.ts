@@ -20,6 +20,7 @@ describe('findDocRefs: refs', () => {
     ['@loop:Sources/A.swift is an alias ref too', ['@loop:Sources/A.swift']],
     ['[link text](@docs/guide.md) and [loop:Sources/B.swift](x)', ['@docs/guide.md', 'loop:Sources/B.swift']],
     ['**@bold.md** and _@em.md_', ['@bold.md', '@em.md']],
+    ['~~@old.py~~ and ~~@old.py#L1~~ and ~~@a.py#f~2~~ and @a.py#f~~', ['@old.py', '@old.py#L1', '@a.py#f~2', '@a.py#f']],
     ['quoted "@a.yaml" \'@b.yml\' (@c.json) [@d.toml] {@e.txt} <@f.md>', ['@a.yaml', '@b.yml', '@c.json', '@d.toml', '@e.txt', '@f.md']],
     ['heading anchor @docs/GUIDE.md#install-steps', ['@docs/GUIDE.md#install-steps -> @docs/GUIDE.md']],
     ['end of sentence @a.md.', ['@a.md']],

@@ -24,7 +24,8 @@ import { symbolLanguageOf } from '../symbols/languages.js';
  * - Markdown: fenced code blocks (``` or ~~~) are examples and are skipped; inline code is not
  *   (`see \`loop:Sources/A.swift\``) is how docs cite code. A `#fragment` that is not a selector
  *   (`@docs/GUIDE.md#install`) is a heading anchor: the file is checked, the anchor is not.
- * - Trailing punctuation (`.,:;!?`) and markdown emphasis (`*`, `_`) after a ref are not part of it.
+ * - Trailing punctuation (`.,:;!?`) and markdown emphasis and strikethrough (`*`, `_`, `~`) after a
+ *   ref are not part of it (`~~@old.py~~`; an overload's `~2` ends in a digit and stays).
  * - Lines between `verify-refs: off` and `verify-refs: on` (in any comment, e.g.
  *   `<!-- verify-refs: off -->`) are not scanned: the way to keep syntax examples in docs.
  */
@@ -373,7 +374,7 @@ function trimTail(body: string): string {
   }
   return end === body.length ? body : body.slice(0, end);
 }
-const TRAILING = ',:;!?*_';
+const TRAILING = ',:;!?*_~';
 
 /**
  * A pattern selector may hold spaces (`@app.py#/def main/` in inline code): when the ref taken up
