@@ -1,5 +1,5 @@
 // Token counts: `refcat --tokens` on a few MB of source against a bare count of the same files
-// with the same tokenizer (target <= 1.3x), the same with a budget, and start-up of a plain ref
+// with the same tokenizer (target <= 1.1x, issue 37; it was <= 1.3x), the same with a budget, and start-up of a plain ref
 // (which loads no tokenizer) against `node -e 0`.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -31,7 +31,7 @@ console.log(`${files.length} files, ${(bytes / 1024 / 1024).toFixed(1)} MiB of T
 const bare = [process.execPath, path.join(ROOT, 'bench', 'count-bare.js'), 'o200k_base', ...files];
 const opts = { cwd: tmp };
 const [tBare, tTokens, tBudget] = compare([bare, refcatCmd('**/*.ts', '--tokens'), refcatCmd('**/*.ts', '--tokens', '--max-tokens', '100000000')], 5, opts);
-console.log(`refcat --tokens          ${fmt(tTokens)}   bare count ${fmt(tBare)}   ratio ${(tTokens / tBare).toFixed(2)}x (target <= 1.3x)`);
+console.log(`refcat --tokens          ${fmt(tTokens)}   bare count ${fmt(tBare)}   ratio ${(tTokens / tBare).toFixed(2)}x (target <= 1.1x)`);
 console.log(`refcat --max-tokens 1e8 ${fmt(tBudget)}   bare count ${fmt(tBare)}   ratio ${(tBudget / tBare).toFixed(2)}x`);
 
 const one = path.join(tmp, 'copy0', 'index.ts');
