@@ -14,6 +14,8 @@ interface Checked {
   lineStart: number;
   lineEnd: number;
   lines: string[];
+  /** Set for a ref that named its revision: the file as the ref that reads that version (`.@<sha>:path`). */
+  fileSpec?: string;
 }
 
 /** What `--outline` made of a file (docs/refs.md#outlines---outline). */
@@ -61,8 +63,13 @@ export function outlineLines(entries: readonly OutlineEntry[], head: string): st
   return entries.map((e) => (e.kind === 'line' ? e.text : markerText(e, head)));
 }
 
-/** The ref a marker's selector follows: `@src/app.ts`, `alias:path`, or the absolute path (`--absolute`). */
-export function markerHead(r: Pick<Checked, 'alias' | 'path' | 'relPath'>, absolute: boolean): string {
+/**
+ * The ref a marker's selector follows: `@src/app.ts`, `alias:path`, or the absolute path (`--absolute`).
+ * A file read at a revision (`alias@REV:`, `.@REV:`, `--at`) is named as `--spec` names it,
+ * `alias@<sha>:path`, even with `--absolute`: any other name reads the checkout or the pin.
+ */
+export function markerHead(r: Pick<Checked, 'alias' | 'path' | 'relPath' | 'fileSpec'>, absolute: boolean): string {
+  if (r.fileSpec !== undefined) return r.fileSpec;
   if (absolute && !r.alias) return formatRef({ alias: null, path: r.path, selector: null });
   return formatRef({ alias: r.alias, path: r.relPath, selector: null });
 }

@@ -5,7 +5,7 @@ import { specOf } from '../ref-spec/format-ref-spec.js';
 import { citeComment } from '../snippets/cite-comment.js';
 import { fenceFor, fenceOfLength } from '../snippets/fence-length.js';
 import { longestBacktickRun, spanJsonBytes, spanLinesBytes, spanPrefixedBytes } from '../extract/content-span.js';
-import { outlineJson, outlineMarkdown, outlineShown } from './render-outline.js';
+import { atVersion, outlineJson, outlineMarkdown, outlineShown } from './render-outline.js';
 
 export type OutputFormat = 'markdown' | 'json' | 'spec' | 'raw' | 'cite';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['markdown', 'json', 'spec', 'raw', 'cite'];
@@ -250,8 +250,7 @@ function header(r: Extraction, opts: RenderOptions): string {
   const range = r.wholeFile ? '' : r.lineStart >= r.lineEnd ? `:${r.lineStart}` : `:${r.lineStart}-${r.lineEnd}`;
   const cwd = opts.showCwd && !opts.absolute && !shown.startsWith('/') ? ` (relative to ${visible(r.displayBase)})` : '';
   // A read at a version says which (docs/refs.md#refs-at-a-version).
-  const at = r.commit ? ` @${r.commit.slice(0, 7)}` : '';
-  return `## From: ${visible(shown)}${range}${at}${cwd}`;
+  return `## From: ${visible(shown)}${range}${atVersion(r)}${cwd}`;
 }
 
 /** `NN | line` for each selected line, numbers right-aligned to the widest. */

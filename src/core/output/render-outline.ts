@@ -18,7 +18,8 @@ interface RenderOptions {
 
 /** The outline's lines as shown: marker refs follow `--absolute` as specs do. */
 export function outlineShown(r: Extraction, opts: RenderOptions): string[] {
-  if (!opts.absolute || r.alias || !r.outline) return r.lines;
+  // A revision's markers were written as `--absolute` writes them (markerHead).
+  if (!opts.absolute || r.alias || r.fileSpec !== undefined || !r.outline) return r.lines;
   return outlineLines(r.outline.entries.slice(0, r.lines.length), markerHead(r, true));
 }
 
@@ -53,7 +54,15 @@ export function outlineMarkdown(r: Extraction, opts: RenderOptions, fenceFor: (l
 function header(r: Extraction, opts: RenderOptions, shown: string, size: string): string {
   const range = r.wholeFile ? '' : r.lineStart >= r.lineEnd ? `:${r.lineStart}` : `:${r.lineStart}-${r.lineEnd}`;
   const cwd = opts.showCwd && !opts.absolute && !shown.startsWith('/') ? ` (relative to ${visible(r.displayBase)})` : '';
-  return `## Outline: ${shown}${range}, ${size}${cwd}`;
+  return `## Outline: ${shown}${range}${atVersion(r)}, ${size}${cwd}`;
+}
+
+/**
+ * ` @<short sha>` after a header's path for a read at a version (docs/refs.md#refs-at-a-version),
+ * else nothing: `## From:` and `## Outline:` say which version alike.
+ */
+export function atVersion(r: Pick<Extraction, 'commit'>): string {
+  return r.commit ? ` @${r.commit.slice(0, 7)}` : '';
 }
 
 /** The `outline` field of a JSON ref. */
