@@ -71,6 +71,10 @@ describe('refcat symbols reads the version extraction reads', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('#first');
     expect(r.stdout).not.toContain('second');
+    // Each listed ref reads that revision on its own (without --at), as --spec names it.
+    const sha = repo.git('rev-parse', 'r1').trim();
+    expect(r.stdout).toBe(`.@${sha}:a.ts#first  L1  function\n`);
+    expect((await run(repo.dir, '-q', `.@${sha}:a.ts#first`)).stdout).toBe('export function first() {}\n');
     expect((await run(repo.dir, 'symbols', '--worktree', '--pinned', 'a.ts')).code).toBe(2);
   });
 

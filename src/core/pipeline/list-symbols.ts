@@ -80,7 +80,7 @@ export async function listSymbols(refs: readonly string[], ctx: Context, options
         // A folder named on its own: the glob that lists it, not "no parser for its name".
         if (bytes === null && !file.glob && isFolder(file.path)) throw directoryError(file.refText);
         const table = bytes === null ? await loadFileDeclarations(file.path, file.refText) : await versionDeclarations(bytes, file.path, file.refText);
-        listing.files.push({ displayPath: file.displayPath, path: file.path, declarations: listed(table, f.spec, file.relPath, file.refText) });
+        listing.files.push({ displayPath: file.displayPath, path: file.path, declarations: listed(table, f.spec, listedHead(f.spec, file), file.refText) });
       } catch (err) {
         listing.errors.push(asDiagnostic(err, file.refText));
       }
@@ -118,8 +118,17 @@ function filesOf(
   }
 }
 
+/**
+ * The ref a listed file's names follow: as the ref wrote it, or, for a file `--at` read,
+ * `.@<full sha>:path` as `--spec` names it (a plain path would read the checkout).
+ */
+function listedHead(spec: RefSpec, file: ResolvedFile): string {
+  const at = !spec.rev && spec.alias === null && file.version?.revision ? (file.version.commit ?? null) : null;
+  return formatRef({ alias: at === null ? spec.alias : '.', rev: at ?? spec.rev, path: file.relPath, selector: null });
+}
+
 /** The declarations to list, each with its ref (`~N` where its path is not unique) and depth. */
-function listed(table: readonly Declaration[], spec: RefSpec, relPath: string, refText: string): ListedDeclaration[] {
+function listed(table: readonly Declaration[], spec: RefSpec, head: string, refText: string): ListedDeclaration[] {
   let from = 0;
   let to = table.length;
   if (spec.selector?.kind === 'symbol') {
@@ -144,7 +153,7 @@ function listed(table: readonly Declaration[], spec: RefSpec, relPath: string, r
       if ((counts.get(d.path) ?? 0) > 1) name = `${d.path}~${n}`;
     }
     if (i < from || i >= to) continue;
-    const ref = formatRef({ alias: spec.alias, rev: spec.rev, path: relPath, selector: null }) + `#${name}`;
+    const ref = `${head}#${name}`;
     out.push({ ...d, ref, depth: depth - (depthOf.get(from) ?? 0) });
   }
   return out;
