@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { formatRef } from '../ref-spec/format-ref-spec.js';
+import { textLines } from '../../shared/line-starts.js';
 import { outlineDeclarations, textDeclarations } from '../symbols/declaration-table.js';
 import { MAX_SYMBOL_FILE_BYTES, symbolLanguageOf } from '../symbols/languages.js';
 import { markerText, type OutlineEntry, outlineOf } from '../symbols/outline.js';
@@ -52,7 +53,7 @@ export function outlineExtraction<T extends Checked>(
   const text = version ? version.toString('utf8') : fs.readFileSync(checked.path, 'utf8');
   const table = version ? textDeclarations(text, language, checked.ref) : outlineDeclarations(checked.path, text, language, checked.ref);
   // A file that holds a secret is outlined from its redacted lines (docs/refs.md#secrets).
-  const lines = redacted ? [...redacted] : fileLines(text);
+  const lines = redacted ? [...redacted] : textLines(text);
   const within = selected ? { start: checked.lineStart, end: checked.lineEnd } : undefined;
   const entries = outlineOf(lines, table, language, within);
   return { ...checked, lines: outlineLines(entries, markerHead(checked, false)), outline: { skipped: null, entries } };
@@ -72,11 +73,4 @@ export function markerHead(r: Pick<Checked, 'alias' | 'path' | 'relPath' | 'file
   if (r.fileSpec !== undefined) return r.fileSpec;
   if (absolute && !r.alias) return formatRef({ alias: null, path: r.path, selector: null });
   return formatRef({ alias: r.alias, path: r.relPath, selector: null });
-}
-
-function fileLines(text: string): string[] {
-  const lines = text.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  if (lines[0]?.startsWith('\ufeff')) lines[0] = lines[0].slice(1);
-  return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
 }
