@@ -3,9 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import os from 'node:os';
+import type { Declaration } from '../../src/core/symbols/declaration.js';
 import { declarationsOfText, textDeclarations } from '../../src/core/symbols/declaration-table.js';
 import { loadGrammar } from '../../src/core/symbols/grammar-loader.js';
 import { MAX_SYMBOL_FILE_BYTES, type SymbolLanguage, symbolLanguageOf } from '../../src/core/symbols/languages.js';
+import { resolveSymbol } from '../../src/core/symbols/resolve-symbol.js';
+import { selectSymbolInText } from '../../src/core/symbols/select-symbol.js';
 import { keptTable, useTableCache } from '../../src/core/symbols/table-cache.js';
 import { INDEPENDENT_RULES, independentWalk } from './independent-walk.js';
 
@@ -135,4 +138,37 @@ describe('refs by name on real source', () => {
     }
     expect(differing).toEqual([]);
   });
+
+  it(`a symbol ref read by its own names resolves as the whole table does (${files.length} files; docs/design/symbols.md#a-symbol-ref-reads-its-own-names)`, async () => {
+    useTableCache(null);
+    const differing: string[] = [];
+    let refs = 0;
+    for (const f of files) {
+      await loadGrammar(f.language);
+      const whole = textDeclarations(f.text, f.language, f.path);
+      const abs = `/x/${f.path}`;
+      for (const p of new Set(whole.map((d) => d.path))) {
+        const count = whole.filter((d) => d.path === p).length;
+        for (const index of count > 1 ? [null, ...Array.from({ length: count }, (_, i) => i + 1)] : [null]) {
+          const sel = { kind: 'symbol' as const, path: p, index, window: null };
+          refs++;
+          const want = outcome(() => resolveSymbol(whole, sel, 'r'));
+          const got = outcome(() => selectSymbolInText(f.text, abs, sel, 'r').declaration);
+          if (got !== want) differing.push(`${f.repo}:${f.path}#${p}${index === null ? '' : `~${index}`}\n  whole: ${want}\n  named: ${got}`);
+        }
+      }
+    }
+    console.log(`${refs} refs by name in ${files.length} files, ${differing.length} resolved otherwise`);
+    expect(differing).toEqual([]);
+  });
 });
+
+/** A resolution as text: the declaration's fields but its place in its table, or the error. */
+function outcome(resolve: () => Declaration): string {
+  try {
+    const { index: _i, parent: _p, ...fields } = JSON.parse(JSON.stringify(resolve())) as Declaration;
+    return JSON.stringify(fields);
+  } catch (err) {
+    return `error: ${(err as Error).message}`;
+  }
+}

@@ -5,9 +5,11 @@ import { RefError } from '../../shared/errors.js';
 import type { Declaration } from './declaration.js';
 import { type Grammar, loadedGrammar, loadGrammar } from './grammar-loader.js';
 import { MAX_SYMBOL_FILE_BYTES, type SymbolLanguage, symbolExtensions, symbolLanguageOf } from './languages.js';
-import { readDeclarations, readDeclarationsLazily } from './read-declarations.js';
+import { namePlaces, nodesOver } from './named-nodes.js';
+import { type LazyTable, readDeclarations, readDeclarationsLazily } from './read-declarations.js';
 import { keepTable, keptTable } from './table-cache.js';
 import { tablesAhead } from './tables-ahead.js';
+import type { DefinitionsQuery } from './type-tests.js';
 
 /**
  * A file's declaration table (docs/symbols.md#the-declaration-table). Tables are cached by path,
@@ -17,8 +19,7 @@ import { tablesAhead } from './tables-ahead.js';
 
 /** The declarations of `text`, parsed with a loaded grammar. */
 export function parseDeclarations(text: string, grammar: Grammar): Declaration[] {
-  settleLastTable();
-  const tree = grammar.parser.parse(text);
+  const tree = treeOf(text, grammar);
   if (!tree) return [];
   try {
     return readDeclarations(tree.rootNode, grammar.definitions);
@@ -31,7 +32,22 @@ export function parseDeclarations(text: string, grammar: Grammar): Declaration[]
  * The table read last by parseDeclarationsLazily(), whose tree lives until the next parse: its
  * lines not asked for yet are read then, and the tree deleted.
  */
-let unsettled: { tree: Tree; table: Declaration[]; settle: () => void } | null = null;
+let unsettled: { tree: Tree; text: string; grammar: Grammar; table: Declaration[]; settle: () => void } | null = null;
+
+/**
+ * A tree of `text`: the last table's when it was read from this very text (a symbol ref read
+ * its own names first, named-nodes.ts), else a new parse. The last table is settled either way.
+ */
+function treeOf(text: string, grammar: Grammar): Tree | null {
+  const last = unsettled;
+  if (last && last.grammar === grammar && last.text === text) {
+    unsettled = null;
+    last.settle();
+    return last.tree;
+  }
+  settleLastTable();
+  return grammar.parser.parse(text);
+}
 
 function settleLastTable(): void {
   const last = unsettled;
@@ -51,13 +67,17 @@ function settleLastTable(): void {
  * a file at a time: the heap holds one more tree than it did, not one a file).
  */
 function parseDeclarationsLazily(text: string, grammar: Grammar): Declaration[] {
-  settleLastTable();
-  const tree = grammar.parser.parse(text);
+  const tree = treeOf(text, grammar);
   if (!tree) return [];
+  return readLazily(tree, text, grammar, grammar.definitions).table;
+}
+
+/** The table of `tree` read lazily by `definitions`; the tree lives until the next parse. */
+function readLazily(tree: Tree, text: string, grammar: Grammar, definitions: DefinitionsQuery): LazyTable {
   try {
-    const read = readDeclarationsLazily(tree.rootNode, grammar.definitions);
-    unsettled = { tree, table: read.table, settle: read.settle };
-    return read.table;
+    const read = readDeclarationsLazily(tree.rootNode, definitions);
+    unsettled = { tree, text, grammar, table: read.table, settle: read.settle };
+    return read;
   } catch (err) {
     tree.delete();
     throw err;
@@ -110,6 +130,67 @@ export function fileDeclarations(abs: string, refText: string): Declaration[] {
   if (hit) return hit;
   const text = fs.readFileSync(abs, 'utf8');
   return remember(abs, stat, tableOfText(text, language, refText, parseDeclarationsLazily));
+}
+
+/** A table of some of a file's declarations: those a symbol ref naming `names` can resolve to. */
+interface NamedTable {
+  mtimeMs: number;
+  size: number;
+  names: ReadonlySet<string>;
+  table: Declaration[];
+}
+const namedTables = new Map<string, NamedTable>();
+
+/**
+ * The declarations of the file at `abs` that a symbol ref whose path is written with `names` can
+ * resolve to, and every declaration they are in (docs/design/symbols.md#a-symbol-ref-reads-its-own-names):
+ * `whole` when it is the file's whole table. A second ref into the file with other names gets the
+ * whole table, read from the same tree when it is still the last one parsed. Throws RefError as
+ * fileDeclarations() does.
+ */
+export function fileDeclarationsNamed(abs: string, names: readonly string[], refText: string): { table: Declaration[]; whole: boolean } {
+  const language = symbolLanguageFor(abs, refText);
+  const stat = parseableStat(abs, refText);
+  const hit = cachedTable(abs, stat);
+  if (hit) return { table: hit, whole: true };
+  const earlier = namedTables.get(abs);
+  if (earlier && earlier.mtimeMs === stat.mtimeMs && earlier.size === stat.size) {
+    if (names.every((n) => earlier.names.has(n))) return { table: earlier.table, whole: false };
+    return { table: fileDeclarations(abs, refText), whole: true };
+  }
+  const read = textDeclarationsNamed(fs.readFileSync(abs, 'utf8'), language, names, refText);
+  if (read.whole) remember(abs, stat, read.table);
+  else {
+    if (namedTables.size >= MAX_CACHED_TABLES) namedTables.delete(namedTables.keys().next().value!);
+    namedTables.set(abs, { mtimeMs: stat.mtimeMs, size: stat.size, names: new Set(names), table: read.table });
+  }
+  return read;
+}
+
+/**
+ * fileDeclarationsNamed() of source text (a file read at a version): the whole table when one is
+ * kept or it is parsed off this thread; else the declarations matched at the nodes the names are
+ * written in (named-nodes.ts), kept on disk under those names.
+ */
+export function textDeclarationsNamed(text: string, language: SymbolLanguage, names: readonly string[], refText: string): { table: Declaration[]; whole: boolean } {
+  const whole = () => ({ table: tableOfText(text, language, refText, parseDeclarationsLazily), whole: true });
+  if (offThread) return whole();
+  const kept = keptTable(text, language);
+  if (kept) return { table: kept, whole: true };
+  const sorted = [...new Set(names)].sort();
+  const keptNamed = keptTable(text, language, sorted);
+  if (keptNamed) return { table: keptNamed, whole: false };
+  const grammar = loadedGrammar(language);
+  const query = grammar?.walked() ?? null;
+  const places = query ? namePlaces(text, sorted) : null;
+  if (!grammar || !query || !places) return whole();
+  const tree = treeOf(text, grammar);
+  if (!tree) return { table: [], whole: true };
+  const read = readLazily(tree, text, grammar, { matches: (root) => query.matchesAt(nodesOver(root, places)) });
+  // A getter and setter read as one: whether a declaration comes between them is for the whole table to say.
+  if (read.merged) return whole();
+  keepTable(text, language, read.table, sorted);
+  return { table: read.table, whole: false };
 }
 
 /** fileDeclarations(), loading the grammar first (or asking the parser set by useDeclarationParser()). */

@@ -20,6 +20,12 @@ export interface Grammar {
   language: SymbolLanguage;
   parser: Parser;
   definitions: DefinitionsQuery;
+  /**
+   * The definitions query read for walking (query-walk.ts), read on first use; null when it uses
+   * what the walk does not read. A symbol ref matches it at the nodes its names are in
+   * (named-nodes.ts), whatever the language.
+   */
+  walked(): WalkQuery | null;
 }
 
 export interface EngineOptions {
@@ -146,7 +152,7 @@ export function loadGrammar(language: SymbolLanguage): Promise<Grammar> {
       const grammar = withDefinitions(
         { language, parser },
         () => compileDefinitions(ts, lang, source, language.moveTypeTests ?? false),
-        language.walkQuery ? () => walkDefinitions(lang, source) : null,
+        () => walkDefinitions(lang, source),
       );
       ready.set(language.id, grammar);
       return grammar;
@@ -176,24 +182,25 @@ const WALKED_FILES = 4;
  * the WebAssembly heap, and a Swift parse after anything in that heap was freed is many times
  * slower (docs/symbols.md#cost).
  */
-function withDefinitions(base: Omit<Grammar, 'definitions'>, compile: () => DefinitionsQuery, walk: (() => DefinitionsQuery | null) | null): Grammar {
+function withDefinitions(base: Omit<Grammar, 'definitions' | 'walked'>, compile: () => DefinitionsQuery, walk: () => WalkQuery | null): Grammar {
   let compiled: DefinitionsQuery | null = null;
-  let walked: DefinitionsQuery | null | undefined;
+  let read: WalkQuery | null | undefined;
+  const walked = () => (read === undefined ? (read = walk()) : read);
   let reads = 0;
   const definitions: DefinitionsQuery = {
     matches(root) {
-      if (walk && compiled === null && reads++ < WALKED_FILES) {
-        walked ??= walk();
-        if (walked) return walked.matches(root);
+      if (base.language.walkQuery && compiled === null && reads++ < WALKED_FILES) {
+        const query = walked();
+        if (query) return query.matches(root);
       }
       return (compiled ??= compile()).matches(root);
     },
   };
-  return { ...base, definitions };
+  return { ...base, definitions, walked };
 }
 
 /** The query read for walking, or null when it uses what the walk does not read (then it is compiled). */
-function walkDefinitions(language: Language, source: string): DefinitionsQuery | null {
+function walkDefinitions(language: Language, source: string): WalkQuery | null {
   const patterns = readPatterns(source);
   return patterns instanceof Error ? null : new WalkQuery(language, patterns);
 }

@@ -154,18 +154,26 @@ export class WalkQuery {
 
   /** Every match in the tree under `root` (itself included), pattern by pattern. */
   matches(root: Node): WalkMatch[] {
+    const candidates = root.descendantsOfType(this.rootTypes).filter((c): c is Node => c !== null);
+    if (!candidates.some((c) => c.id === root.id) && this.rootTypes.includes(root.type)) candidates.unshift(root);
+    return this.matchesAt(candidates);
+  }
+
+  /**
+   * The matches whose pattern's root is one of `candidates` (each node once): the matches of a
+   * tree's nodes that a symbol ref's names may be in (named-nodes.ts).
+   */
+  matchesAt(candidates: readonly Node[]): WalkMatch[] {
     try {
-      return this.matchAll(root);
+      return this.matchAll(candidates);
     } finally {
       this.known.clear();
     }
   }
 
-  private matchAll(root: Node): WalkMatch[] {
+  private matchAll(candidates: readonly Node[]): WalkMatch[] {
     const out: WalkMatch[] = [];
     const byType = new Map<string, Seen[]>();
-    const candidates = root.descendantsOfType(this.rootTypes).filter((c): c is Node => c !== null);
-    if (!candidates.some((c) => c.id === root.id) && this.rootTypes.includes(root.type)) candidates.unshift(root);
     for (const node of candidates) {
       const seen = this.seen(node);
       if (!seen.named) continue;

@@ -38,11 +38,22 @@ export function readDeclarations(root: Node, definitions: DefinitionsQuery): Dec
  * (`startLine`, `endLine`, `bodyStart`) read when first asked for: a symbol ref asks for them
  * only on the declarations it names. The tree must live until settle() has read the rest.
  */
-export function readDeclarationsLazily(root: Node, definitions: DefinitionsQuery): { table: Declaration[]; settle: () => void } {
+export function readDeclarationsLazily(root: Node, definitions: DefinitionsQuery): LazyTable {
   return walk(root, definitions, true);
 }
 
-function walk(root: Node, definitions: DefinitionsQuery, lazy: boolean): { table: Declaration[]; settle: () => void } {
+export interface LazyTable {
+  table: Declaration[];
+  /** Reads the lines not asked for yet: the tree may be deleted after. */
+  settle: () => void;
+  /**
+   * Whether a getter and a setter were read as one property: they are when no declaration comes
+   * between them, which a read of some of the tree's declarations cannot tell (declaration-table.ts).
+   */
+  merged: boolean;
+}
+
+function walk(root: Node, definitions: DefinitionsQuery, lazy: boolean): LazyTable {
   const found = findDefinitions(root, definitions);
   // Outermost first at equal starts, so a stack walk nests by containment; one node that declares
   // two names (`int a, f(void);`) in the order of its names: an order that does not depend on the
@@ -51,6 +62,7 @@ function walk(root: Node, definitions: DefinitionsQuery, lazy: boolean): { table
   const out: Declaration[] = [];
   const stack: { found: Found; decl: Declaration | null }[] = [];
   const accessors = new Map<Declaration, true>();
+  let merged = false;
   for (const f of found) {
     // Popped when it ends before this one starts, or is this very node (`case up, down` names two).
     while (stack.length > 0 && (stack[stack.length - 1]!.found.end <= f.start || stack[stack.length - 1]!.found.node.id === f.node.id)) stack.pop();
@@ -89,6 +101,7 @@ function walk(root: Node, definitions: DefinitionsQuery, lazy: boolean): { table
     if (kind === 'accessor' && previous && accessors.has(previous) && previous.path === path && previous.parent === (parent?.index ?? null)) {
       // A getter and its setter, next to each other: one property.
       previous.endLine = Math.max(previous.endLine, endLineOf(f.node));
+      merged = true;
       stack.push({ found: f, decl: previous });
       continue;
     }
@@ -114,7 +127,7 @@ function walk(root: Node, definitions: DefinitionsQuery, lazy: boolean): { table
       if (d instanceof LazyDeclaration) out[i] = d.settle();
     }
   };
-  return { table: out, settle };
+  return { table: out, settle, merged };
 }
 
 type Fields = Omit<Declaration, 'startLine' | 'endLine' | 'bodyStart'>;

@@ -3,7 +3,7 @@ import type { LineSpan, SymbolSelector } from '../ref-spec/ref-spec.js';
 import type { Declaration } from './declaration.js';
 import { RefError } from '../../shared/errors.js';
 import { textLines } from '../../shared/line-starts.js';
-import { fileDeclarations, symbolLanguageFor, textDeclarations } from './declaration-table.js';
+import { fileDeclarations, fileDeclarationsNamed, symbolLanguageFor, textDeclarations, textDeclarationsNamed } from './declaration-table.js';
 import { MAX_SYMBOL_FILE_BYTES } from './languages.js';
 import { resolveSymbol, symbolSpan } from './resolve-symbol.js';
 
@@ -20,8 +20,10 @@ export interface SymbolSelection {
  * Throws RefError as resolveSymbol() and fileDeclarations() do.
  */
 export function selectSymbol(abs: string, sel: SymbolSelector, refText: string, context = 0): SymbolSelection {
-  const table = fileDeclarations(abs, refText);
-  return selectIn(table, fs.readFileSync(abs, 'utf8'), sel, refText, context);
+  const names = namesOf(sel);
+  const read = fileDeclarationsNamed(abs, names, refText);
+  const text = fs.readFileSync(abs, 'utf8');
+  return selectIn(read, () => fileDeclarations(abs, refText), text, sel, refText, context);
 }
 
 /**
@@ -31,11 +33,27 @@ export function selectSymbol(abs: string, sel: SymbolSelector, refText: string, 
 export function selectSymbolInText(text: string, abs: string, sel: SymbolSelector, refText: string, context = 0): SymbolSelection {
   const language = symbolLanguageFor(abs, refText);
   if (Buffer.byteLength(text) > MAX_SYMBOL_FILE_BYTES) throw new RefError('too_large', `${refText} is too large for symbol refs (at most 1 MiB)`, refText);
-  return selectIn(textDeclarations(text, language, refText), text, sel, refText, context);
+  const read = textDeclarationsNamed(text, language, namesOf(sel), refText);
+  return selectIn(read, () => textDeclarations(text, language, refText), text, sel, refText, context);
 }
 
-function selectIn(table: Declaration[], text: string, sel: SymbolSelector, refText: string, context: number): SymbolSelection {
-  const declaration = resolveSymbol(table, sel, refText);
+/** The names a symbol path is written with (`Store.save`: `Store`, `save`). */
+function namesOf(sel: SymbolSelector): string[] {
+  return sel.path.split('.');
+}
+
+/**
+ * Resolved in the declarations read for the ref's names; a ref that does not resolve there is
+ * resolved in the whole table, whose error names what is near (did-you-mean) as it always has.
+ */
+function selectIn(read: { table: Declaration[]; whole: boolean }, whole: () => Declaration[], text: string, sel: SymbolSelector, refText: string, context: number): SymbolSelection {
+  let declaration: Declaration;
+  try {
+    declaration = resolveSymbol(read.table, sel, refText);
+  } catch (err) {
+    if (read.whole || !(err instanceof RefError)) throw err;
+    declaration = resolveSymbol(whole(), sel, refText);
+  }
   const all = textLines(text);
   const named = symbolSpan(declaration, sel, all.length);
   // `-C N` widens it as it widens a range.

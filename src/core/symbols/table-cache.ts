@@ -67,11 +67,15 @@ function cacheDir(): string | null {
   return trusted ? dir : null;
 }
 
-/** The table kept for `text`, or null (no cache, not kept, or not readable as a table). */
-export function keptTable(text: string, language: SymbolLanguage): Declaration[] | null {
+/**
+ * The table kept for `text`, or null (no cache, not kept, or not readable as a table). With
+ * `names` (sorted, each once), the table of the declarations a symbol ref written with those
+ * names can resolve to (declaration-table.ts), kept apart from the whole table.
+ */
+export function keptTable(text: string, language: SymbolLanguage, names?: readonly string[]): Declaration[] | null {
   const dir = cacheDir();
   if (dir === null) return null;
-  const file = entryFile(dir, text, language);
+  const file = entryFile(dir, text, language, names);
   if (file === null) return null;
   let raw: string;
   try {
@@ -79,7 +83,7 @@ export function keptTable(text: string, language: SymbolLanguage): Declaration[]
   } catch {
     return null;
   }
-  const table = tableOf(raw, language.id);
+  const table = tableOf(raw, language.id, names);
   if (table === null) {
     try {
       fs.rmSync(file, { force: true });
@@ -98,13 +102,16 @@ export function keptTable(text: string, language: SymbolLanguage): Declaration[]
   return table;
 }
 
-/** Keep `table`, the declarations of `text`, for later runs. Its lines are read now if they were left lazy. */
-export function keepTable(text: string, language: SymbolLanguage, table: readonly Declaration[]): void {
+/**
+ * Keep `table`, the declarations of `text` (with `names`, those a ref written with them can
+ * resolve to), for later runs. Its lines are read now if they were left lazy.
+ */
+export function keepTable(text: string, language: SymbolLanguage, table: readonly Declaration[], names?: readonly string[]): void {
   const dir = cacheDir();
   if (dir === null) return;
-  const file = entryFile(dir, text, language);
+  const file = entryFile(dir, text, language, names);
   if (file === null) return;
-  const json = JSON.stringify({ format: FORMAT, language: language.id, rows: table.map(rowOf) });
+  const json = JSON.stringify({ format: FORMAT, language: language.id, ...(names ? { names } : {}), rows: table.map(rowOf) });
   if (json.length > MAX_ENTRY_BYTES) return;
   const tmp = `${file}.${crypto().randomBytes(6).toString('hex')}.tmp`;
   try {
@@ -152,10 +159,12 @@ export function prune(folder: string, max: number): void {
   }
 }
 
-function entryFile(folder: string, text: string, language: SymbolLanguage): string | null {
+function entryFile(folder: string, text: string, language: SymbolLanguage, names: readonly string[] | undefined): string | null {
   const stamp = stampOf(language);
   if (stamp === null) return null;
-  const key = crypto().createHash('sha256').update(stamp).update('\0').update(text).digest('hex');
+  const hash = crypto().createHash('sha256').update(stamp).update('\0').update(text);
+  if (names) hash.update('\0names\0').update(JSON.stringify(names));
+  const key = hash.digest('hex');
   return path.join(folder, `${key}.json`);
 }
 
@@ -169,7 +178,7 @@ function stampOf(language: SymbolLanguage): string | null {
   if (stamp === undefined) {
     try {
       const here = path.dirname(fileURLToPath(import.meta.url));
-      const code = [fileURLToPath(import.meta.url), ...['read-declarations', 'type-tests', 'query-text', 'query-walk', 'languages', 'declaration-table'].flatMap((m) => [`${m}.js`, `${m}.ts`].map((f) => path.join(here, f)))]
+      const code = [fileURLToPath(import.meta.url), ...['read-declarations', 'named-nodes', 'type-tests', 'query-text', 'query-walk', 'languages', 'declaration-table'].flatMap((m) => [`${m}.js`, `${m}.ts`].map((f) => path.join(here, f)))]
         .filter((f) => fs.existsSync(f))
         .map((f) => {
           const s = fs.statSync(f);
@@ -198,15 +207,16 @@ function rowOf(d: Declaration): Row {
 }
 
 /** The table in an entry's text, or null unless every declaration in it is well formed. */
-function tableOf(raw: string, languageId: string): Declaration[] | null {
+function tableOf(raw: string, languageId: string, names: readonly string[] | undefined): Declaration[] | null {
   let data: unknown;
   try {
     data = JSON.parse(raw);
   } catch {
     return null;
   }
-  const entry = data as { format?: unknown; language?: unknown; rows?: unknown };
+  const entry = data as { format?: unknown; language?: unknown; names?: unknown; rows?: unknown };
   if (typeof data !== 'object' || data === null || entry.format !== FORMAT || entry.language !== languageId || !Array.isArray(entry.rows)) return null;
+  if (JSON.stringify(entry.names) !== JSON.stringify(names)) return null;
   const rows = entry.rows as unknown[];
   const line = (n: unknown) => Number.isInteger(n) && (n as number) >= 1;
   const table: Declaration[] = [];
