@@ -151,6 +151,8 @@ describe('stripFence', () => {
   it.each<[string, string | null]>([
     ['```python\nprint(1)\n```', 'print(1)'],
     ['```\na\n\nb\n```', 'a\n\nb'],
+    ['```python\r\nprint(1)\r\nprint(2)\r\n```', 'print(1)\r\nprint(2)'],
+    ['```\r\n```', ''],
     ['~~~~\ncode\n~~~~', 'code'],
     ['```\n```', ''],
     ['text\n```\ncode\n```', null],

@@ -52,6 +52,13 @@ describe('safeWrite: modes (docs/reference.md#writing-files-ref-export-and-fd-wr
       { to: 'a.txt', mode: 'insert', line: 4 },
       { text: 'a\nb\n', error: '--line 4 is past the end of a.txt (2 lines; use 1-3)' },
     ],
+    ['insert --line past the end of one line', { 'a.txt': 'a\n' }, 'c', { to: 'a.txt', mode: 'insert', line: 3 }, { text: 'a\n', error: '--line 3 is past the end of a.txt (1 line; use 1-2)' }],
+    // Lines kept whole with the endings they are written with: the file's own, else the content's.
+    ['append CRLF to a CRLF file without a last line end', { 'a.txt': 'one\r\ntwo' }, 'three\r\nfour', { to: 'a.txt', mode: 'append' }, { text: 'one\r\ntwo\r\nthree\r\nfour\r\n' }],
+    ['append one line to a CRLF file', { 'a.txt': 'one\r\ntwo' }, 'three', { to: 'a.txt', mode: 'append' }, { text: 'one\r\ntwo\r\nthree\r\n' }],
+    ['append CRLF lines to a one-line file', { 'a.txt': 'one' }, 'two\r\nthree', { to: 'a.txt', mode: 'append' }, { text: 'one\r\ntwo\r\nthree\r\n' }],
+    ['append LF lines to a CRLF file keeps each its own', { 'a.txt': 'one\r\n' }, 'two\nthree', { to: 'a.txt', mode: 'append' }, { text: 'one\r\ntwo\nthree\n' }],
+    ['insert a CRLF line into a CRLF file', { 'a.txt': 'a\r\nc\r\n' }, 'b', { to: 'a.txt', mode: 'insert', line: 2 }, { text: 'a\r\nb\r\nc\r\n' }],
     ['insert --after /re/', { 'a.py': 'import os\nimport re\n\ndef f():\n' }, 'import sys\n', { to: 'a.py', mode: 'insert', after: /^import/ }, { text: 'import os\nimport sys\nimport re\n\ndef f():\n' }],
     ['insert --after the last line without newline', { 'a.txt': 'a\nb' }, 'c', { to: 'a.txt', mode: 'insert', after: /b/ }, { text: 'a\nb\nc\n' }],
     ['insert --after, no match', { 'a.txt': 'a\n' }, 'c', { to: 'a.txt', mode: 'insert', after: /zz/ }, { text: 'a\n', error: 'Pattern /zz/ not found in a.txt' }],

@@ -340,7 +340,8 @@ function trimContent(raw: string): string {
 
 /** The code inside a ref that is exactly one fenced code block, or null (`--strip-fence`). */
 export function stripFence(content: string): string | null {
-  const m = /^ {0,3}(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n? {0,3}(`{3,}|~{3,})[ \t]*$/.exec(content);
+  // A CRLF answer's last code line ends in \r\n too: not part of the code.
+  const m = /^ {0,3}(`{3,}|~{3,})[^\n]*\n([\s\S]*?)(?:\r?\n)? {0,3}(`{3,}|~{3,})[ \t]*$/.exec(content);
   if (!m || m[1]![0] !== m[3]![0] || m[3]!.length < m[1]!.length) return null;
   const body = m[2]!;
   // The closing fence must be the first one: no fence line of the same kind inside.

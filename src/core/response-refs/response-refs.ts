@@ -4,6 +4,7 @@ import { type Diagnostic, RefcatError } from '../../shared/errors.js';
 import { readTextFile, TextFileError } from '../safe-read/read-text-file.js';
 import { BufferSource } from '../paging/byte-source.js';
 import { type EntryMeta, Store } from '../paging/fd-store.js';
+import { lineEndOf } from '../safe-write/line-end.js';
 import { safeWrite, type SafeWriteHooks, type SafeWriteOptions, type SafeWriteResult } from '../safe-write/safe-write.js';
 import { parseResponseRefs, stripFence } from './parse-response-refs.js';
 
@@ -107,7 +108,8 @@ export async function exportRef(
       text = code;
     }
   }
-  if (text !== '' && !text.endsWith('\n')) text += '\n';
+  // Ended as its lines are: a CRLF answer's ref ends with CRLF.
+  if (text !== '' && !text.endsWith('\n')) text += lineEndOf(Buffer.from(text)) ?? '\n';
   const result = await safeWrite(new BufferSource(Buffer.from(text)), opts, ctx, hooks);
   return { result, lines: countLines(text), warnings };
 }

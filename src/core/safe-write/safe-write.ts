@@ -11,6 +11,7 @@ import { acquireLock } from './write-lock.js';
 
 import type { WriteMode } from './write-mode.js';
 import { lineStarts } from '../../shared/line-starts.js';
+import { lineEndOf } from './line-end.js';
 
 export { WRITE_MODES, type WriteMode } from './write-mode.js';
 
@@ -119,8 +120,11 @@ async function writeTarget(content: ByteSource, target: string, opts: SafeWriteO
   const old: { stat: fs.Stats; buf?: Buffer } | null = opts.mode === 'write' ? statRegular(target, opts.to) : readRegular(target, opts.to);
   const before = old?.buf ?? Buffer.alloc(0);
   const at = opts.mode === 'insert' ? insertOffset(before, opts) : before.length;
-  const lead = at > 0 && before[at - 1] !== 0x0a ? '\n' : '';
-  const trail = opts.mode !== 'write' && content.size > 0 && !endsWithNewline(content) ? '\n' : '';
+  // Lines kept whole with the endings they are written with: the file's own, else the content's.
+  const oldEnd = lineEndOf(before);
+  const newEnd = content.size > 0 ? lineEndOf(content.bytes(0, Math.min(content.size, BLOCK))) : null;
+  const lead = at > 0 && before[at - 1] !== 0x0a ? (oldEnd ?? newEnd ?? '\n') : '';
+  const trail = opts.mode !== 'write' && content.size > 0 && !endsWithNewline(content) ? (newEnd ?? oldEnd ?? '\n') : '';
 
   // Publish without replacing when there was no old file (a file someone created meanwhile is
   // never lost) and always for a plain write, whatever the stats saw: only --force replaces.
@@ -322,7 +326,7 @@ function insertOffset(old: Buffer, opts: SafeWriteOptions): number {
   const lines = starts.length;
   if (opts.line !== undefined) {
     if (opts.line > lines + 1) {
-      throw new RefcatError(`--line ${opts.line} is past the end of ${opts.to} (${lines} lines; use 1-${lines + 1})`, {
+      throw new RefcatError(`--line ${opts.line} is past the end of ${opts.to} (${lines} line${lines === 1 ? '' : 's'}; use 1-${lines + 1})`, {
         code: 'line_out_of_range',
       });
     }
