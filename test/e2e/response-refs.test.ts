@@ -154,7 +154,7 @@ describe('refcat ref show / scan', () => {
     expect(run(['ref', 'list', '--from', 'dup.md'])).toEqual({
       code: 0,
       stdout: '<ref_list count="1">\n  <ref id="a" line="4" lines="1" chars="3" />\n</ref_list>\n',
-      stderr: "Warning: Duplicate ref id 'a' at lines 1 and 4: the last one (line 4) wins\nWarning: Unclosed <ref id=\"b\"> at line 7: ignored\n",
+      stderr: "Warning: Duplicate ref id 'a' at lines 1 and 4: the one closed last (line 4) wins\nWarning: Unclosed <ref id=\"b\"> at line 7: ignored\n",
     });
   });
 });

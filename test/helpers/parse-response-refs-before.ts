@@ -143,7 +143,7 @@ function parsePass(text: string, newlines: readonly number[], ignored: ReadonlyM
     const content = trimContent(withoutTags(text, open.contentStart, start, open.inner));
     const previous = found.get(open.id);
     if (previous) {
-      warn('ref_duplicate', `Duplicate ref id '${open.id}' at lines ${previous.line} and ${open.line}: the last one (line ${open.line}) wins`);
+      warn('ref_duplicate', `Duplicate ref id '${open.id}' at lines ${Math.min(previous.line, open.line)} and ${Math.max(previous.line, open.line)}: the one closed last (line ${open.line}) wins`);
     }
     found.set(open.id, {
       id: open.id,

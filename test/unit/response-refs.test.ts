@@ -61,7 +61,13 @@ describe('parseResponseRefs (docs/reference.md#refcat-ref-list--show--scan--expo
       ['b', 'b', 4],
       ['a', 'second', 7],
     ]);
-    expect(r.warnings.map((w) => w.message)).toEqual(["Duplicate ref id 'a' at lines 1 and 7: the last one (line 7) wins"]);
+    expect(r.warnings.map((w) => w.message)).toEqual(["Duplicate ref id 'a' at lines 1 and 7: the one closed last (line 7) wins"]);
+  });
+
+  it('a duplicate id nested in its namesake: the outer one, closed last, wins, and the warning says so', () => {
+    const r = parseResponseRefs('<ref id="a">\nouter\n<ref id="a">\ninner\n</ref>\n</ref>\n');
+    expect(r.refs.map((x) => [x.id, x.content, x.line])).toEqual([['a', 'outer\ninner', 1]]);
+    expect(r.warnings.map((w) => w.message)).toEqual(["Duplicate ref id 'a' at lines 1 and 3: the one closed last (line 1) wins"]);
   });
 
   it.each([

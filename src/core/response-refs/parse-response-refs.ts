@@ -63,7 +63,7 @@ interface Open {
  *   them (they are layout, not content).
  * - Nested refs are all found; an outer ref's content keeps the inner text but not the inner tags
  *   (a tag alone on its line takes its line with it, so no blank line is left behind).
- * - A duplicate id: the last one wins, with a warning naming both lines. An unclosed tag: warning,
+ * - A duplicate id: the one closed last wins (of two nested, the outer), with a warning naming both lines. An unclosed tag: warning,
  *   ignored (a `</ref>` closes the innermost open ref). A `</ref>` with nothing open: warning.
  *   A self-closing `<ref ... />` (as in a ref_list) is not a section.
  * - Outside refs, fenced code blocks (``` or ~~~) are examples: tags inside them are not refs.
@@ -200,7 +200,7 @@ function closeTag(
   const content = trimContent(withoutTags(text, open.contentStart, start, open.inner));
   const previous = found.get(open.id);
   if (previous) {
-    warn('ref_duplicate', `Duplicate ref id '${open.id}' at lines ${previous.line} and ${open.line}: the last one (line ${open.line}) wins`);
+    warn('ref_duplicate', `Duplicate ref id '${open.id}' at lines ${Math.min(previous.line, open.line)} and ${Math.max(previous.line, open.line)}: the one closed last (line ${open.line}) wins`);
   }
   found.set(open.id, {
     id: open.id,
