@@ -116,9 +116,12 @@ export interface Finding extends Diagnostic {
 export class FdError extends RefcatError {
   readonly type: string;
   readonly fd: string;
-  constructor(type: string, fd: string, message: string) {
+  /** What `fd` is: a handle or a file read in place as the CLI names it (`fd`), or the `path` an agent gave (refcat mcp). */
+  readonly source: 'fd' | 'path';
+  constructor(type: string, fd: string, message: string, source: 'fd' | 'path' = 'fd') {
     super(message, { code: type, exitCode: 1, ref: fd });
     this.type = type;
     this.fd = fd;
+    this.source = source;
   }
 }

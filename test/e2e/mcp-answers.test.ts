@@ -76,6 +76,15 @@ describe('fd_read answers at most the cap', () => {
     expect((await call('fd_read', { path: 'big.txt', lines: '5-6' })).text).toBe(`<fd_content path="big.txt" lines="5-6" total_lines="12000">\n000005 ${'y'.repeat(92)}\n000006 ${'y'.repeat(92)}\n\n</fd_content>\n`);
   });
 
+  it('an error about a file read in place names it by the path given, as answers do, never by its absolute path', async () => {
+    for (const args of [{ path: 'big.txt', page: 9999 }, { path: 'big.txt', lines: '99999-' }]) {
+      const r = await call('fd_read', args);
+      expect(r.isError, r.text).toBe(true);
+      expect(r.text).toMatch(/^<fd_error type="invalid_(page|lines)" path="big\.txt"><message>Invalid /);
+      expect(r.text).not.toContain(top);
+    }
+  });
+
   it('a first line longer than the cap shows its start, and the call for the next line', async () => {
     const r = await call('fd_read', { path: 'wide.txt', lines: '1-2' });
     expect(r.text.length).toBeLessThan(CAP + 1000);

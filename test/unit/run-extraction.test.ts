@@ -134,8 +134,15 @@ describe('an answer past its cap', () => {
     const [shown, rest] = r.text.split('\n… cut: ');
     expect(shown!.length).toBeLessThanOrEqual(400_000);
     expect(rest).toMatch(
-      /^this answer stops at the cap of 400,000 characters, after line [\d,]+ of 60,003\. The whole answer \([\d,]+ characters\) is stored as fd:1: fd_read \{"fd":"fd:1","page":\d+\} reads on from line [\d,]+ \(page [\d,]+ of [\d,]+, 4,000 characters a page\)\.\n\nrefcat: 1 ref, [\d,]+ tokens \(o200k_base\)\n$/,
+      /^this answer stops at the cap of 400,000 characters, after line [\d,]+ of 60,003\. The whole answer \([\d,]+ characters\) is stored as fd:1: fd_read \{"fd":"fd:1","lines":"[\d]+-"\} reads on from line [\d,]+ \(by pages: line [\d,]+ is on page [\d,]+ of [\d,]+, 4,000 characters a page\)\.\n\nrefcat: 1 ref, [\d,]+ tokens \(o200k_base\)\n$/,
     );
+    // The call named reads on from the very line after the last one shown.
+    const call = JSON.parse(/fd_read (\{.*?\}) reads on/.exec(rest!)![1]!) as { fd: string; lines: string };
+    const lastShown = shown!.trimEnd().split('\n').pop()!;
+    const on = await runTool(TOOLS.find((t) => t.name === 'fd_read')!, call, { ctx: testCtx(dir), store: path.join(dir, '.store') });
+    expect(on.isError).toBe(false);
+    const first = on.text.split('\n').find((l) => l.includes('a line of the huge file'))!;
+    expect(Number(/(\d+)/.exec(first)![1])).toBe(Number(/(\d+)/.exec(lastShown)![1]) + 1);
   });
 });
 

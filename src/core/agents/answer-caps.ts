@@ -11,13 +11,18 @@ export const ANSWER_CAP_CHARS = 400_000;
 
 const n = (x: number) => x.toLocaleString('en-US');
 
-/** The end of an extract answer past the cap: where the rest is and the fd_read call that reads on. */
+/**
+ * The end of an extract answer past the cap: where the rest is and the fd_read call that reads on
+ * from the first line not shown (a page holds whole lines, so the page that holds it may start
+ * lines before it: the call names the lines, and the page is said beside it).
+ */
 export function storedNote(s: StoredOutput): string {
-  const call = `fd_read ${JSON.stringify({ fd: s.fd, page: s.nextPage })}`;
+  const next = s.shownLines + 1;
+  const call = `fd_read ${JSON.stringify({ fd: s.fd, lines: `${next}-` })}`;
   return (
     `\n… cut: this answer stops at the cap of ${n(s.cap)} characters, after line ${n(s.shownLines)} of ${n(s.totalLines)}. ` +
-    `The whole answer (${n(s.chars)} characters) is stored as ${s.fd}: ${call} reads on from line ${n(s.shownLines + 1)} ` +
-    `(page ${n(s.nextPage)} of ${n(s.pages)}, ${n(s.pageSize)} characters a page).\n`
+    `The whole answer (${n(s.chars)} characters) is stored as ${s.fd}: ${call} reads on from line ${n(next)} ` +
+    `(by pages: line ${n(next)} is on page ${n(s.nextPage)} of ${n(s.pages)}, ${n(s.pageSize)} characters a page).\n`
   );
 }
 

@@ -252,6 +252,7 @@ export const TOOLS: readonly ToolSpec[] = [
       // One page is one answer: a page larger than the cap is read as pages of the cap.
       const pageSize = args.page_size === undefined ? undefined : Math.min(args.page_size, ANSWER_CAP_CHARS);
       const notes = pageSize !== args.page_size ? [pageSizeNote(args.page_size!)] : [];
+      const named = (m: string) => (given === 'path' && sourceArg !== args.path ? m.split(sourceArg!).join(args.path!) : m);
       const view = await readFd(
         { source: sourceArg, page: args.page, pageSize, lines: args.lines ? lineRange(args.lines) : undefined, store: agent.store, confine: confinement, secrets: agent.secrets },
         ctx,
@@ -259,6 +260,8 @@ export const TOOLS: readonly ToolSpec[] = [
       ).catch((err: unknown) => {
         // A path that names no file is read as a glob or ref, each file judged; the refusal names the path as given.
         if (given === 'path' && isRefcatError(err) && err.code === 'outside_root') throw outside(args.path!, ctx.cwd);
+        // A file read in place is named by the `path` it was given, in errors as in answers.
+        if (given === 'path' && err instanceof FdError) throw new FdError(err.type, args.path!, named(err.message), 'path');
         throw err;
       });
       const again = given === 'path' ? { path: args.path! } : { fd: view.fd };
@@ -273,7 +276,6 @@ export const TOOLS: readonly ToolSpec[] = [
       }
       // A file read in place is named by the `path` it was given: its absolute path is no fd.
       if (given === 'path') text = text.replace(/^<(fd_result|fd_content) fd="[^"]*"/, (_m, tag: string) => `<${tag} path="${escapeAttr(args.path!)}"`);
-      const named = (m: string) => (given === 'path' && sourceArg !== args.path ? m.split(sourceArg!).join(args.path!) : m);
       const warnings = view.warnings.map((d) => renderDiagnostic('Warning', { ...d, message: argumentWords(named(d.message), ['lines']) })).join('');
       return { text: text + warnings + notes.join(''), isError: false };
     },
@@ -403,7 +405,7 @@ export async function runTool(tool: ToolSpec, args: unknown, agent: AgentContext
   } catch (err) {
     // Messages name this tool's arguments, not the CLI's flags.
     const names = Object.keys(tool.input);
-    if (err instanceof FdError) return { text: fdErrorRenderers.xml(new FdError(err.type, err.fd, argumentWords(err.message, names))), isError: true };
+    if (err instanceof FdError) return { text: fdErrorRenderers.xml(new FdError(err.type, err.fd, argumentWords(err.message, names), err.source)), isError: true };
     if (isRefcatError(err)) {
       const d = toDiagnostic(err);
       return { text: renderDiagnostic('Error', { ...d, message: argumentWords(d.message, names), details: d.details.map((x) => argumentWords(x, names)) }), isError: true };

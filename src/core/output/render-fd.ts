@@ -118,7 +118,7 @@ function tokensAttr(v: FdView): [string, number][] {
 
 /** fd_error for stdout; raw output has none (its errors go to stderr like any other). */
 export const fdErrorRenderers: Record<Exclude<FdFormat, 'raw'>, (e: FdError) => string> = {
-  xml: (e) => `<fd_error${attrs([['type', e.type], ['fd', e.fd]])}><message>${escapeText(e.message)}</message></fd_error>\n`,
+  xml: (e) => `<fd_error${attrs([['type', e.type], [e.source, e.fd]])}><message>${escapeText(e.message)}</message></fd_error>\n`,
   json: (e) => JSON.stringify({ version: 1, type: 'fd_error', error: e.type, fd: e.fd, message: e.message }, null, 2) + '\n',
 };
 
