@@ -170,6 +170,59 @@ describe('uncloned externals are reported the same way everywhere', () => {
   });
 });
 
+describe('two aliases naming one folder not cloned', () => {
+  it('verify refs names each alias; the hint is the lockfile\'s', async () => {
+    const repo = workspace();
+    repo.write({ 'docs/b.md': 'Also t2:Trio/X.swift and trio:Trio/D.swift#L9.\n' });
+    const r = await refcatInProcess(['verify', 'refs', '--alias', 't2=externals/Trio', 'docs/b.md'], { cwd: repo.dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout.split('\n').slice(1, 3)).toEqual([
+      '  ERROR externals/Trio: Not cloned: externals/Trio does not exist (aliases t2 from --alias, trio from workspace.lock.json): 2 broken references into it',
+      '    Clone it: git clone https://github.com/nightscout/Trio.git externals/Trio && git -C externals/Trio checkout dev',
+    ]);
+  });
+});
+
+// docs/workflows.md#externals-not-cloned-yet: validate says it too, at each ref's own line.
+describe('validate: refs into an alias folder that does not exist', () => {
+  function flow(): GitRepo {
+    const repo = workspace();
+    repo.write({ 'flows/f.conv': 'REFCAT trio:Trio/A.swift#L1\nREFCAT lf:LoopFollow/C.swift\nREFCAT here:gone.js\nPROMPT go\n' });
+    return repo;
+  }
+
+  it('text: Not cloned with how to clone it, at the ref\'s line; other missing files as before', async () => {
+    const r = await refcatInProcess(['validate', 'flows/f.conv'], { cwd: flow().dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('✗ flows/f.conv: 3 errors\n');
+    expect(r.stderr.split('\n').slice(0, 6)).toEqual([
+      'Error: Not cloned: externals/Trio does not exist (alias trio from workspace.lock.json)',
+      '  Clone it: git clone https://github.com/nightscout/Trio.git externals/Trio && git -C externals/Trio checkout dev',
+      '  at flows/f.conv:1',
+      'Error: Not cloned: externals/LoopFollow does not exist (alias lf from workspace.lock.json)',
+      '  Clone the repository LoopFollow of workspace.lock.json into externals/LoopFollow',
+      '  at flows/f.conv:2',
+    ]);
+    expect(r.stderr).toContain('Error: REFCAT ref not found: here:gone.js');
+  });
+
+  it('--json: code not_cloned, the ref kept; --allow-missing makes them warnings', async () => {
+    const repo = flow();
+    const r = await refcatInProcess(['validate', '--json', 'flows/f.conv'], { cwd: repo.dir });
+    const doc = JSON.parse(r.stdout) as { files: { errors: { code: string; line: number; ref: string }[] }[] };
+    expect(doc.files[0]!.errors.map((e) => [e.code, e.line, e.ref])).toEqual([
+      ['not_cloned', 1, 'trio:Trio/A.swift#L1'],
+      ['not_cloned', 2, 'lf:LoopFollow/C.swift'],
+      ['not_found', 3, 'here:gone.js'],
+    ]);
+    repo.write({ 'flows/f.conv': 'REFCAT trio:Trio/A.swift#L1\nPROMPT go\n' });
+    const relaxed = await refcatInProcess(['validate', '--allow-missing', 'flows/f.conv'], { cwd: repo.dir });
+    expect(relaxed.code).toBe(0);
+    expect(relaxed.stderr).toContain('Warning: Not cloned: externals/Trio does not exist (alias trio from workspace.lock.json)\n');
+    expect(relaxed.stderr).toContain('  Reported as a warning: --allow-missing\n');
+  });
+});
+
 describe('verify refs: the clone hint never prints a credential of the lockfile url', () => {
   it('https://bot:TOKEN@host prints https://host; an ssh user stays', async () => {
     const token = ['gh', 'p_', 'Zx9'.repeat(12)].join('');

@@ -120,8 +120,8 @@ function workflowFindings(doc: CheckedDocument, session: EditorSession): EditorF
   for (const [severity, list] of [['error', result.errors], ['warning', result.warnings]] as const) {
     for (const f of list) {
       if (f.file !== doc.path) continue;
-      const g = f.ref !== undefined ? { ...f, ...notCloned(f, f.ref, session) } : f;
-      const finding: EditorFinding = { span: place(f), severity, source: 'workflow', code: g.code, message: withDetails(g.message, g.details), fixes: [] };
+      // A ref into a folder not cloned already says `Not cloned` (validate's markNotCloned).
+      const finding: EditorFinding = { span: place(f), severity, source: 'workflow', code: f.code, message: withDetails(f.message, f.details), fixes: [] };
       if (f.ref !== undefined) finding.ref = f.ref;
       out.push(finding);
     }

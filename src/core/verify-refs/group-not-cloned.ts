@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../shared/context.js';
+import type { Finding } from '../../shared/errors.js';
 import { shownPath } from '../../shared/paths.js';
 import type { AliasEntry, AliasResolver } from '../alias/resolve-aliases.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
@@ -19,7 +20,7 @@ export function groupNotCloned(
   ctx: Context,
   options: { allowMissing?: boolean; exists?: (folder: string) => boolean } = {},
 ): RefFinding[] {
-  const groups = new Map<string, RefFinding & { refs: GroupedRef[] }>();
+  const groups = new Map<string, { finding: RefFinding & { refs: GroupedRef[] }; aliases: AliasEntry[] }>();
   const out: RefFinding[] = [];
   // Whether each alias folder exists, looked up once: most refs of a workspace may point into one.
   const exists = options.exists ?? folderLookup();
@@ -31,25 +32,61 @@ export function groupNotCloned(
     }
     let group = groups.get(alias.target);
     if (!group) {
-      // The hint reads the lockfile: once per folder, not once per ref.
-      const details = [cloneHint(alias, shownPath(ctx.cwd, alias.target))];
-      if (options.allowMissing) details.push('Reported as a warning: --allow-missing');
-      group = { severity: options.allowMissing ? 'warning' : 'error', code: 'not_cloned', message: '', details, file: alias.target, line: null, refs: [] };
+      const severity = options.allowMissing ? 'warning' : 'error';
+      group = { finding: { severity, code: 'not_cloned', message: '', details: [], file: alias.target, line: null, refs: [] }, aliases: [] };
       groups.set(alias.target, group);
-      out.push(group);
+      out.push(group.finding);
     }
-    group.refs.push({ file: f.file, line: f.line, ref: f.ref! });
-    group.message = notClonedMessage(alias, ctx, `${group.refs.length}${group.severity === 'error' ? ' broken' : ''}`, group.refs.length);
+    group.finding.refs.push({ file: f.file, line: f.line, ref: f.ref! });
+    // Several aliases may name one folder: the message names each.
+    if (!group.aliases.some((a) => a.name === alias.name)) group.aliases.push(alias);
+  }
+  for (const { finding, aliases: named } of groups.values()) {
+    const n = finding.refs.length;
+    finding.message = notClonedMessage(named, ctx, `${n}${finding.severity === 'error' ? ' broken' : ''}`, n);
+    // The hint reads the lockfile: once per folder, not once per ref; the lockfile's alias knows the url.
+    finding.details = [cloneHint(named.find((a) => a.source === 'workspace') ?? named[0]!, shownPath(ctx.cwd, finding.file))];
+    if (options.allowMissing) finding.details.push('Reported as a warning: --allow-missing');
   }
   return out;
+}
+
+/**
+ * `validate`'s form of the same finding (docs/workflows.md#externals-not-cloned-yet): a workflow's
+ * refs stay at their own lines, so each ref into a folder not cloned says `Not cloned` there, with
+ * how to clone it (code `not_cloned`), instead of `not found`. Changes `findings` in place.
+ */
+export function markNotCloned(findings: Finding[], aliases: AliasResolver, ctx: Context): void {
+  const exists = folderLookup();
+  const said = new Map<string, NotCloned>();
+  for (const f of findings) {
+    if (f.severity !== 'error' || !NOT_THERE.has(f.code) || !f.ref) continue;
+    const alias = missingAlias(f.ref, aliases, exists);
+    if (!alias) continue;
+    const key = `${alias.name}\0${alias.target}`;
+    let diagnostic = said.get(key);
+    if (!diagnostic) said.set(key, (diagnostic = notClonedOf(alias, ctx)));
+    Object.assign(f, { ...diagnostic, details: [...diagnostic.details] });
+  }
+}
+
+type NotCloned = { code: string; message: string; details: string[] };
+
+function notClonedOf(alias: AliasEntry, ctx: Context): NotCloned {
+  return { code: 'not_cloned', message: notClonedMessage([alias], ctx), details: [cloneHint(alias, shownPath(ctx.cwd, alias.target))] };
 }
 
 /** The codes of a ref whose file is not there: in a folder not cloned, every ref gets one of them. */
 const NOT_THERE: ReadonlySet<string> = new Set(['not_found', 'glob_no_match']);
 
-/** `Not cloned: externals/Trio does not exist (alias trio from workspace.lock.json)`, and `: 3 broken references into it` with a count. */
-function notClonedMessage(alias: AliasEntry, ctx: Context, count?: string, n = 0): string {
-  const head = `Not cloned: ${shownPath(ctx.cwd, alias.target)} does not exist (alias ${alias.name} from ${aliasOrigin(alias, ctx)})`;
+/**
+ * `Not cloned: externals/Trio does not exist (alias trio from workspace.lock.json)`, and `: 3 broken
+ * references into it` with a count; aliases naming one folder: `(aliases trio from
+ * workspace.lock.json, t from --alias)`.
+ */
+function notClonedMessage(aliases: readonly AliasEntry[], ctx: Context, count?: string, n = 0): string {
+  const named = aliases.map((a) => `${a.name} from ${aliasOrigin(a, ctx)}`).join(', ');
+  const head = `Not cloned: ${shownPath(ctx.cwd, aliases[0]!.target)} does not exist (alias${aliases.length > 1 ? 'es' : ''} ${named})`;
   return count === undefined ? head : `${head}: ${count} reference${n === 1 ? '' : 's'} into it`;
 }
 
@@ -57,10 +94,9 @@ function notClonedMessage(alias: AliasEntry, ctx: Context, count?: string, n = 0
  * What the editor says for a ref into a folder not cloned (code `not_cloned`), as `verify refs`
  * says it for the folder, or null when the ref's alias folder exists.
  */
-export function notClonedDiagnostic(ref: string, aliases: AliasResolver, ctx: Context): { code: string; message: string; details: string[] } | null {
+export function notClonedDiagnostic(ref: string, aliases: AliasResolver, ctx: Context): NotCloned | null {
   const alias = missingAlias(ref, aliases);
-  if (!alias) return null;
-  return { code: 'not_cloned', message: notClonedMessage(alias, ctx), details: [cloneHint(alias, shownPath(ctx.cwd, alias.target))] };
+  return alias ? notClonedOf(alias, ctx) : null;
 }
 
 /**

@@ -15,6 +15,7 @@ import { compileGlob, type GlobMatcher, globTooLong, MAX_GLOB_CHARS } from '../w
 import { WalkCache } from '../walk/walk-cache.js';
 import { convRefs } from './conv-refs.js';
 import { validationTargets } from './workflow-parts.js';
+import { markNotCloned } from '../verify-refs/group-not-cloned.js';
 import type { ConvDirective, ConversationFile } from './conv-types.js';
 import { prepareSymbolRefs } from '../symbols/prepare-symbol-refs.js';
 import { readTextFile } from '../safe-read/read-text-file.js';
@@ -61,7 +62,7 @@ export interface ConvValidation {
 }
 
 /** Codes that --allow-missing (and VALIDATION-MODE lenient/exploratory) turn into warnings. */
-export const MISSING_CODES: ReadonlySet<string> = new Set(['not_found', 'unknown_alias', 'glob_no_match', 'context_no_match']);
+export const MISSING_CODES: ReadonlySet<string> = new Set(['not_found', 'not_cloned', 'unknown_alias', 'glob_no_match', 'context_no_match']);
 
 /**
  * Validate one `.conv` workflow (docs/reference.md#validate): its structure, directive values and every ref, each
@@ -110,6 +111,7 @@ function validateLoaded(loaded: LoadedWorkflow, ctx: Context, options: ValidateC
   const findings: Finding[] = conv.problems.map((p) => ({ ...p }));
   const resolver = workflowAliases(conv, ctx, options.aliases, display, findings);
   const refs = checkConvRefs(conv, ctx, resolver, findings, options.noIgnore ?? false, options.patternBudget ?? new PatternBudget(), options.confine, undefined, options.versions?.prepared);
+  markNotCloned(findings, resolver, ctx);
   checkValues(conv, findings);
   checkElideChains(conv, findings);
   checkRequire(conv, ctx, resolver, findings, options.confine);
