@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { Confinement } from '../../src/core/safe-read/confinement.js';
-import { expandGlob, type WalkWarning } from '../../src/core/walk/glob.js';
+import { expandGlob, hasGlobChars, type WalkWarning } from '../../src/core/walk/glob.js';
 import { refcatInProcess } from '../helpers/in-process.js';
 import { tmpDir } from '../helpers/tmp.js';
 import picomatch from 'picomatch';
@@ -162,5 +162,39 @@ describe('the glob walk', () => {
     const reference = picomatch(glob, { dot: false });
     const expected = tree.filter((f) => reference(f)).sort();
     expect(rel(dir, expandGlob(glob, dir, true))).toEqual(expected);
+  });
+});
+
+// docs/reference.md#globs: a path is a glob when picomatch would expand it, extglobs included.
+describe('which ref paths are globs', () => {
+  it.each<[string, boolean]>([
+    ['src/*.ts', true],
+    ['src/?.ts', true],
+    ['src/[ab].ts', true],
+    ['src/{a,b}.ts', true],
+    ['src/!(a).ts', true],
+    ['src/@(a|b).ts', true],
+    ['src/+(a).ts', true],
+    ['src/*(a).ts', true],
+    ['src/?(a).ts', true],
+    ['src/x!(y)z/q.ts', true],
+    ['src/a.ts', false],
+    ['src/file (1).txt', false],
+    ['src/a+(b.ts', false],
+    ['src/me@host.txt', false],
+    ['src/wow!.txt', false],
+  ])('%s: %s', (p, glob) => {
+    expect(hasGlobChars(p)).toBe(glob);
+  });
+
+  it('an extglob ref expands as picomatch matches it; an unclosed one names a file', async () => {
+    const dir = tmpDir({ 'src/a.ts': 'a\n', 'src/b.ts': 'b\n', 'src/c.ts': 'c\n', 'src/x+(y.ts': 'plain\n' });
+    const list = async (ref: string) => (await refcatInProcess([ref, '--list-files'], { cwd: dir })).stdout.split('\n').filter(Boolean);
+    expect(await list('@src/!(a).ts')).toEqual(['src/b.ts', 'src/c.ts', 'src/x+(y.ts']);
+    expect(await list('@src/@(a|b).ts')).toEqual(['src/a.ts', 'src/b.ts']);
+    expect(await list('@src/+(c).ts')).toEqual(['src/c.ts']);
+    expect(await list('@src/x+(y.ts')).toEqual(['src/x+(y.ts']);
+    const none = await refcatInProcess(['@src/@(d|e).ts'], { cwd: dir });
+    expect([none.code, none.stderr.split('\n')[0]]).toEqual([1, 'Error: Glob matched no files: @src/@(d|e).ts']);
   });
 });

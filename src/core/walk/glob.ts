@@ -8,9 +8,17 @@ import { WalkCache } from './walk-cache.js';
 const picomatch = lazyRequire<typeof import('picomatch')>('picomatch');
 
 const GLOB_CHARS = /[*?[{]/;
+const EXTGLOB_OPEN = /[!@+]\(/;
 
+/**
+ * Whether a ref's path is a glob (docs/reference.md#globs): it has `*`, `?`, `[` or `{`, or an
+ * extglob picomatch expands, `!(...)`, `@(...)`, `+(...)` (`*(...)` and `?(...)` have `*` and `?`).
+ * picomatch reads a `(` never closed as a literal, so a `)` must follow (looked for once: linear).
+ */
 export function hasGlobChars(p: string): boolean {
-  return GLOB_CHARS.test(p);
+  if (GLOB_CHARS.test(p)) return true;
+  const open = EXTGLOB_OPEN.exec(p);
+  return open !== null && p.indexOf(')', open.index + 2) >= 0;
 }
 
 /** What a walk skipped that the user should know about: a symlink loop, a folder it cannot read. */
