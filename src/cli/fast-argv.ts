@@ -7,6 +7,41 @@ import { EXTRACT_FLAGS, type FlagSpec } from './extract-flags.js';
  */
 export const COMMAND_NAMES: readonly string[] = ['refcat', 'aliases', 'validate', 'verify', 'symbols', 'fd', 'ref', 'mcp', 'lsp', 'anchor', 'help'];
 
+/** The commands whose next word names a subcommand (`verify refs`, `fd read`, `ref show`). */
+export const PARENT_COMMANDS: readonly string[] = ['verify', 'fd', 'ref'];
+
+/**
+ * `refcat --json validate f.conv` as `refcat validate --json f.conv`: flags before a command name
+ * apply to that command (docs/reference.md#commands). The first word that is not a flag (nor a
+ * flag's value) is the command when it is a command name, as it is when it comes first; a file of
+ * that name is `@validate` or `./validate`, and `--` ends the flags. The flags go right after the
+ * command's words, in their order. An argv that starts with no flag is returned as it is, at once:
+ * a plain `refcat @file#L1` pays nothing.
+ */
+export function commandFirst(argv: readonly string[]): readonly string[] {
+  if (!argv[0]?.startsWith('-')) return argv;
+  const i = firstWord(argv);
+  if (i <= 0 || !COMMAND_NAMES.includes(argv[i]!)) return argv;
+  const words = PARENT_COMMANDS.includes(argv[i]!) && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('-') ? 2 : 1;
+  return [...argv.slice(i, i + words), ...argv.slice(0, i), ...argv.slice(i + words)];
+}
+
+/** The index of the first word that is no flag nor a flag's value; -1 at `--`, `-h` or `-V` first (the program's own). */
+export function firstWord(argv: readonly string[]): number {
+  const known = [flagsOf(EXTRACT_FLAGS), ...CHECK_COMMANDS.map((c) => flagsOf(c.flags))];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--' || PROGRAM_FLAGS.includes(arg)) return -1;
+    if (!arg.startsWith('-') || arg === '-') return i;
+    // `--alias x=y` takes the next word; `--alias=x=y`, `-C3` and a flag no table knows do not.
+    if (arg.startsWith('--') ? arg.includes('=') : arg.length > 2) continue;
+    if (known.some((t) => t.get(arg)?.takesValue)) i++;
+  }
+  return -1;
+}
+
+const PROGRAM_FLAGS: readonly string[] = ['-h', '--help', '-V', '--version'];
+
 interface Flag {
   spec: FlagSpec;
   attr: string;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { tableCacheDir, useTableCache } from '../core/symbols/table-cache-folder.js';
 import { closest } from '../shared/did-you-mean.js';
 import { type ExitCode, isRefcatError, UsageError } from '../shared/errors.js';
-import { COMMAND_NAMES, fastParseCheck, fastParseExtract } from './fast-argv.js';
+import { COMMAND_NAMES, commandFirst, fastParseCheck, fastParseExtract, firstWord } from './fast-argv.js';
 import { type IO, printDiagnostics } from './io.js';
 
 /**
@@ -18,7 +18,9 @@ export async function runCli(argv: string[], io: IO): Promise<ExitCode> {
   // Declaration tables are kept between runs (docs/symbols.md#the-table-cache); nothing is read until a symbol ref asks.
   useTableCache(tableCacheDir(io.ctx));
   try {
-    checkCommandTypo(argv[0], io);
+    // Flags before a command name apply to the command (docs/reference.md#commands).
+    argv = [...commandFirst(argv)];
+    checkCommandTypo(argv[0]?.startsWith('-') ? argv[firstWord(argv)] : argv[0], io);
     argv = helpTopic(argv);
     const fast = fastParseExtract(argv);
     if (fast) {

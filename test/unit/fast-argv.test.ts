@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { COMMAND_NAMES, fastParseCheck, fastParseExtract } from '../../src/cli/fast-argv.js';
+import { COMMAND_NAMES, commandFirst, fastParseCheck, fastParseExtract, PARENT_COMMANDS } from '../../src/cli/fast-argv.js';
 import type { IO } from '../../src/cli/io.js';
 import { createProgram } from '../../src/cli/program.js';
+import { refcatInProcess } from '../helpers/in-process.js';
+import { tmpDir } from '../helpers/tmp.js';
 
 function silentIO(): IO {
   return {
@@ -156,5 +158,49 @@ describe('fastParseCheck', () => {
 
   it.each(checkRefused)('leaves %j to commander', (...argv) => {
     expect(fastParseCheck(argv)).toBeNull();
+  });
+});
+
+// docs/reference.md#commands: flags before a command name apply to the command.
+describe('commandFirst', () => {
+  it.each<[string[], string[]]>([
+    [['--json', 'validate', 'f.conv'], ['validate', '--json', 'f.conv']],
+    [['--alias', 'x=y', 'aliases'], ['aliases', '--alias', 'x=y']],
+    [['--alias=x=y', '--json', 'aliases'], ['aliases', '--alias=x=y', '--json']],
+    [['--format', 'json', 'verify', 'refs', 'docs'], ['verify', 'refs', '--format', 'json', 'docs']],
+    [['--alias', 'a=1', 'validate', '--alias', 'b=2', 'f.conv'], ['validate', '--alias', 'a=1', '--alias', 'b=2', 'f.conv']],
+    [['--json', 'fd', 'list'], ['fd', 'list', '--json']],
+    [['--json', 'verify', '--help'], ['verify', '--json', '--help']],
+    // Left as they are: refs, the program's own flags, `--`, and a command name as a flag's value.
+    [['--json', '@validate'], ['--json', '@validate']],
+    [['--json', './validate'], ['--json', './validate']],
+    [['--json', '--', 'validate'], ['--json', '--', 'validate']],
+    [['--help', 'validate'], ['--help', 'validate']],
+    [['-V', 'validate'], ['-V', 'validate']],
+    [['--relative-to', 'validate', '@a.py'], ['--relative-to', 'validate', '@a.py']],
+    [['-q', '@a.py', 'validate'], ['-q', '@a.py', 'validate']],
+    [['@a.py', '--json', 'validate'], ['@a.py', '--json', 'validate']],
+  ])('%j as %j', (argv, expected) => {
+    expect(commandFirst(argv)).toEqual(expected);
+  });
+
+  it('returns an argv that starts with no flag as it is (the fast path of a plain ref)', () => {
+    const argv = ['@a.py#L1', '--json'];
+    expect(commandFirst(argv)).toBe(argv);
+  });
+
+  it('knows every command that has subcommands', () => {
+    const parents = createProgram(silentIO(), () => {}).commands.filter((c) => c.commands.length > 0).map((c) => c.name());
+    expect([...PARENT_COMMANDS].sort()).toEqual(parents.sort());
+  });
+
+  it('a flag before validate and aliases applies to them, in process', async () => {
+    const dir = tmpDir({ 'f.conv': 'REFCAT @a.txt\nPROMPT go\n', 'a.txt': 'a\n' });
+    const validate = await refcatInProcess(['--json', 'validate', 'f.conv'], { cwd: dir });
+    expect([validate.code, (JSON.parse(validate.stdout) as { valid: boolean }).valid, validate.stderr]).toEqual([0, true, '']);
+    const aliases = await refcatInProcess(['--alias', 'x=.', 'aliases'], { cwd: dir });
+    expect([aliases.code, aliases.stdout.split('\n')[0]!.split(/\s+/).slice(0, 2)]).toEqual([0, ['x', dir]]);
+    const typo = await refcatInProcess(['--json', 'valdate', 'f.conv'], { cwd: dir });
+    expect([typo.code, typo.stderr]).toEqual([2, "Error: Unknown command 'valdate' (did you mean validate?)\n"]);
   });
 });
