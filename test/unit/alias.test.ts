@@ -1,8 +1,10 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AliasResolver } from '../../src/core/alias/resolve-aliases.js';
 import { extract } from '../../src/core/extract/extract.js';
 import { ConfigError, RefError } from '../../src/shared/errors.js';
+import { refcatInProcess } from '../helpers/in-process.js';
 import { testCtx, tmpDir, writeFiles } from '../helpers/tmp.js';
 
 const lock = (repos: unknown, extra: Record<string, unknown> = {}) => JSON.stringify({ ...extra, repos });
@@ -181,6 +183,16 @@ describe('malformed config files are errors naming the file', () => {
     writeFiles(at, { [file]: good });
     expect(() => r.lookup('y')).toThrow(ConfigError);
     expect(new AliasResolver(ctx).lookup('x')).toBeDefined();
+  });
+
+  it('a lockfile that is a broken symlink: one line naming the file, the link and where it points, exit 1', async () => {
+    const { root, ctx } = setup({ 'a.txt': 'a\n' });
+    fs.symlinkSync('../nowhere/workspace.lock.json', path.join(root, 'workspace.lock.json'));
+    const message = `Invalid config file ${path.join(root, 'workspace.lock.json')}: a broken symbolic link (it points to ../nowhere/workspace.lock.json, which does not exist)`;
+    expect(() => new AliasResolver(ctx).lookup('x')).toThrow(message);
+    const r = await refcatInProcess(['x:a.txt', '@a.txt'], { cwd: root });
+    expect([r.code, r.stderr]).toEqual([1, `Error: ${message}\n`]);
+    expect(r.stdout).toContain('a.txt');
   });
 
   it('accepts an empty aliases.yaml', () => {

@@ -249,9 +249,23 @@ function readText(file: string): string {
   try {
     return readTextFile(file);
   } catch (err) {
-    if (err instanceof TextFileError) throw new ConfigError(file, err.code === 'not_found' ? 'ENOENT' : err.problem);
+    if (err instanceof TextFileError) throw new ConfigError(file, err.code === 'not_found' ? missing(file) : err.problem);
     throw err;
   }
+}
+
+/**
+ * Why a config file found is not there to read. A lockfile that is a broken link is an error, not
+ * a lockfile missing (docs/reference.md#aliases): skipping it would leave its aliases unknown, or
+ * resolve them from another source, without a word why.
+ */
+function missing(file: string): string {
+  try {
+    if (fs.lstatSync(file).isSymbolicLink()) return `a broken symbolic link (it points to ${fs.readlinkSync(file)}, which does not exist)`;
+  } catch {
+    // gone since it was found
+  }
+  return 'no such file';
 }
 
 function readLockfile(file: string): Map<string, AliasEntry> {
