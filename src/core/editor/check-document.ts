@@ -11,7 +11,7 @@ import { type EditorFinding, type FindingSeverity, lineSpan } from './editor-fin
 import { snippetCheck } from './snippet-findings.js';
 import { type DriftNote, driftNotes, placeDriftNotes } from './drift-findings.js';
 import { type LspServer, type Published, servedFile, toDiagnostic } from './lsp-protocol.js';
-import { notClonedDiagnostic } from '../verify-refs/group-not-cloned.js';
+import { notClonedDiagnostic } from '../alias/not-cloned.js';
 import { primeSymbolTables } from './symbol-refs.js';
 
 /** The checks beyond refs and workflows (document-check.ts). */

@@ -11,7 +11,7 @@ import { addSnippetEntry, judgeSnippet } from '../snippets/judge-snippets.js';
 import { loadGrammars } from '../symbols/grammar-loader.js';
 import type { SymbolLanguage } from '../symbols/languages.js';
 import { missingGrammars } from '../symbols/prepare-symbol-refs.js';
-import { intoFolderNotCloned } from './group-not-cloned.js';
+import { intoFolderNotCloned } from '../alias/not-cloned.js';
 import type { FoundRef } from './find-refs.js';
 import { driftInput, type VerifyRun } from './verify-run.js';
 

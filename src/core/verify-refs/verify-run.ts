@@ -14,7 +14,7 @@ import { SecretScanner } from '../secrets/secret-scan.js';
 import { SnippetFiles } from '../snippets/snippet-files.js';
 import { WalkCache } from '../walk/walk-cache.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
-import { folderLookup } from './group-not-cloned.js';
+import { folderLookup } from '../alias/not-cloned.js';
 import { driftAlias, type DriftRefInput, type UnresolvedDriftRef } from '../drift/drift-types.js';
 import { scanStamp } from '../drift/fix-drift.js';
 import { emptySnippetReport, type SnippetReport } from '../snippets/judge-snippets.js';

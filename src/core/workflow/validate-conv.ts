@@ -15,7 +15,7 @@ import { compileGlob, type GlobMatcher, globTooLong, MAX_GLOB_CHARS } from '../w
 import { WalkCache } from '../walk/walk-cache.js';
 import { convRefs } from './conv-refs.js';
 import { validationTargets } from './workflow-parts.js';
-import { markNotCloned } from '../verify-refs/group-not-cloned.js';
+import { markNotCloned } from '../alias/not-cloned.js';
 import type { ConvDirective, ConversationFile } from './conv-types.js';
 import { prepareSymbolRefs } from '../symbols/prepare-symbol-refs.js';
 import { readTextFile } from '../safe-read/read-text-file.js';
