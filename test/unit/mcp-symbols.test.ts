@@ -129,7 +129,7 @@ describe('symbol refs in refcat mcp', () => {
     const r = await runTool(tool('symbols'), { refs: ['big.ts'] }, { ctx: testCtx(dir), store: path.join(dir, '.store') });
     expect(r.isError).toBe(false);
     expect(r.text.length).toBeLessThan(ANSWER_CAP_CHARS + 1000);
-    expect(r.text).toMatch(/… cut: this answer stops at the cap of [\d,]+ characters.* stored as fd:1: fd_read \{"fd":"fd:1","page":\d+\}/s);
+    expect(r.text).toMatch(/… cut: this answer stops at the cap of [\d,]+ characters.* stored as fd:1: fd_read \{"fd":"fd:1","lines":"\d+-"\}/s);
     const page = await runTool(TOOLS.find((t) => t.name === 'fd_read')!, { fd: 'fd:1', lines: `${n}-${n}` }, { ctx: testCtx(dir), store: path.join(dir, '.store') });
     expect(page.text).toContain(`@big.ts#value${n - 1}`);
   });
