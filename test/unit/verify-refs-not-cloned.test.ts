@@ -223,6 +223,25 @@ describe('validate: refs into an alias folder that does not exist', () => {
   });
 });
 
+describe('CONTEXT patterns into an alias folder that does not exist', () => {
+  it('validate says Not cloned at each line, verify refs groups them with the rest of that folder', async () => {
+    const repo = workspace();
+    repo.write({ 'flows/c.conv': 'PROMPT go\nCONTEXT @trio:Trio/**/*.swift\nCONTEXT @trio:README.md\nCONTEXT @here:gone/*.js\n' });
+    const v = await refcatInProcess(['validate', '--json', 'flows/c.conv'], { cwd: repo.dir });
+    const doc = JSON.parse(v.stdout) as { files: { errors: { code: string; line: number; message: string }[] }[] };
+    expect(doc.files[0]!.errors.map((e) => [e.code, e.line])).toEqual([
+      ['not_cloned', 2],
+      ['not_cloned', 3],
+      ['context_no_match', 4],
+    ]);
+    expect(doc.files[0]!.errors[0]!.message).toBe('Not cloned: externals/Trio does not exist (alias trio from workspace.lock.json)');
+    const r = await refcatInProcess(['verify', 'refs', 'flows/c.conv'], { cwd: repo.dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('  ERROR externals/Trio: Not cloned: externals/Trio does not exist (alias trio from workspace.lock.json): 2 broken references into it\n');
+    expect(r.stdout).toContain('CONTEXT pattern matches nothing: @here:gone/*.js');
+  });
+});
+
 describe('verify refs: the clone hint never prints a credential of the lockfile url', () => {
   it('https://bot:TOKEN@host prints https://host; an ssh user stays', async () => {
     const token = ['gh', 'p_', 'Zx9'.repeat(12)].join('');

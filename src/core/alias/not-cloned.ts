@@ -38,7 +38,7 @@ function notClonedOf(alias: AliasEntry, ctx: Context): NotCloned {
 }
 
 /** The codes of a ref whose file is not there: in a folder not cloned, every ref gets one of them. */
-export const NOT_THERE: ReadonlySet<string> = new Set(['not_found', 'glob_no_match']);
+export const NOT_THERE: ReadonlySet<string> = new Set(['not_found', 'glob_no_match', 'context_no_match']);
 
 /**
  * `Not cloned: externals/Trio does not exist (alias trio from workspace.lock.json)`, and `: 3 broken
