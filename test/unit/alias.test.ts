@@ -195,6 +195,15 @@ describe('malformed config files are errors naming the file', () => {
     expect(r.stdout).toContain('a.txt');
   });
 
+  it('an aliases.yaml that is a broken symlink is the same error; none at all is no aliases', () => {
+    const { ctx } = setup({ 'a.txt': 'a\n' });
+    expect(new AliasResolver(ctx).list()).toEqual([]);
+    fs.mkdirSync(path.join(ctx.home, '.sdqctl'), { recursive: true });
+    const file = path.join(ctx.home, '.sdqctl', 'aliases.yaml');
+    fs.symlinkSync('dotfiles/aliases.yaml', file);
+    expect(() => new AliasResolver(ctx).lookup('x')).toThrow(`Invalid config file ${file}: a broken symbolic link (it points to dotfiles/aliases.yaml, which does not exist)`);
+  });
+
   it('accepts an empty aliases.yaml', () => {
     const { ctx } = setup({}, { '.sdqctl/aliases.yaml': '' });
     expect(new AliasResolver(ctx).list()).toEqual([]);

@@ -255,9 +255,9 @@ function readText(file: string): string {
 }
 
 /**
- * Why a config file found is not there to read. A lockfile that is a broken link is an error, not
- * a lockfile missing (docs/reference.md#aliases): skipping it would leave its aliases unknown, or
- * resolve them from another source, without a word why.
+ * Why a config file found is not there to read. A lockfile or aliases.yaml that is a broken link
+ * is an error, not a file missing (docs/reference.md#aliases): skipping it would leave its aliases
+ * unknown, or resolve them from another source, without a word why.
  */
 function missing(file: string): string {
   try {
@@ -266,6 +266,14 @@ function missing(file: string): string {
     // gone since it was found
   }
   return 'no such file';
+}
+
+function isLink(file: string): boolean {
+  try {
+    return fs.lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 function readLockfile(file: string): Map<string, AliasEntry> {
@@ -317,7 +325,8 @@ function readLockfile(file: string): Map<string, AliasEntry> {
 
 function readAliasYaml(file: string, ctx: Context): Map<string, AliasEntry> {
   const out = new Map<string, AliasEntry>();
-  if (!fs.existsSync(file)) return out;
+  // None is none; a broken link is an error, as a lockfile's is (readText() says so).
+  if (!fs.existsSync(file) && !isLink(file)) return out;
   const shown = tildify(file, ctx.home);
   const text = readText(file);
   const { data, keyAt } = parseYaml(text, shown);
