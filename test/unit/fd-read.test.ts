@@ -114,6 +114,19 @@ describe('Store', () => {
   });
 });
 
+describe('readFd: a clamped --lines range', () => {
+  it('says how many lines the content has, one line as "1 line"', async () => {
+    const dir = tmpDir({ 'one.txt': 'only\n', 'two.txt': 'a\nb\n' });
+    const details = async (file: string) => {
+      const v = await readFd({ source: path.join(dir, file), lines: { start: 1, end: 9 } }, testCtx(dir), noStdin);
+      v.close();
+      return v.warnings.flatMap((w) => w.details);
+    };
+    expect(await details('one.txt')).toEqual(['Content has 1 line, will clamp to 1-1']);
+    expect(await details('two.txt')).toEqual(['Content has 2 lines, will clamp to 1-2']);
+  });
+});
+
 describe('flag values', () => {
   it.each<[string, { start: number; end: number | null } | string]>([
     ['5', { start: 5, end: 5 }],

@@ -78,7 +78,7 @@ export function regularOrFolder(abs: string, given: string): string {
   }
   if (st.isFile() || st.isDirectory()) return abs;
   const what = st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : 'a device';
-  throw new FdError('not_regular', given, `Not a regular file: ${given} (${what}; fd_read pages files, and takes other content as text)`);
+  throw new FdError('not_regular', given, `Not a regular file: ${given} (${what}; fd_read pages files, and takes other content as text)`, 'path');
 }
 
 /** A path as a literal gitignore-style rule: every character that would be a pattern is escaped. */
@@ -108,7 +108,7 @@ export async function loadRefs(args: { text?: string; path?: string; fd?: string
   if (given === 'text') return refsFromText(args.text!, 'text');
   if (given === 'path') {
     const abs = confinementOf(ctx, aliasesOf(ctx)).checkRead(args.path!);
-    return refsFromText(readTranscript(abs, ctx), args.path!);
+    return refsFromText(readTranscript(abs, ctx, args.path!), args.path!);
   }
   const view = await readFd({ source: checkHandle(args.fd!), all: true, store: agent.store }, ctx, toAsync([]));
   let text = '';

@@ -361,7 +361,7 @@ function linesView(c: Content, fd: string, lines: NonNullable<FdReadOptions['lin
     warnings.push({
       code: 'clamped',
       message: `Line range exceeds content bounds: ${fd} --lines ${start}-${end}`,
-      details: [`Content has ${total} lines, will clamp to ${start}-${total}`],
+      details: [`Content has ${total} line${total === 1 ? '' : 's'}, will clamp to ${start}-${total}`],
     });
     end = total;
   }

@@ -34,16 +34,19 @@ export function refsFromText(text: string, from: string): RefSet {
   };
 }
 
-/** A transcript file's text; RefcatError when it cannot be read (docs/reference.md#reading-files). */
-export function readTranscript(file: string, ctx: Context): string {
+/**
+ * A transcript file's text; RefcatError when it cannot be read (docs/reference.md#reading-files),
+ * naming the file as `file` reads, or as `shown` when the caller was given it another way.
+ */
+export function readTranscript(file: string, ctx: Context, shown = file): string {
   const abs = path.resolve(ctx.cwd, file);
   try {
     return readTextFile(abs);
   } catch (err) {
     if (!(err instanceof TextFileError)) throw err;
-    if (err.code === 'not_found') throw new RefcatError(`No such file: ${file}`, { code: 'not_found', details: [`Searched: ${abs}`] });
-    if (err.code === 'is_directory') throw new RefcatError(`Is a directory: ${file}`, { code: 'is_directory' });
-    throw new RefcatError(`Cannot read ${file}: ${err.problem}`, { code: err.code });
+    if (err.code === 'not_found') throw new RefcatError(`No such file: ${shown}`, { code: 'not_found', details: [`Searched: ${abs}`] });
+    if (err.code === 'is_directory') throw new RefcatError(`Is a directory: ${shown}`, { code: 'is_directory' });
+    throw new RefcatError(`Cannot read ${shown}: ${err.problem}`, { code: err.code });
   }
 }
 
