@@ -7,8 +7,30 @@ import { EXTRACT_FLAGS, type FlagSpec } from './extract-flags.js';
  */
 export const COMMAND_NAMES: readonly string[] = ['refcat', 'aliases', 'validate', 'verify', 'symbols', 'fd', 'ref', 'mcp', 'lsp', 'anchor', 'help'];
 
-/** The commands whose next word names a subcommand (`verify refs`, `fd read`, `ref show`). */
-export const PARENT_COMMANDS: readonly string[] = ['verify', 'fd', 'ref'];
+/** The commands whose next word names a subcommand (`verify refs`, `fd read`, `ref show`), with their subcommands. */
+export const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
+  verify: ['refs'],
+  fd: ['read', 'list', 'close', 'write'],
+  ref: ['list', 'show', 'scan', 'export'],
+};
+export const PARENT_COMMANDS: readonly string[] = Object.keys(SUBCOMMANDS);
+
+/**
+ * `refcat verify --json` (or `refcat --json verify`): flags, and no subcommand for them to go
+ * with. The message names the subcommands, the flags after the first (commander would only say
+ * `unknown option '--json'`). Null for any other argv, and for a parent command alone or asked
+ * for its help (commander prints its help then).
+ */
+export function missingSubcommand(argv: readonly string[]): string | null {
+  const command = argv[0] ?? '';
+  // Own names only: `refcat constructor --json` names a file, not Object's constructor.
+  if (!Object.hasOwn(SUBCOMMANDS, command) || argv.length < 2) return null;
+  const subcommands = SUBCOMMANDS[command]!;
+  const rest = argv.slice(1);
+  if (rest.some((a) => !a.startsWith('-') || a === '-' || PROGRAM_FLAGS.includes(a))) return null;
+  const names = subcommands.length === 1 ? subcommands[0] : `${subcommands.slice(0, -1).join(', ')} or ${subcommands[subcommands.length - 1]}`;
+  return `'refcat ${command}' needs a command for its flags: ${names} (refcat ${command} ${subcommands[0]} ${rest.join(' ')})`;
+}
 
 /**
  * `refcat --json validate f.conv` as `refcat validate --json f.conv`: flags before a command name

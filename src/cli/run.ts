@@ -3,7 +3,7 @@ import path from 'node:path';
 import { tableCacheDir, useTableCache } from '../core/symbols/table-cache-folder.js';
 import { closest } from '../shared/did-you-mean.js';
 import { type ExitCode, isRefcatError, UsageError } from '../shared/errors.js';
-import { COMMAND_NAMES, commandFirst, fastParseCheck, fastParseExtract, firstWord } from './fast-argv.js';
+import { COMMAND_NAMES, commandFirst, fastParseCheck, fastParseExtract, firstWord, missingSubcommand } from './fast-argv.js';
 import { type IO, printDiagnostics } from './io.js';
 
 /**
@@ -20,6 +20,8 @@ export async function runCli(argv: string[], io: IO): Promise<ExitCode> {
   try {
     // Flags before a command name apply to the command (docs/reference.md#commands).
     argv = [...commandFirst(argv)];
+    const missing = missingSubcommand(argv);
+    if (missing) throw new UsageError(missing);
     checkCommandTypo(argv[0]?.startsWith('-') ? argv[firstWord(argv)] : argv[0], io);
     argv = helpTopic(argv);
     const fast = fastParseExtract(argv);

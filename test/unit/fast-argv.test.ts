@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMMAND_NAMES, commandFirst, fastParseCheck, fastParseExtract, PARENT_COMMANDS } from '../../src/cli/fast-argv.js';
+import { COMMAND_NAMES, commandFirst, fastParseCheck, fastParseExtract, missingSubcommand, PARENT_COMMANDS, SUBCOMMANDS } from '../../src/cli/fast-argv.js';
 import type { IO } from '../../src/cli/io.js';
 import { createProgram } from '../../src/cli/program.js';
 import { refcatInProcess } from '../helpers/in-process.js';
@@ -189,9 +189,38 @@ describe('commandFirst', () => {
     expect(commandFirst(argv)).toBe(argv);
   });
 
-  it('knows every command that has subcommands', () => {
-    const parents = createProgram(silentIO(), () => {}).commands.filter((c) => c.commands.length > 0).map((c) => c.name());
-    expect([...PARENT_COMMANDS].sort()).toEqual(parents.sort());
+  it('knows every command that has subcommands, and their names', () => {
+    const parents = createProgram(silentIO(), () => {}).commands.filter((c) => c.commands.length > 0);
+    expect([...PARENT_COMMANDS].sort()).toEqual(parents.map((c) => c.name()).sort());
+    for (const parent of parents) {
+      const names = parent.commands.map((c) => c.name()).filter((n) => n !== 'help');
+      expect([...SUBCOMMANDS[parent.name()]!].sort(), parent.name()).toEqual(names.sort());
+    }
+  });
+
+  it.each([
+    [['verify', '--json'], "'refcat verify' needs a command for its flags: refs (refcat verify refs --json)"],
+    [['verify', '--strict', '--drift'], "'refcat verify' needs a command for its flags: refs (refcat verify refs --strict --drift)"],
+    [['fd', '--json'], "'refcat fd' needs a command for its flags: read, list, close or write (refcat fd read --json)"],
+    [['ref', '-q'], "'refcat ref' needs a command for its flags: list, show, scan or export (refcat ref list -q)"],
+    [['verify'], null],
+    [['verify', '--help'], null],
+    [['verify', '-h'], null],
+    [['verify', 'refs', '--json'], null],
+    [['verify', '--json', 'refs'], null],
+    [['fd', '--store', 'dir'], null],
+    [['validate', '--json'], null],
+    [['@a.py', '--json'], null],
+    [['constructor', '--json'], null],
+    [['__proto__', '--json'], null],
+  ])('%j without a subcommand: %j', (argv, expected) => {
+    expect(missingSubcommand(argv)).toBe(expected);
+  });
+
+  it('a flag before a parent command, and no subcommand: one line that names them, exit 2', async () => {
+    const dir = tmpDir({ 'a.md': 'x\n' });
+    const r = await refcatInProcess(['--json', 'verify'], { cwd: dir });
+    expect([r.code, r.stdout, r.stderr]).toEqual([2, '', "Error: 'refcat verify' needs a command for its flags: refs (refcat verify refs --json)\n"]);
   });
 
   it('a flag before validate and aliases applies to them, in process', async () => {
