@@ -227,12 +227,15 @@ describe('refcat ref export: file safety (docs/reference.md#writing-files-ref-ex
   });
 
   it('a CRLF answer exports CRLF files: written, appended, with --strip-fence (docs/reference.md#writing-files-ref-export-and-fd-write)', () => {
-    const answer = 'Here:\r\n<ref id="code">\r\n```python\r\nprint("hi")\r\nprint("bye")\r\n```\r\n</ref>\r\n<ref id="more">\r\nx = 1\r\ny = 2\r\n</ref>\r\n';
+    const answer = 'Here:\r\n<ref id="code">\r\n```python\r\nprint("hi")\r\nprint("bye")\r\n```\r\n</ref>\r\n<ref id="more">\r\nx = 1\r\ny = 2\r\n</ref>\r\n<ref id="one">\r\nz = 3\r\n</ref>\r\n';
     const { run, read } = workspace({ 'crlf.md': answer, 'lib.py': 'import os\r\nimport re' });
     expect(run(['ref', 'export', 'code', '--from', 'crlf.md', '--to', 'hi.py', '--strip-fence']).code).toBe(0);
     expect(read('hi.py')).toBe('print("hi")\r\nprint("bye")\r\n');
     expect(run(['ref', 'export', 'more', '--from', 'crlf.md', '--to', 'lib.py', '--mode', 'append']).code).toBe(0);
     expect(read('lib.py')).toBe('import os\r\nimport re\r\nx = 1\r\ny = 2\r\n');
+    // A ref of one line holds no line end of its own: it ends as the answer's lines do.
+    expect(run(['ref', 'export', 'one', '--from', 'crlf.md', '--to', 'one.py']).code).toBe(0);
+    expect(read('one.py')).toBe('z = 3\r\n');
   });
 
   it('an export killed between the temp write and the rename leaves the old file intact', () => {

@@ -4,7 +4,7 @@ import { type Diagnostic, RefcatError } from '../../shared/errors.js';
 import { readTextFile, TextFileError } from '../safe-read/read-text-file.js';
 import { BufferSource } from '../paging/byte-source.js';
 import { type EntryMeta, Store } from '../paging/fd-store.js';
-import { lineEndOf } from '../safe-write/line-end.js';
+import { lineEndOfText } from '../safe-write/line-end.js';
 import { safeWrite, type SafeWriteHooks, type SafeWriteOptions, type SafeWriteResult } from '../safe-write/safe-write.js';
 import { parseResponseRefs, stripFence } from './parse-response-refs.js';
 
@@ -15,6 +15,8 @@ export interface RefItem {
   lines: number;
   chars: number;
   content: () => string;
+  /** How the transcript's lines end (its first line's), for a ref of one line, which holds none. */
+  lineEnd?: '\r\n' | '\n';
 }
 
 export interface RefSet {
@@ -27,9 +29,10 @@ export interface RefSet {
 /** The refs of a transcript's text. */
 export function refsFromText(text: string, from: string): RefSet {
   const { refs, warnings } = parseResponseRefs(text);
+  const lineEnd = lineEndOfText(text) ?? undefined;
   return {
     from,
-    refs: refs.map((r) => ({ id: r.id, line: r.line, lines: r.lines, chars: r.chars, content: () => r.content })),
+    refs: refs.map((r) => ({ id: r.id, line: r.line, lines: r.lines, chars: r.chars, content: () => r.content, lineEnd })),
     warnings,
   };
 }
@@ -111,8 +114,8 @@ export async function exportRef(
       text = code;
     }
   }
-  // Ended as its lines are: a CRLF answer's ref ends with CRLF.
-  if (text !== '' && !text.endsWith('\n')) text += lineEndOf(Buffer.from(text)) ?? '\n';
+  // Ended as its lines are: a CRLF answer's ref ends with CRLF, a ref of one line as the answer's lines do.
+  if (text !== '' && !text.endsWith('\n')) text += lineEndOfText(text) ?? ref.lineEnd ?? '\n';
   const result = await safeWrite(new BufferSource(Buffer.from(text)), opts, ctx, hooks);
   return { result, lines: countLines(text), warnings };
 }

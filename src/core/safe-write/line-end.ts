@@ -9,3 +9,10 @@ export function lineEndOf(bytes: Uint8Array): '\r\n' | '\n' | null {
   if (nl === -1) return null;
   return nl > 0 && bytes[nl - 1] === 0x0d ? '\r\n' : '\n';
 }
+
+/** lineEndOf() of a text already decoded: `\r\n` when its first line ends so, `\n` otherwise. */
+export function lineEndOfText(text: string): '\r\n' | '\n' | null {
+  const nl = text.indexOf('\n');
+  if (nl === -1) return null;
+  return nl > 0 && text.charCodeAt(nl - 1) === 0x0d ? '\r\n' : '\n';
+}
