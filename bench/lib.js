@@ -40,12 +40,24 @@ export function compare(commands, runs = 21, opts = {}) {
   return compareStats(commands, runs, opts).map((s) => s.median);
 }
 
-/** compare(), with the fastest run of each command besides its median: { min, median } each. */
+/**
+ * compare(), with the fastest run of each command besides its median: { min, median, times } each
+ * (`times`: every run, in order; run i of each command was timed in the same round, see pairedRatio()).
+ */
 export function compareStats(commands, runs = 21, opts = {}) {
   const times = commands.map(() => []);
   for (const cmd of commands) timeOnce(cmd, opts); // warm the file cache
   for (let i = 0; i < runs; i++) commands.forEach((cmd, j) => times[j].push(timeOnce(cmd, opts)));
-  return times.map((t) => ({ min: Math.min(...t), median: median(t) }));
+  return times.map((t) => ({ min: Math.min(...t), median: median(t), times: t }));
+}
+
+/**
+ * The median of a/b taken round by round (compareStats() times every command once a round), as
+ * farm-bench pairs its runs: a machine whose speed drifts between rounds moves both sides of a
+ * pair alike, where a ratio of two medians or two minima can pair a slow moment with a quick one.
+ */
+export function pairedRatio(a, b) {
+  return median(a.times.map((t, i) => t / b.times[i]));
 }
 
 /** Peak resident memory (MiB) of `refcat args`, measured inside the process at exit (`opts.status`: the exit code it should have, 0 by default). */

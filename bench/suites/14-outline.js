@@ -1,10 +1,11 @@
 // Outlines (docs/refs.md#outlines---outline): `refcat --outline` on a real tree, this repository's own
 // TypeScript (src/ and test/), against `repomix --compress` on the same files (its markdown to
 // stdout, no file summary, no security check: refcat does neither), timed interleaved in the same
-// run. Target: refcat at most a third of repomix's time, measured cold (REFCAT_SYMBOL_CACHE=0: every
+// run, 7 rounds: the ratios of the medians, of the minima, and round by round (pairedRatio()).
+// Target: refcat at most a third of repomix's time, measured cold (REFCAT_SYMBOL_CACHE=0: every
 // file parsed) and with the tables kept by an earlier run (docs/symbols.md#the-table-cache; in a
-// home of the bench's own, so that a user's cache is not touched). Also the sizes of both outputs against
-// the files' own, and the peak memory of the outline.
+// home of the bench's own, so that a user's cache is not touched). Also the sizes of both outputs
+// against the files' own, and the peak memory of the outline.
 //
 // repomix 1.13.1 (the last for Node 20) is installed on first use into a cache folder outside the
 // repository (REFCAT_BENCH_TOOLS, default <tmp>/refcat-bench-tools), never as a dependency;
@@ -13,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BIN, compareStats, ensureTmp, fmt, peakMiB, refcatCmd, ROOT } from '../lib.js';
+import { BIN, compareStats, ensureTmp, fmt, pairedRatio, peakMiB, refcatCmd, ROOT } from '../lib.js';
 
 const REPOMIX = '1.13.1';
 const tools = process.env.REFCAT_BENCH_TOOLS ?? path.join(os.tmpdir(), 'refcat-bench-tools');
@@ -54,10 +55,11 @@ if (!bin) {
   const packed = spawnSync(theirs[0], theirs.slice(1), { ...opts, encoding: 'utf8', maxBuffer: 1 << 30 });
   const packedFiles = (packed.stdout.match(/^## File: /gm) ?? []).length;
   console.log(`repomix --compress: ${KiB(packed.stdout.length)} of markdown (${((100 * packed.stdout.length) / bytes).toFixed(0)}% of the files), ${packedFiles} files`);
-  const [cold, kept, b] = compareStats([run('0'), run('1'), ['/usr/bin/env', ...theirs]], 5, opts);
+  const [cold, kept, b] = compareStats([run('0'), run('1'), ['/usr/bin/env', ...theirs]], 7, opts);
   console.log(`refcat --outline, cold:        ${stats(cold)}`);
   console.log(`refcat --outline, tables kept: ${stats(kept)}`);
   console.log(`repomix --compress:            ${stats(b)}`);
   console.log(`ratio cold: ${(cold.median / b.median).toFixed(2)}x median, ${(cold.min / b.min).toFixed(2)}x min; tables kept: ${(kept.median / b.median).toFixed(2)}x median, ${(kept.min / b.min).toFixed(2)}x min (target <= 0.33x)`);
+  console.log(`  paired, round by round (median of 7): cold ${pairedRatio(cold, b).toFixed(2)}x, tables kept ${pairedRatio(kept, b).toFixed(2)}x`);
 }
 console.log(`peak memory of refcat --outline (cold): ${peakMiB([...refs, '--outline'], { ...opts, env: { ...process.env, SDQCTL_HOME: home, REFCAT_SYMBOL_CACHE: '0' } }).toFixed(1)} MiB`);
