@@ -74,3 +74,31 @@ describe('the code cache', () => {
     expect(r.stderr).toMatch(/Cannot find module '.*main\.cjs'/);
   });
 });
+
+describe('the bundles', () => {
+  // bin/bundle-cli.mjs: `import fs from 'node:fs'` in 60 modules is one namespace object, not 60
+  // copies of fs's exports made as each module first runs.
+  it.each(['main', 'parse-worker', 'count-worker'])('%s.cjs makes one namespace object per Node built-in', (name) => {
+    const text = fs.readFileSync(path.join(REPO, `dist/bin/${name}.cjs`), 'utf8');
+    expect(text).not.toContain('__toESM(require("node:');
+    const shared = text.split('__builtinESM(require("node:').length - 1;
+    expect(text.split('var __builtinESM = ').length - 1).toBe(shared > 0 ? 1 : 0);
+    if (name !== 'count-worker') expect(shared).toBeGreaterThan(5);
+  });
+
+  it('a module gets the same namespace object of a built-in as every other', () => {
+    // Two rooms of the CLI that import node:path by default import: one object, the module itself under `default`.
+    const probe = [
+      `const vm = require('node:vm'), fs = require('node:fs'), M = require('node:module');`,
+      `const file = ${JSON.stringify(bundle)};`,
+      `const text = fs.readFileSync(file, 'utf8').replace('var __builtinESM = ', 'var __builtinESM = globalThis.__probe = ');`,
+      `const req = M.createRequire(file);`,
+      `new vm.Script(M.wrap(text), { filename: file }).runInThisContext()({}, req, { exports: {} }, file, require('node:path').dirname(file));`,
+      `const a = globalThis.__probe(require('node:path'), 1), b = globalThis.__probe(require('node:path'), 1);`,
+      `process.stdout.write(String(a === b && a.default === require('node:path') && a.join === require('node:path').join));`,
+    ].join('\n');
+    const r = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('true');
+  });
+});
