@@ -165,6 +165,26 @@ describe('start-up', () => {
     expect(loaded.filter((u) => /dist\/(core|cli)\//.test(u))).toEqual([]);
   });
 
+  it('a plain ref loads neither node:v8 nor node:worker_threads: only symbols and workers use them, 2-4 ms of a start', () => {
+    // Without the trace's hooks, which run in a worker and so load worker_threads themselves.
+    const probe = [
+      'const before = new Set(process.moduleLoadList);',
+      "process.on('exit', () => process.stderr.write(process.moduleLoadList.filter((m) => !before.has(m) && /^NativeModule (v8|worker_threads)$/.test(m)).join('\\n')));",
+      `process.argv = [process.argv[0], ${JSON.stringify(BIN)}, ${JSON.stringify(refs[0])}];`,
+      `require(${JSON.stringify(BIN)});`,
+    ].join('\n');
+    const plain = spawnSync(process.execPath, ['-e', probe], { cwd: src, env: { PATH: process.env.PATH, HOME: os.tmpdir() }, encoding: 'utf8' });
+    expect([plain.status, plain.stderr]).toEqual([0, '']);
+    // ... and the probe sees them where they are used, so this test can fail.
+    const outline = spawnSync(process.execPath, ['-e', probe.replace(JSON.stringify(refs[0]), `${JSON.stringify(refs[0])}, '--outline'`)], {
+      cwd: src,
+      env: { PATH: process.env.PATH, HOME: os.tmpdir() },
+      encoding: 'utf8',
+    });
+    expect(outline.status).toBe(0);
+    expect(outline.stderr).toContain('NativeModule v8');
+  });
+
   it('the bundles are ASCII: V8 holds them as one-byte strings (one non-Latin-1 character doubles the source in memory)', () => {
     for (const file of ['main.cjs', 'count-worker.cjs', 'parse-worker.cjs']) {
       const text = fs.readFileSync(path.join(REPO, 'dist/bin', file), 'latin1');
@@ -222,6 +242,7 @@ describe('start-up', () => {
     expect(r.stdout).toBe('@a.ts#L1-L3\n');
     const loaded = fs.readFileSync(trace, 'utf8').split('\n');
     expect(loaded.some((u) => /node_modules\/web-tree-sitter\//.test(u))).toBe(true);
+    expect(loaded).toContain('node:v8');
   });
 
   it('the trace does see the tokenizer when a budget asks for it (so the test above can fail)', () => {

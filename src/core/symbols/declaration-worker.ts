@@ -1,9 +1,13 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
+import { lazyRequire } from '../../shared/lazy.js';
 import type { Declaration } from './declaration.js';
 import { type DeclarationParser, useDeclarationParser } from './declaration-table.js';
 import type { SymbolLanguage } from './languages.js';
+
+/** Loaded when a worker first starts: every plain extraction imports this module, and `node:worker_threads` costs 2 ms. */
+const workerThreads = lazyRequire<typeof import('node:worker_threads')>('node:worker_threads');
 
 /**
  * Parsing for a server (`refcat mcp`, `refcat lsp`) in a worker thread it replaces
@@ -89,7 +93,7 @@ export class DeclarationWorker implements DeclarationParser {
     const deadline = Date.now() + SYNC_WAIT_MS;
     for (;;) {
       const waited = Atomics.wait(w.flag, 0, 0, Math.max(0, deadline - Date.now()));
-      const got = receiveMessageOnPort(w.syncPort);
+      const got = workerThreads().receiveMessageOnPort(w.syncPort);
       if (got) {
         Atomics.store(w.flag, 0, 0);
         return this.settle(w, got.message as ParseAnswer);
@@ -109,6 +113,7 @@ export class DeclarationWorker implements DeclarationParser {
   private current(): Live {
     if (this.live) return this.live;
     const flag = new Int32Array(new SharedArrayBuffer(4));
+    const { MessageChannel, Worker } = workerThreads();
     const { port1, port2 } = new MessageChannel();
     const worker = new Worker(this.workerFile, { workerData: { flag, syncPort: port2, tierUp: this.options.tierUp ?? true }, transferList: [port2] });
     const w: Live = { worker, syncPort: port1, flag, pending: new Map(), retiring: false };

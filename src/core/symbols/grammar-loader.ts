@@ -2,11 +2,14 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import v8 from 'node:v8';
 import type { Language, Parser } from 'web-tree-sitter';
 import type { SymbolLanguage } from './languages.js';
 import { readPatterns, WalkQuery } from './query-walk.js';
 import { compileDefinitions, type DefinitionsQuery } from './type-tests.js';
+import { lazyRequire } from '../../shared/lazy.js';
+
+/** Loaded when a grammar first loads: every plain extraction imports this module, and `node:v8` costs 1.6 ms. */
+const v8 = lazyRequire<typeof import('node:v8')>('node:v8');
 
 /**
  * Loading tree-sitter and its grammars (docs/symbols.md#cost). Nothing here runs until a symbol
@@ -104,7 +107,7 @@ function loadEngine(): Promise<typeof import('web-tree-sitter')> {
     // A runtime that may be optimized is compiled before the flag is set, and the grammars after.
     const ownRuntime = !tierUp && runtimeTiers && runtimeModule === null;
     // Baseline compiler only: set before the first WebAssembly compile this flag is meant for.
-    if (!tierUp && !ownRuntime) v8.setFlagsFromString('--liftoff-only');
+    if (!tierUp && !ownRuntime) v8().setFlagsFromString('--liftoff-only');
     // Its CommonJS build, through require: 15-20 ms less CPU than import() of its ES module from
     // the bundle, which starts Node's ES module loader for it (docs/design/symbols.md).
     const require = createRequire(import.meta.url);
@@ -125,7 +128,7 @@ function loadEngine(): Promise<typeof import('web-tree-sitter')> {
     } else {
       await ts.Parser.init({ wasmMemory: heap } as unknown as Parameters<typeof ts.Parser.init>[0]);
     }
-    if (ownRuntime) v8.setFlagsFromString('--liftoff-only');
+    if (ownRuntime) v8().setFlagsFromString('--liftoff-only');
     return ts;
   })();
   return engine;

@@ -1,7 +1,11 @@
 import os from 'node:os';
-import { type MessagePort, MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
+import { lazyRequire } from '../../shared/lazy.js';
 import type { Declaration } from './declaration.js';
 import { compiledRuntime, type WasmModule } from './grammar-loader.js';
+
+/** Loaded when a worker first starts: every plain extraction imports this module, and `node:worker_threads` costs 2 ms. */
+const workerThreads = lazyRequire<typeof import('node:worker_threads')>('node:worker_threads');
 
 /**
  * An outline's tables read on the other core (docs/design/symbols.md#an-outline-on-two-cores). An
@@ -89,6 +93,7 @@ export class TablesAhead {
     const i = this.index.get(file);
     if (i === undefined || this.files.length - i - 1 < MIN_FILES_AHEAD) return;
     this.started = true;
+    const { MessageChannel, Worker } = workerThreads();
     const { port1, port2 } = new MessageChannel();
     const ahead: AheadData = { files: [...this.files], claims: this.claims, done: this.done, port: port2, runtime: compiledRuntime() };
     // Never keeps the process alive: the outline ends when this thread is done.
@@ -121,6 +126,7 @@ export class TablesAhead {
     while (Atomics.load(this.done, i) !== POSTED) {
       if (Atomics.wait(this.done, i, 0, Math.max(0, deadline - Date.now())) === 'timed-out') return null;
     }
+    const { receiveMessageOnPort } = workerThreads();
     for (let got = this.port && receiveMessageOnPort(this.port); got; got = this.port && receiveMessageOnPort(this.port)) {
       const a = got.message as AheadAnswer;
       this.answers.set(a.index, a);
