@@ -8,7 +8,7 @@ import { readPatterns, WalkQuery } from './query-walk.js';
 import { compileDefinitions, type DefinitionsQuery } from './type-tests.js';
 import { lazyRequire } from '../../shared/lazy.js';
 
-/** Loaded when a grammar first loads: every plain extraction imports this module, and `node:v8` costs 1.6 ms. */
+/** Loaded when a grammar first loads: every plain extraction imports this module (with `node:worker_threads`, 2-3 ms of a start). */
 const v8 = lazyRequire<typeof import('node:v8')>('node:v8');
 
 /**

@@ -4,7 +4,7 @@ import { lazyRequire } from '../../shared/lazy.js';
 import type { Declaration } from './declaration.js';
 import { compiledRuntime, type WasmModule } from './grammar-loader.js';
 
-/** Loaded when a worker first starts: every plain extraction imports this module, and `node:worker_threads` costs 2 ms. */
+/** Loaded when a worker first starts: every plain extraction imports this module (with `node:v8`, 2-3 ms of a start). */
 const workerThreads = lazyRequire<typeof import('node:worker_threads')>('node:worker_threads');
 
 /**
