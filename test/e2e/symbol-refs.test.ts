@@ -1,4 +1,7 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BIN } from '../helpers/cli.js';
 import { refcatInProcess } from '../helpers/in-process.js';
 import { tmpDir } from '../helpers/tmp.js';
 
@@ -136,6 +139,16 @@ describe('symbol refs in extraction', () => {
     const r = await refcatInProcess(['@big.ts#a'], { cwd: project({ 'big.ts': big }) });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('Error: @big.ts#a is too large for symbol refs (1.1 MiB; at most 1 MiB)\n');
+  });
+  it('a FIFO is refused, not waited on for a writer forever (a ref by name and refcat symbols)', () => {
+    const cwd = project();
+    execFileSync('mkfifo', [path.join(cwd, 'pipe.ts')]);
+    // Spawned with a timeout: a read that waits blocks the whole process, a test in it too.
+    const run = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 20_000, env: { ...process.env, REFCAT_SYMBOL_CACHE: '0' } });
+    const ref = run(['@pipe.ts#Store']);
+    expect([ref.status, ref.stderr]).toEqual([1, 'Error: Not a regular file: @pipe.ts#Store\n']);
+    const listed = run(['symbols', 'pipe.ts']);
+    expect([listed.status, listed.stderr]).toEqual([1, 'Error: Not a regular file: pipe.ts\n']);
   });
 });
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Tree } from 'web-tree-sitter';
 import path from 'node:path';
-import { RefError } from '../../shared/errors.js';
+import { directoryError, RefError } from '../../shared/errors.js';
 import type { Declaration } from './declaration.js';
 import { type Grammar, loadedGrammar, loadGrammar } from './grammar-loader.js';
 import { MAX_SYMBOL_FILE_BYTES, type SymbolLanguage, symbolExtensions, symbolLanguageOf } from './languages.js';
@@ -213,6 +213,9 @@ export async function loadFileDeclarations(abs: string, refText: string): Promis
 
 function parseableStat(abs: string, refText: string): fs.Stats {
   const stat = fs.statSync(abs);
+  // Read whole below: a FIFO would wait for a writer forever, as extraction's openFile() says.
+  if (stat.isDirectory()) throw directoryError(refText);
+  if (!stat.isFile()) throw new RefError('not_regular', `Not a regular file: ${refText}`, refText);
   if (stat.size > MAX_SYMBOL_FILE_BYTES) {
     const mib = (stat.size / (1024 * 1024)).toFixed(1);
     throw new RefError('too_large', `${refText} is too large for symbol refs (${mib} MiB; at most 1 MiB)`, refText);
