@@ -140,6 +140,18 @@ describe('symbol refs in extraction', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('Error: @big.ts#a is too large for symbol refs (1.1 MiB; at most 1 MiB)\n');
   });
+  it('a binary file (a NUL byte, bytes not UTF-8) is one, as for a line ref: not parsed, not listed as empty', async () => {
+    const cwd = project({ 'nul.ts': Buffer.from('export function f() {}\n\0\n'), 'latin1.ts': Buffer.from('export function g() {}\nconst s = "caf\xe9";\n', 'latin1') });
+    for (const [file, name] of [['nul.ts', 'f'], ['latin1.ts', 'g']]) {
+      const line = await refcatInProcess([`@${file}#L1`], { cwd });
+      const named = await refcatInProcess([`@${file}#${name}`], { cwd });
+      expect([named.code, named.stdout, named.stderr]).toEqual([1, '', `Error: Binary file: @${file}#${name}\n`]);
+      expect(line.stderr).toBe(`Error: Binary file: @${file}#L1\n`);
+      const listed = await refcatInProcess(['symbols', file], { cwd });
+      expect([listed.code, listed.stdout, listed.stderr]).toEqual([1, '', `Error: Binary file: ${file}\n`]);
+    }
+  });
+
   it('a FIFO is refused, not waited on for a writer forever (a ref by name and refcat symbols)', () => {
     const cwd = project();
     execFileSync('mkfifo', [path.join(cwd, 'pipe.ts')]);

@@ -7,7 +7,7 @@ import { formatRef } from '../ref-spec/format-ref-spec.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import type { RefSpec } from '../ref-spec/ref-spec.js';
 import type { Declaration } from '../symbols/declaration.js';
-import { declarationsOfText, loadFileDeclarations, symbolLanguageFor } from '../symbols/declaration-table.js';
+import { declarationsOfText, loadFileDeclarations, sourceText, symbolLanguageFor } from '../symbols/declaration-table.js';
 import { MAX_SYMBOL_FILE_BYTES, symbolLanguageOf } from '../symbols/languages.js';
 import type { ResolvedFile } from '../extract/extraction.js';
 import type { PreparedVersions, VersionPolicy } from '../versions/prepare-versions.js';
@@ -178,7 +178,7 @@ async function versionDeclarations(bytes: Buffer, abs: string, refText: string):
   if (bytes.length > MAX_SYMBOL_FILE_BYTES) {
     throw new RefError('too_large', `${refText} is too large for symbol refs (${(bytes.length / (1024 * 1024)).toFixed(1)} MiB; at most 1 MiB)`, refText);
   }
-  return declarationsOfText(bytes.toString('utf8'), language);
+  return declarationsOfText(sourceText(bytes, refText), language);
 }
 
 function isFolder(abs: string): boolean {

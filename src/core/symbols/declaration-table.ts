@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import type { Tree } from 'web-tree-sitter';
 import path from 'node:path';
@@ -128,7 +129,7 @@ export function fileDeclarations(abs: string, refText: string): Declaration[] {
   const stat = parseableStat(abs, refText);
   const hit = cachedTable(abs, stat);
   if (hit) return hit;
-  const text = fs.readFileSync(abs, 'utf8');
+  const text = readSource(abs, refText);
   return remember(abs, stat, tableOfText(text, language, refText, parseDeclarationsLazily));
 }
 
@@ -158,7 +159,7 @@ export function fileDeclarationsNamed(abs: string, names: readonly string[], ref
     if (names.every((n) => earlier.names.has(n))) return { table: earlier.table, whole: false };
     return { table: fileDeclarations(abs, refText), whole: true };
   }
-  const read = textDeclarationsNamed(fs.readFileSync(abs, 'utf8'), language, names, refText);
+  const read = textDeclarationsNamed(readSource(abs, refText), language, names, refText);
   if (read.whole) remember(abs, stat, read.table);
   else {
     if (namedTables.size >= MAX_CACHED_TABLES) namedTables.delete(namedTables.keys().next().value!);
@@ -203,12 +204,25 @@ export async function loadFileDeclarations(abs: string, refText: string): Promis
     if (unsettled?.table === hit) settleLastTable();
     return hit;
   }
-  const text = fs.readFileSync(abs, 'utf8');
+  const text = readSource(abs, refText);
   const kept = keptTable(text, language);
   if (kept) return remember(abs, stat, kept);
   const table = offThread ? await offThread.parse(text, language) : parseDeclarations(text, await loadGrammar(language));
   keepTable(text, language, table);
   return remember(abs, stat, table);
+}
+
+/**
+ * A source file's text, refused as extraction refuses a binary file (docs/reference.md#reading-files:
+ * a NUL byte in the first 8 KiB, or bytes that are not UTF-8), not parsed as replacement characters.
+ */
+export function sourceText(bytes: Buffer, refText: string): string {
+  if (bytes.subarray(0, 8 * 1024).includes(0) || !isUtf8(bytes)) throw new RefError('binary', `Binary file: ${refText}`, refText);
+  return bytes.toString('utf8');
+}
+
+function readSource(abs: string, refText: string): string {
+  return sourceText(fs.readFileSync(abs), refText);
 }
 
 function parseableStat(abs: string, refText: string): fs.Stats {

@@ -3,7 +3,7 @@ import type { LineSpan, SymbolSelector } from '../ref-spec/ref-spec.js';
 import type { Declaration } from './declaration.js';
 import { RefError } from '../../shared/errors.js';
 import { textLines } from '../../shared/line-starts.js';
-import { fileDeclarations, fileDeclarationsNamed, symbolLanguageFor, textDeclarations, textDeclarationsNamed } from './declaration-table.js';
+import { fileDeclarations, fileDeclarationsNamed, sourceText, symbolLanguageFor, textDeclarations, textDeclarationsNamed } from './declaration-table.js';
 import { MAX_SYMBOL_FILE_BYTES } from './languages.js';
 import { resolveSymbol, symbolSpan } from './resolve-symbol.js';
 
@@ -22,7 +22,7 @@ export interface SymbolSelection {
 export function selectSymbol(abs: string, sel: SymbolSelector, refText: string, context = 0): SymbolSelection {
   const names = namesOf(sel);
   const read = fileDeclarationsNamed(abs, names, refText);
-  const text = fs.readFileSync(abs, 'utf8');
+  const text = sourceText(fs.readFileSync(abs), refText);
   return selectIn(read, () => fileDeclarations(abs, refText), text, sel, refText, context);
 }
 
