@@ -230,6 +230,11 @@ describe('refcat fd read: sources and selections', () => {
     });
   });
 
+  it('a ref by name is a source too: its grammar is loaded first (a fresh home: no table kept)', () => {
+    const { run } = workspace({ 'app.py': 'def main():\n    return 1\n\n\ndef other():\n    pass\n' });
+    expect(run(['fd', 'read', '@app.py#main'])).toEqual({ code: 0, stdout: 'def main():\n    return 1\n', stderr: '' });
+  });
+
   it('the default store is ~/.sdqctl/fd ($SDQCTL_HOME/fd); --store overrides REFCAT_STORE', () => {
     const home = freshHome();
     const cwd = tmpDir();

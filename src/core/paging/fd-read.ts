@@ -8,6 +8,7 @@ import { extract, resolveFiles } from '../extract/extract.js';
 import { BinaryContentError } from '../extract/line-reader.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { type Confinement, outside } from '../safe-read/confinement.js';
+import { prepareSymbolRefs } from '../symbols/prepare-symbol-refs.js';
 import { FileSource, fileChunks, scanFile } from './byte-source.js';
 import { redactContent } from './fd-secrets.js';
 import type { SecretsMode } from '../secrets/secrets-mode.js';
@@ -152,7 +153,8 @@ async function load(
     }
   }
 
-  // A ref spec: its selected lines are the content.
+  // A ref spec: its selected lines are the content. A ref by name needs its grammar loaded first.
+  await prepareSymbolRefs([source]);
   return textContent(selectedText(source, ctx, warnings, opts.confine, at), source, opts, pageSize, warnings, keep);
 }
 
