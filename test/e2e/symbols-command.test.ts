@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { refcatInProcess } from '../helpers/in-process.js';
 import { tmpDir } from '../helpers/tmp.js';
@@ -84,6 +86,14 @@ describe('refcat symbols', () => {
     expect(range.stderr).toContain('refcat symbols lists files, globs and symbol refs, not line ranges or patterns: @src/app.ts#L1-L3');
     const none = await refcatInProcess(['symbols'], { cwd });
     expect(none.code).toBe(2);
+  });
+
+  it('a symlink loop is worded as extraction words it, not as the errno message', async () => {
+    const cwd = project();
+    fs.symlinkSync('loop2.ts', path.join(cwd, 'loop1.ts'));
+    fs.symlinkSync('loop1.ts', path.join(cwd, 'loop2.ts'));
+    const r = await refcatInProcess(['symbols', 'loop1.ts'], { cwd });
+    expect([r.code, r.stdout, r.stderr]).toEqual([1, '', 'Error: Cannot read loop1.ts: a symlink loop (each link leads to another, never to a file)\n']);
   });
 
   it.each([

@@ -292,7 +292,8 @@ function checkRegular(abs: string, refText: string): void {
   if (!stat.isFile()) throw new RefError('not_regular', `Not a regular file: ${refText}`, refText);
 }
 
-function readError(err: unknown, refText: string): RefError {
+/** What a failed read of the file `refText` names is reported as (an errno error: ENOENT, EACCES, ELOOP, ...). */
+export function readError(err: unknown, refText: string): RefError {
   if (err instanceof RefError) return err;
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'EISDIR') return directoryError(refText);

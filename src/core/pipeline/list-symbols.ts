@@ -3,6 +3,7 @@ import type { Context } from '../../shared/context.js';
 import { type Diagnostic, directoryError, isRefcatError, RefError, toDiagnostic } from '../../shared/errors.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
 import { resolveFiles } from '../extract/extract.js';
+import { readError } from '../extract/read-extraction.js';
 import { formatRef } from '../ref-spec/format-ref-spec.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import type { RefSpec } from '../ref-spec/ref-spec.js';
@@ -192,8 +193,7 @@ function isInside(table: readonly Declaration[], d: Declaration, ancestor: numbe
 
 function asDiagnostic(err: unknown, ref: string): Diagnostic {
   if (isRefcatError(err)) return { ...toDiagnostic(err), ref: err.ref ?? ref };
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return { code: 'not_found', message: `REFCAT ref not found: ${ref}`, details: [], ref };
-  if (code) return { code: 'unreadable', message: `Cannot read ${ref}: ${(err as Error).message}`, details: [], ref };
+  // Worded as extraction words it (a symlink loop, permission denied), not as the errno's message.
+  if ((err as NodeJS.ErrnoException).code) return { ...toDiagnostic(readError(err, ref)), ref };
   throw err;
 }
