@@ -1,7 +1,11 @@
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO, refcat } from '../helpers/cli.js';
+import { BIN, REPO, refcat } from '../helpers/cli.js';
+import { tmpDir } from '../helpers/tmp.js';
 
 // Counts are checked against js-tiktoken on the text the bin printed.
 const tiktoken = new Tiktoken(o200k);
@@ -26,4 +30,14 @@ describe('refcat --outline (the bin)', () => {
     // The outline of src/ is far larger than the budget: later files are left out, each named.
     expect(r.stderr).toMatch(/^Warning: left out \(token budget\): @src\//);
   });
+
+  it('a FIFO named after enough files for the second core is refused, not read by the worker (which waited forever)', () => {
+    const cwd = tmpDir();
+    for (let i = 0; i < 40; i++) fs.writeFileSync(path.join(cwd, `f${i}.ts`), `export function f${i}(a: number): number {\n  return a + ${i};\n}\n`);
+    execFileSync('mkfifo', [path.join(cwd, 'zz.ts')]);
+    // Spawned with a timeout: the worker blocked in the read kept the process from exiting.
+    const r = spawnSync(process.execPath, [BIN, '@f*.ts', '@zz.ts', '--outline'], { cwd, encoding: 'utf8', timeout: 30_000, env: { ...process.env, REFCAT_SYMBOL_CACHE: '0' } });
+    expect([r.status, r.stderr]).toEqual([1, 'Error: Not a regular file: @zz.ts\n']);
+    expect(r.stdout).toContain('## Outline: f39.ts');
+  }, 60_000);
 });

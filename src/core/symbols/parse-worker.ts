@@ -65,7 +65,10 @@ async function tableOf(file: string, index: number): Promise<AheadAnswer> {
   try {
     const language = symbolLanguageOf(file);
     if (!language) return { index, error: 'no grammar' };
-    if (fs.statSync(file).size > MAX_SYMBOL_FILE_BYTES) return { index, error: 'too large' };
+    const stat = fs.statSync(file);
+    // A named FIFO would block this thread's read, and the process's exit, for a writer forever.
+    if (!stat.isFile()) return { index, error: 'not a regular file' };
+    if (stat.size > MAX_SYMBOL_FILE_BYTES) return { index, error: 'too large' };
     // Parsed only: the thread that takes the table keeps it between runs, under its own key
     // (table-cache.ts stamps an entry with the code that reads it, and this worker is other code).
     const text = fs.readFileSync(file, 'utf8');
