@@ -230,6 +230,17 @@ describe('refcat fd read: sources and selections', () => {
     });
   });
 
+  it('a symlink loop is unreadable, not "not found"', () => {
+    const { run, cwd } = workspace();
+    fs.symlinkSync('loop2.txt', path.join(cwd, 'loop1.txt'));
+    fs.symlinkSync('loop1.txt', path.join(cwd, 'loop2.txt'));
+    expect(run(['fd', 'read', 'loop1.txt'])).toEqual({
+      code: 1,
+      stdout: '<fd_error type="unreadable" fd="loop1.txt"><message>Cannot read loop1.txt: a symlink loop (each link leads to another, never to a file)</message></fd_error>\n',
+      stderr: '',
+    });
+  });
+
   it('a ref by name is a source too: its grammar is loaded first (a fresh home: no table kept)', () => {
     const { run } = workspace({ 'app.py': 'def main():\n    return 1\n\n\ndef other():\n    pass\n' });
     expect(run(['fd', 'read', '@app.py#main'])).toEqual({ code: 0, stdout: 'def main():\n    return 1\n', stderr: '' });

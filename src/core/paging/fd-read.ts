@@ -6,6 +6,7 @@ import { type Diagnostic, FdError, isRefcatError, UsageError } from '../../share
 import { AliasResolver } from '../alias/resolve-aliases.js';
 import { extract, resolveFiles } from '../extract/extract.js';
 import { BinaryContentError } from '../extract/line-reader.js';
+import { readError } from '../extract/read-extraction.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { type Confinement, outside } from '../safe-read/confinement.js';
 import { prepareSymbolRefs } from '../symbols/prepare-symbol-refs.js';
@@ -202,6 +203,9 @@ function fileOf(
     return { path: path.resolve(direct), bytes: null };
   } catch (err) {
     if (isRefcatError(err)) throw err;
+    // A link that leads to itself is a file there, unreadable: not a ref to look up (and not found).
+    // A confined reader says nothing more of a path than before: it may lie outside.
+    if (!confine && (err as NodeJS.ErrnoException).code === 'ELOOP') throw asFdError(readError(err, source), source);
     spec = parseSource(source, ctx);
   }
   if (spec.selector) return null;
