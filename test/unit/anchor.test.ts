@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -143,6 +144,25 @@ describe('refcat anchor', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('  NOT ANCHORED linked.md: a link to ');
     expect(fs.readFileSync(outside, 'utf8')).toBe(`See @${path.join(repo.dir, 'src/store.ts')}#L12-L15\n`);
+  });
+
+  it('a doc it cannot read (a FIFO, not UTF-8) is said, not counted as scanned in silence', async () => {
+    const repo = GitRepo.init({ 'src/store.ts': STORE, 'ok.md': 'See @src/store.ts#L12-L15\n' });
+    fs.writeFileSync(path.join(repo.dir, 'latin1.md'), Buffer.from('caf\xe9 @src/store.ts#L12-L15\n', 'latin1'));
+    execFileSync('mkfifo', [path.join(repo.dir, 'pipe.md')]);
+    const r = await anchor(repo, 'ok.md', 'latin1.md', 'pipe.md', '--dry-run');
+    expect([r.code, r.stdout]).toEqual([
+      0,
+      [
+        'Would anchor 1 of 1 reference by name in 1 file (0 left as written; scanned 3 files)',
+        '  WOULD ANCHOR ok.md:1: @src/store.ts#L12-L15 → @src/store.ts#parse',
+        '  NOT ANCHORED pipe.md: Cannot read: pipe.md is not a regular file (a FIFO)',
+        '  NOT ANCHORED latin1.md: Not scanned: latin1.md is binary or not UTF-8',
+        '',
+      ].join('\n'),
+    ]);
+    const json = await anchor(repo, 'latin1.md', '--json');
+    expect(JSON.parse(json.stdout).not_read).toEqual([{ file: 'latin1.md', reason: 'Not scanned: latin1.md is binary or not UTF-8' }]);
   });
 
   it('usage errors: a missing path (exit 2), a wrong flag (exit 2), each on one line', async () => {

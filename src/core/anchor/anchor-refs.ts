@@ -44,6 +44,8 @@ export interface AnchorReport {
   left: number;
   /** Files not written, and why (as --fix reports them). */
   notWritten: DriftNotFixed[];
+  /** Docs and workflows the scan could not read (a FIFO, binary, too large): no ref of theirs was found. */
+  notRead: { file: string; reason: string }[];
   dryRun: boolean;
   /** With `drift`: git processes started. */
   gitProcesses?: number;
@@ -74,16 +76,22 @@ export async function anchorRefs(paths: readonly string[], ctx: Context, options
   const report: DriftReport = { entries, counts: { unchanged: 0, moved: 0, changed: 0, deleted: 0, unknown: 0, anchored: 0, fixed: 0, accepted: 0 }, gitProcesses: gitProcesses ?? 0 };
   const fixes = await fixDrift(report, ctx, { dryRun: options.dryRun ?? false, isKnownAlias: aliasOrUnsure(aliases) });
   const anchored = fixes.map((f) => ({ file: f.file, line: f.line, ref: f.oldRef, newRef: f.newRef }));
+  // Said as verify refs says it: a doc it could not read is counted as scanned, and holds no refs.
+  const notRead = [...scan.errors, ...scan.warnings].filter((f) => f.line === null && !f.ref && NOT_READ.has(f.code)).map((f) => ({ file: f.file, reason: f.message }));
   return {
     filesScanned: scan.filesScanned,
     refsFound: scan.refsFound,
     anchored,
     left: scan.refsFound - anchored.length,
     notWritten: report.notFixed ?? [],
+    notRead,
     dryRun: options.dryRun ?? false,
     ...(gitProcesses !== undefined ? { gitProcesses } : {}),
   };
 }
+
+/** The codes of verify refs' findings about a doc it did not read (find-refs.ts readDoc). */
+const NOT_READ = new Set(['unreadable', 'binary', 'too_large']);
 
 /**
  * embedme's bare citation (`// src/a.ts#L3-L9` in a fence): embedme reads only line ranges, so a
