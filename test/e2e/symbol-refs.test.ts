@@ -131,7 +131,17 @@ describe('symbol refs in extraction', () => {
   it('a file without a grammar: an error naming where symbol refs work', async () => {
     const r = await refcatInProcess(['@notes.xyz#thing'], { cwd: project() });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^Error: No parser for '\.xyz' files; symbol refs work in: \.ts, .*\.swift, .*\.rb\n$/);
+    expect(r.stderr).toMatch(/^Error: No parser for '\.xyz' files in @notes\.xyz#thing; symbol refs work in: \.ts, .*\.swift, .*\.rb\n$/);
+  });
+
+  it('a glob over files without a grammar: each error names its file', async () => {
+    const r = await refcatInProcess(['@docs/*#install'], { cwd: project({ 'docs/OTHER.md': '# Other\n' }) });
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n').map((l) => l.replace(/; symbol refs work in: .*/, ''))).toEqual([
+      "Error: No parser for '.md' files in @docs/GUIDE.md#install",
+      "Error: No parser for '.md' files in @docs/OTHER.md#install",
+      '',
+    ]);
   });
 
   it('a file over 1 MiB is not parsed', async () => {

@@ -76,7 +76,7 @@ describe('refcat symbols', () => {
     const cwd = project();
     const md = await refcatInProcess(['symbols', 'src/README.md'], { cwd });
     expect(md.code).toBe(1);
-    expect(md.stderr).toMatch(/^Error: No parser for '\.md' files; symbol refs work in: \.ts/);
+    expect(md.stderr).toMatch(/^Error: No parser for '\.md' files in src\/README\.md; symbol refs work in: \.ts/);
     const missing = await refcatInProcess(['symbols', 'src/nope.ts', 'lib/x.ts'], { cwd });
     expect(missing.code).toBe(1);
     expect(missing.stdout).toBe('@lib/x.ts#x  L1  constant\n');

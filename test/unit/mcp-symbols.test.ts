@@ -107,7 +107,7 @@ describe('symbol refs in refcat mcp', () => {
     });
     const none = await runTool(tool('symbols'), { refs: ['src/notes.md'] }, agent);
     expect(none.isError).toBe(true);
-    expect(none.text).toMatch(/^Error: No parser for '\.md' files; symbol refs work in: \.ts, /);
+    expect(none.text).toMatch(/^Error: No parser for '\.md' files in src\/notes\.md; symbol refs work in: \.ts, /);
     expect(await runTool(tool('symbols'), { refs: ['src/*.md'] }, agent)).toEqual({ text: 'No declarations found.\n', isError: false, log: undefined });
   });
 

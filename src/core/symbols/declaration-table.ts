@@ -93,7 +93,8 @@ export function symbolLanguageFor(file: string, refText: string): SymbolLanguage
   const language = symbolLanguageOf(file);
   if (language) return language;
   const ext = path.extname(file) || path.basename(file);
-  throw new RefError('no_parser', `No parser for '${ext}' files; symbol refs work in: ${symbolExtensions()}`, refText);
+  // The ref is named: a glob (`@src/**#parse`) has one such error per file.
+  throw new RefError('no_parser', `No parser for '${ext}' files in ${refText}; symbol refs work in: ${symbolExtensions()}`, refText);
 }
 
 /**
