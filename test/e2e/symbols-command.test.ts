@@ -47,6 +47,21 @@ describe('refcat symbols', () => {
     }
   });
 
+  it('a name no symbol ref can write (a private member, a computed name, a quoted module, L1) is listed by its lines, so every listed ref reads it', async () => {
+    const text = ['export class Store {', '  #secret = 1;', '  [Symbol.dispose](): void {}', '}', 'declare module "http" {', '  export const x: number;', '}', 'export const L1 = 2;', ''].join('\n');
+    const cwd = tmpDir({ 'p.ts': text });
+    const r = await refcatInProcess(['symbols', 'p.ts'], { cwd });
+    expect(r.stdout).toBe(
+      ['@p.ts#Store  L1-L4  class', '  @p.ts#L2   L2     field', '  @p.ts#L3   L3     method', '@p.ts#L5-L7  L5-L7  module', '  @p.ts#L6   L6     constant', '@p.ts#L8     L8     constant', ''].join('\n'),
+    );
+    const listed = JSON.parse((await refcatInProcess(['symbols', 'p.ts', '--json'], { cwd })).stdout);
+    expect(listed.files[0].symbols.map((s: { path: string }) => s.path)).toEqual(['Store', 'Store.#secret', 'Store.[Symbol.dispose]', '"http"', '"http".x', 'L1']);
+    for (const s of listed.files[0].symbols) {
+      const spec = await refcatInProcess([s.ref, '--spec'], { cwd });
+      expect(spec.stdout.trim(), s.ref).toBe(s.start_line === s.end_line ? `@p.ts#L${s.start_line}` : `@p.ts#L${s.start_line}-L${s.end_line}`);
+    }
+  });
+
   it('a glob skips files without a grammar; a symbol ref lists what it holds', async () => {
     const cwd = project();
     const glob = await refcatInProcess(['symbols', 'src/*'], { cwd });

@@ -15,6 +15,7 @@ import type { PreparedVersions, VersionPolicy } from '../versions/prepare-versio
 import type { Confinement } from '../safe-read/confinement.js';
 import { resolveSymbol } from '../symbols/resolve-symbol.js';
 import { planEngine } from '../symbols/plan-engine.js';
+import { namesSymbol } from '../symbols/outline.js';
 import type { WalkWarning } from '../walk/glob.js';
 
 /**
@@ -154,7 +155,9 @@ function listed(table: readonly Declaration[], spec: RefSpec, head: string, refT
       if ((counts.get(d.path) ?? 0) > 1) name = `${d.path}~${n}`;
     }
     if (i < from || i >= to) continue;
-    const ref = `${head}#${name}`;
+    // A name no symbol ref can write (`#secret`, `[Symbol.dispose]`, `"http"`) is named by its lines, as an outline names it.
+    const selector = namesSymbol(name, d.path) ? name : d.startLine === d.endLine ? `L${d.startLine}` : `L${d.startLine}-L${d.endLine}`;
+    const ref = `${head}#${selector}`;
     out.push({ ...d, ref, depth: depth - (depthOf.get(from) ?? 0) });
   }
   return out;

@@ -146,7 +146,8 @@ function selectorOf(d: Declaration, table: readonly Declaration[], span: LineSpa
   return span.start === span.end ? `L${span.start}` : `L${span.start}-L${span.end}`;
 }
 
-function namesSymbol(selector: string, path: string): boolean {
+/** Whether `selector` parses back as a symbol ref to `path` (`Store.#secret`, `"http".x` do not). */
+export function namesSymbol(selector: string, path: string): boolean {
   try {
     const spec = parseRef(`@x#${selector}`);
     return spec.selector?.kind === 'symbol' && spec.selector.path === path;
