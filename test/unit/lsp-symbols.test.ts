@@ -141,6 +141,14 @@ describe('symbol refs in the editor', () => {
     expect(inConv.map((i) => i.label)).toEqual(['Store', 'Store.save', 'Store.load']);
   });
 
+  it('completion offers no name a symbol ref cannot write (a private member, a computed name)', async () => {
+    const root = tmpDir({ 'src/p.ts': 'export class Store {\n  #secret = 1;\n  [Symbol.dispose](): void {}\n  save(): void {}\n}\n' });
+    session = await startLsp(root);
+    const uri = session.open('docs/p.md', 'See @src/p.ts#Store.\n');
+    const items = ((await session.client.sendRequest('textDocument/completion', pos(uri, 0, 20))) as CompletionList).items;
+    expect(items.map((i) => i.label)).toEqual(['Store.save']);
+  });
+
   it('parses in the worker: no grammar is loaded in the server\'s thread', async () => {
     const { s } = await open();
     await s.diagnostics(s.open('docs/guide.md'));

@@ -9,6 +9,7 @@ import type { RefSpec } from '../ref-spec/ref-spec.js';
 import type { CompletionEntry } from './completion-entry.js';
 import type { DocumentKind } from './document-refs.js';
 import { docSearchDirs, type EditorSession } from './editor-session.js';
+import { namesSymbol } from '../symbols/outline.js';
 
 /**
  * Symbol refs in the editor (docs/editor.md#refs-by-name). The checks, hover and go to definition
@@ -64,7 +65,8 @@ export async function symbolCompletions(lineText: string, column: number, docPat
   }
   const from = column - m[2]!.length;
   return symbolPaths(table)
-    .filter((s) => s.name.startsWith(typed))
+    // A name no symbol ref can write (`#secret`, `[Symbol.dispose]`) would be a broken ref once inserted.
+    .filter((s) => s.name.startsWith(typed) && namesSymbol(s.name, s.decl.path))
     .slice(0, MAX_SYMBOL_COMPLETIONS)
     .map((s) => ({
       label: s.name,
