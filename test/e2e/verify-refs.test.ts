@@ -220,6 +220,7 @@ describe('refcat verify refs: a malformed ~/.sdqctl/aliases.yaml', () => {
 describe('refcat verify refs: usage', () => {
   it.each<[string[], string]>([
     [['verify', 'refs', 'nope'], 'Error: No such file or folder: nope\n'],
+    [['verify', 'refs', ''], "Error: No such file or folder: '' (an empty path; . names the current folder)\n"],
     [['verify', 'refs', '--json', '--format', 'text'], 'Error: Conflicting output formats: json and text (pick one)\n'],
     [['verify', 'refs', '--suggest-fix'], "Error: unknown option '--suggest-fix' (did you mean --suggest-fixes?)\n"],
     [['verify', 'ref'], "Error: unknown command 'ref' (did you mean refs?)\n"],

@@ -165,6 +165,14 @@ describe('refcat anchor', () => {
     expect(JSON.parse(json.stdout).not_read).toEqual([{ file: 'latin1.md', reason: 'Not scanned: latin1.md is binary or not UTF-8' }]);
   });
 
+  it('an empty path (an unset variable) is a usage error, not the whole working folder anchored', async () => {
+    const doc = 'See @src/store.ts#L12-L15\n';
+    const repo = GitRepo.init({ 'src/store.ts': STORE, 'notes.md': doc });
+    const r = await anchor(repo, '');
+    expect([r.code, r.stdout, r.stderr]).toEqual([2, '', "Error: No such file or folder: '' (an empty path; . names the current folder)\n"]);
+    expect(repo.read('notes.md')).toBe(doc);
+  });
+
   it('usage errors: a missing path (exit 2), a wrong flag (exit 2), each on one line', async () => {
     const repo = GitRepo.init({ 'src/store.ts': STORE });
     const missing = await anchor(repo, 'nope.md');

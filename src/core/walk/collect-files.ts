@@ -89,6 +89,8 @@ export function collectFiles(inputs: readonly string[], ctx: Context, options: C
   };
 
   for (const input of inputs) {
+    // An empty argument (an unset variable, "$DOCS") would resolve to the whole working folder.
+    if (input === '') throw new UsageError("No such file or folder: '' (an empty path; . names the current folder)");
     const abs = path.resolve(ctx.cwd, input);
     const stat = statOrNull(abs);
     if (stat?.isDirectory()) {
