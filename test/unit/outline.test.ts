@@ -256,6 +256,13 @@ describe('--outline', () => {
     );
   });
 
+  it('a range past the end selects nothing under the outline header, as every other file of the run has', async () => {
+    const dir = tmpDir(FILES);
+    const r = await run(dir, '@store.ts#L99', '--outline');
+    expect(r.stdout).toBe('## Outline: store.ts:99, 36 lines\n> Nothing selected: line 99 is past the end of the file (36 lines).\n');
+    expect(r.code).toBe(0);
+  });
+
   it('prints the outline alone with -q, and marker refs with absolute paths under --absolute', async () => {
     const dir = tmpDir(FILES);
     const raw = await run(dir, '@store.go', '--outline', '-q');

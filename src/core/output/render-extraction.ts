@@ -5,7 +5,7 @@ import { specOf } from '../ref-spec/format-ref-spec.js';
 import { citeComment } from '../snippets/cite-comment.js';
 import { fenceFor, fenceOfLength } from '../snippets/fence-length.js';
 import { longestBacktickRun, spanJsonBytes, spanLinesBytes, spanPrefixedBytes } from '../extract/content-span.js';
-import { atVersion, outlineJson, outlineMarkdown, outlineShown } from './render-outline.js';
+import { atVersion, outlineHeader, outlineJson, outlineMarkdown, outlineShown } from './render-outline.js';
 
 export type OutputFormat = 'markdown' | 'json' | 'spec' | 'raw' | 'cite';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['markdown', 'json', 'spec', 'raw', 'cite'];
@@ -195,11 +195,12 @@ function isEmpty(r: Extraction): boolean {
   return !r.wholeFile && r.lineEnd < r.lineStart;
 }
 
-/** `## From: a.py:40 ...` then a quoted note instead of a fenced block. */
+/** `## From: a.py:40 ...` (`## Outline:` with --outline) then a quoted note instead of a fenced block. */
 function renderNothingSelected(r: Extraction, opts: RenderOptions): string {
   const total = r.totalLines ?? 0;
   const note = `> Nothing selected: line ${r.lineStart} is past the end of the file (${total} ${total === 1 ? 'line' : 'lines'}).`;
-  return (opts.attribution ? header(r, opts) + '\n' : '') + note + '\n';
+  // Under --outline the header is the outline's, as for every other file of the run.
+  return (opts.attribution ? (r.outline ? outlineHeader(r, opts) : header(r, opts)) + '\n' : '') + note + '\n';
 }
 
 function specFor(r: Extraction, opts: RenderOptions): string {

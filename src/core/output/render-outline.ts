@@ -51,6 +51,12 @@ export function outlineMarkdown(r: Extraction, opts: RenderOptions, fenceFor: (l
   return `${head}${fence}${r.language}\n${body}${fence}\n`;
 }
 
+/** The `## Outline:` header of `r` alone: for a selection that came out empty (a range past the end). */
+export function outlineHeader(r: Extraction, opts: RenderOptions): string {
+  const total = r.totalLines ?? 0;
+  return header(r, opts, visible(opts.absolute ? r.path : r.displayPath), `${total.toLocaleString('en-US')} ${total === 1 ? 'line' : 'lines'}`);
+}
+
 function header(r: Extraction, opts: RenderOptions, shown: string, size: string): string {
   const range = r.wholeFile ? '' : r.lineStart >= r.lineEnd ? `:${r.lineStart}` : `:${r.lineStart}-${r.lineEnd}`;
   const cwd = opts.showCwd && !opts.absolute && !shown.startsWith('/') ? ` (relative to ${visible(r.displayBase)})` : '';
