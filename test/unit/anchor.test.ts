@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GitRepo } from '../helpers/git-repo.js';
+import { pinnedWorkspace } from '../helpers/pinned-workspace.js';
 import { refcatInProcess } from '../helpers/in-process.js';
 
 /** `refcat anchor` (docs/drift.md#anchoring), in-process on temp git repositories. */
@@ -163,6 +164,27 @@ describe('refcat anchor', () => {
     ]);
     const json = await anchor(repo, 'latin1.md', '--json');
     expect(JSON.parse(json.stdout).not_read).toEqual([{ file: 'latin1.md', reason: 'Not scanned: latin1.md is binary or not UTF-8' }]);
+  });
+
+  it('a ref read at a version the checkout does not hold (a revision, a pin elsewhere) is left as written, not anchored to the checkout\'s lines', async () => {
+    const V1 = 'def a():\n    return 1\n\n\ndef b():\n    return 2\n';
+    const V2 = 'def z():\n    return 0\n\n\n' + V1;
+    const { ws, ext } = pinnedWorkspace(
+      (repo) => {
+        repo.commit('v1', { 'm.py': V1 });
+        repo.commit('v2', { 'm.py': V2 });
+      },
+      (repo) => repo.git('rev-parse', 'HEAD~1').trim(),
+    );
+    // Lines 1-2 are `a` at the pin and at HEAD~1, `z` in the checkout: either name would break the ref.
+    fs.writeFileSync(path.join(ws, 'pinned.md'), 'See ext:m.py#L1-L2\n');
+    fs.writeFileSync(path.join(ext.dir, 'rev.md'), 'See .@HEAD~1:m.py#L1-L2, now .@HEAD:m.py#L5-L6\n');
+    const pinned = await refcatInProcess(['anchor', 'pinned.md', '--json'], { cwd: ws });
+    expect(JSON.parse(pinned.stdout)).toMatchObject({ anchored: [], left: 1 });
+    const rev = await refcatInProcess(['anchor', 'rev.md', '--json'], { cwd: ext.dir });
+    // The checkout holds HEAD as it is: that ref is anchored, keeping its revision.
+    expect(JSON.parse(rev.stdout)).toMatchObject({ anchored: [{ ref: '.@HEAD:m.py#L5-L6', new_ref: '.@HEAD:m.py#a' }], left: 1 });
+    expect(fs.readFileSync(path.join(ws, 'pinned.md'), 'utf8')).toBe('See ext:m.py#L1-L2\n');
   });
 
   it('an empty path (an unset variable) is a usage error, not the whole working folder anchored', async () => {

@@ -8,6 +8,8 @@ import { fixDrift } from '../drift/fix-drift.js';
 import type { GitRunner } from '../git/git-runner.js';
 import type { RangeSelector, SymbolSelector } from '../ref-spec/ref-spec.js';
 import { verifyRefs } from '../verify-refs/verify-refs.js';
+import { resolveFiles } from '../extract/extract.js';
+import { prepareVersions } from '../versions/prepare-versions.js';
 import { hasGlobChars } from '../walk/glob.js';
 import { declarationOfLines, type LinesDeclaration, symbolRefText } from './declaration-lines.js';
 
@@ -56,20 +58,21 @@ export async function anchorRefs(paths: readonly string[], ctx: Context, options
   let refs: readonly DriftRefInput[] = [];
   const scan = await verifyRefs(paths, ctx, { exclude: options.exclude, skipIgnored: options.skipIgnored, aliases, snippets: false, onRefs: (found) => (refs = found.filter((r): r is DriftRefInput => 'spec' in r)) });
   const lineRefs = refs.filter((r) => r.spec.selector?.kind === 'range' && !hasGlobChars(r.spec.path) && !isBareCitation(r));
+  const elsewhere = await readElsewhere(lineRefs, ctx, aliases);
   const entries: DriftEntry[] = [];
   let gitProcesses: number | undefined;
   if (options.drift) {
     const drift = await detectDrift(lineRefs, ctx, { since: options.drift.since, git: options.drift.git, baseFiles: true });
     gitProcesses = drift.gitProcesses;
     for (const [i, e] of drift.entries.entries()) {
-      const found = e.baseFile ? await atBase(lineRefs[i]!, e.baseFile) : e.status === 'unchanged' && e.base === null ? await now(lineRefs[i]!) : null;
+      const found = elsewhere.has(lineRefs[i]!) ? null : e.baseFile ? await atBase(lineRefs[i]!, e.baseFile) : e.status === 'unchanged' && e.base === null ? await now(lineRefs[i]!) : null;
       if (found) entries.push(rewriteOf(lineRefs[i]!, found, { ...e, baseFile: undefined }));
       // A changed or deleted ref keeps its line as it is: rewriting the line would end its verdict unreviewed.
       else if (e.status === 'changed' || e.status === 'deleted') entries.push(e);
     }
   } else {
     for (const r of lineRefs) {
-      const found = await now(r);
+      const found = elsewhere.has(r) ? null : await now(r);
       if (found) entries.push(rewriteOf(r, found, null));
     }
   }
@@ -99,6 +102,30 @@ const NOT_READ = new Set(['unreadable', 'binary', 'too_large']);
  */
 function isBareCitation(r: DriftRefInput): boolean {
   return r.spec.alias === null && !r.ref.startsWith('@') && !r.file.toLowerCase().endsWith('.conv');
+}
+
+/**
+ * The refs read at a version the checkout does not hold as it is (a revision ref, an alias the
+ * lockfile pins and the clone has elsewhere: docs/refs.md#refs-at-a-version). Declarations are
+ * read on disk here, so such a ref is left as written: anchored to the checkout's lines, it would
+ * name what its version does not hold. A ref whose version cannot be read is left too.
+ */
+async function readElsewhere(refs: readonly DriftRefInput[], ctx: Context, aliases: AliasResolver): Promise<Set<DriftRefInput>> {
+  const versioned = refs.filter((r) => r.spec.rev !== undefined || r.alias?.pin !== undefined);
+  if (versioned.length === 0) return new Set();
+  const versions = await prepareVersions(versioned.map((r) => ({ inputs: [r.ref], searchDirs: [...r.searchDirs] })), ctx, { aliases });
+  const out = new Set<DriftRefInput>();
+  for (const r of versioned) {
+    try {
+      const [file] = resolveFiles(r.spec, ctx, { aliases, versions: versions ?? undefined, searchDirs: [...r.searchDirs] });
+      // Bytes null: the checkout holds that version of the file as it is.
+      const bytes = file?.version?.bytes;
+      if (!file || (bytes && !sameOnDisk(file.path, bytes))) out.add(r);
+    } catch {
+      out.add(r);
+    }
+  }
+  return out;
 }
 
 /** The declaration a line ref's lines are in the file as it is now, when its name resolves to it. */
@@ -134,6 +161,14 @@ function rewriteOf(r: DriftRefInput, found: LinesDeclaration, entry: DriftEntry 
   e.rewrite = true;
   e.target = { alias: r.spec.alias, path: r.spec.path, renamed: false, start: found.now.start, end: found.now.end, lines: found.lines, symbol: sel };
   return e;
+}
+
+function sameOnDisk(file: string, bytes: Buffer): boolean {
+  try {
+    return fs.readFileSync(file).equals(bytes);
+  } catch {
+    return false;
+  }
 }
 
 function isFile(file: string): boolean {
