@@ -351,6 +351,7 @@ describe('globs (docs/reference.md#globs)', () => {
       stdout: '',
       stderr: 'Error: Pattern /no such text/ not found in any of the 3 files of src/*#/no such text/\n',
     });
+    expect(refcat(['src/*.py#/no such text/']).stderr).toBe('Error: Pattern /no such text/ not found in the one file of src/*.py#/no such text/\n');
   });
 
   it('a glob matching only ignored files says so; a glob naming an ignored folder gets it', () => {

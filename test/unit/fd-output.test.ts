@@ -32,6 +32,16 @@ describe('fd read output', () => {
 });
 
 describe('fd read and fd list, as a person sees them', () => {
+  it("an empty path ('', an unset variable) is no file, not the working folder: fd read and ref show say so", async () => {
+    const dir = tmpDir({ 'answer.md': 'Here:\n<ref id="main">\nprint(1)\n</ref>\n' });
+    const store = path.join(dir, 'store');
+    const read = await refcatInProcess(['fd', 'read', '', '--store', store], { cwd: dir });
+    // fd read answers its errors in its own format, on stdout (docs/reference.md#paging-large-content-fd-read).
+    expect([read.code, read.stdout, read.stderr]).toEqual([1, '<fd_error type="not_found" fd=""><message>No such file: \'\' (an empty path)</message></fd_error>\n', '']);
+    const show = await refcatInProcess(['ref', 'show', 'main', '--from', ''], { cwd: dir });
+    expect([show.code, show.stdout, show.stderr]).toEqual([1, '', "Error: No such file: '' (an empty path)\n"]);
+  });
+
   it('a stored <ref> ends with a newline as ref show gives it (raw stays exact); fd list says "1 line"', async () => {
     const dir = tmpDir({ 'answer.md': 'Here:\n<ref id="main">\nprint(1)\n</ref>\n' });
     const store = path.join(dir, 'store');

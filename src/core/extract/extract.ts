@@ -103,7 +103,7 @@ export function* extractSteps(
       }
     }
     if (skipped > 0 && skipped === files.length && spec.selector?.kind === 'pattern') {
-      const message = `Pattern /${spec.selector.source}/ not found in any of the ${files.length} files of ${spec.raw}`;
+      const message = `Pattern /${spec.selector.source}/ not found in ${files.length === 1 ? 'the one file' : `any of the ${files.length} files`} of ${spec.raw}`;
       yield { warnings: [], errors: [{ code: 'pattern_not_found', message, details: [], ref: spec.raw }] };
     }
   }

@@ -194,6 +194,8 @@ function fileOf(
   at: SourceVersions | null,
   warnings: Diagnostic[],
 ): { path: string; bytes: Buffer | null } | null {
+  // An empty argument (an unset variable) would name the working folder.
+  if (source === '') throw new FdError('not_found', source, "No such file: '' (an empty path)");
   const direct = path.isAbsolute(source) ? source : ctx.cwd + path.sep + source;
   let spec;
   try {

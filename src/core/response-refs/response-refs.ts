@@ -42,6 +42,8 @@ export function refsFromText(text: string, from: string): RefSet {
  * naming the file as `file` reads, or as `shown` when the caller was given it another way.
  */
 export function readTranscript(file: string, ctx: Context, shown = file): string {
+  // An empty argument (an unset variable) would name the working folder.
+  if (file === '') throw new RefcatError("No such file: '' (an empty path)", { code: 'not_found' });
   const abs = path.resolve(ctx.cwd, file);
   try {
     return readTextFile(abs);
