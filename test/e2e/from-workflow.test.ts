@@ -51,6 +51,17 @@ describe('refcat --from-workflow', () => {
     expect(missing.stderr).toContain("Error: Unknown REFCAT alias: 'loop' in loop:Sources/A.swift\n");
   });
 
+  it('a CONTEXT-OPTIONAL whose selector finds nothing in its file is a warning too; a CONTEXT one an error (as validate says)', () => {
+    const dir = tmpDir({ 'o.conv': 'CONTEXT-OPTIONAL @a.txt#/zzz/\nREFCAT @a.txt\nPROMPT p\n', 'c.conv': 'CONTEXT @a.txt#/zzz/\nPROMPT p\n', 'a.txt': 'x\n' });
+    expect(refcat(['--from-workflow', 'o.conv', '-q'], { cwd: dir })).toEqual({
+      code: 0,
+      stdout: 'x\n',
+      stderr: 'Warning: CONTEXT-OPTIONAL selects nothing: Pattern /zzz/ not found in @a.txt#/zzz/\n  at o.conv:1\n',
+    });
+    expect(refcat(['--from-workflow', 'c.conv', '-q'], { cwd: dir })).toEqual({ code: 1, stdout: '', stderr: 'Error: Pattern /zzz/ not found in @a.txt#/zzz/\n  at c.conv:1\n' });
+    expect(refcat(['validate', 'c.conv'], { cwd: dir }).code).toBe(1);
+  });
+
   it('a ref error says where the workflow holds the ref; an unparseable ref there is exit 1, as in validate', () => {
     const dir = tmpDir({ 'w.conv': 'PROMPT p\nREFCAT @a.txt#L0 @gone.txt\n', 'a.txt': 'x\n' });
     const r = refcat(['--from-workflow', 'w.conv', '--spec'], { cwd: dir });

@@ -107,6 +107,18 @@ describe('validateConv: refs and options', () => {
     expect(check(withPrompt(line), { 'lib/a.py': 'x\n' })).toEqual(expected);
   });
 
+  it.each<[string, string[]]>([
+    // A selector is checked as --from-workflow applies it: a CONTEXT whose selector finds nothing
+    // fails the run, so it fails validate; optional, it warns in both.
+    ['CONTEXT @lib/a.py#/class /', []],
+    ['CONTEXT @lib/a.py#/zzz/', ['2 error pattern_not_found']],
+    ['CONTEXT-OPTIONAL @lib/a.py#/zzz/', ['2 warning context_no_match']],
+    ['CONTEXT @lib/*.py#/zzz/', ['2 error pattern_not_found']],
+    ['CONTEXT @lib/a.py#L1-L9', ['2 warning clamped']],
+  ])('%s (a selector)', (line, expected) => {
+    expect(check(withPrompt(line), { 'lib/a.py': 'class A:\n    pass\n' })).toEqual(expected);
+  });
+
   it('VALIDATION-MODE exploratory relaxes missing refs like --allow-missing; the last VALIDATION-MODE wins', () => {
     expect(check(withPrompt('VALIDATION-MODE exploratory', 'REFCAT @nope.md'))).toEqual(['3 warning not_found']);
     expect(check(withPrompt('VALIDATION-MODE lenient', 'VALIDATION-MODE strict', 'REFCAT @nope.md'))).toEqual(['4 error not_found']);

@@ -90,6 +90,9 @@ export class BatchRun {
       if (batch.at === undefined) this.fromArgs.push(e);
       if (batch.optional && NO_MATCH.has(e.code)) {
         said.warnings.push({ ...e, code: 'context_no_match', message: `CONTEXT-OPTIONAL pattern matches nothing: ${e.ref}` });
+      } else if (batch.optional && SELECTS_NOTHING.has(e.code)) {
+        // A file it names, in which its selector finds nothing: optional too.
+        said.warnings.push({ ...e, code: 'context_no_match', message: `CONTEXT-OPTIONAL selects nothing: ${e.message}` });
       } else {
         said.errors.push(e);
       }
@@ -127,6 +130,8 @@ function located(d: Diagnostic, at: string | undefined): Diagnostic {
 }
 
 const NO_MATCH = new Set(['not_found', 'glob_no_match']);
+/** A CONTEXT-OPTIONAL ref's selector that finds nothing in its file (validate says it as --from-workflow does). */
+export const SELECTS_NOTHING = new Set(['pattern_not_found', 'symbol_not_found', 'not_a_declaration']);
 
 /** The files an outline of `batches` parses, in the order it reads them (outlineFiles(), through `options.walkCache`). */
 export function outlineFilesOf(batches: readonly RefBatch[], ctx: Context, options: ExtractOptions): string[] {

@@ -7,6 +7,7 @@ import { closest } from '../../shared/did-you-mean.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
 import { PatternBudget } from '../regex/pattern-search.js';
 import { extract, resolveFiles } from '../extract/extract.js';
+import { SELECTS_NOTHING } from '../extract/extract-batches.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { ALLOWED_VALUES, STEP_DIRECTIVES } from './conv-directives.js';
 import { type ConvReader, loadConv } from './load-conv.js';
@@ -287,10 +288,20 @@ export function checkConvRefs(
     count++;
     const optional = r.kind === 'CONTEXT-OPTIONAL';
     try {
-      const [first] = resolveFiles(parseRef(r.ref), ctx, opts);
+      const spec = parseRef(r.ref);
+      const [first] = resolveFiles(spec, ctx, opts);
       // sdqctl injects the files a CONTEXT pattern finds, never a folder: one named matches nothing.
       if (first && !first.glob && isFolder(first.path)) {
         throw new RefError('not_found', `Is a folder: ${r.ref}`, r.ref, [`${first.path} is a folder; CONTEXT takes files (a glob such as ${r.ref.replace(/\/?$/, '/*')} takes the files in it)`]);
+      }
+      // A selector (`#/regex/`, `#Name`) is checked as --from-workflow applies it: optional, it only warns.
+      if (spec.selector) {
+        const report = extract([r.ref], ctx, opts);
+        for (const e of report.errors) {
+          if (optional && SELECTS_NOTHING.has(e.code)) findings.push(at(d, 'warning', 'context_no_match', `${r.kind} selects nothing: ${e.message}`, e.details, r.ref));
+          else findings.push(fromDiagnostic(d, optional ? 'warning' : 'error', e, r.ref));
+        }
+        for (const w of report.warnings) findings.push(fromDiagnostic(d, 'warning', w, r.ref));
       }
     } catch (err) {
       if (!isRefcatError(err)) throw err;
