@@ -10,6 +10,7 @@ import type { CompletionEntry } from './completion-entry.js';
 import type { DocumentKind } from './document-refs.js';
 import { docSearchDirs, type EditorSession } from './editor-session.js';
 import { namesSymbol } from '../symbols/outline.js';
+import { lineRange } from '../ref-spec/format-ref-spec.js';
 
 /**
  * Symbol refs in the editor (docs/editor.md#refs-by-name). The checks, hover and go to definition
@@ -72,7 +73,7 @@ export async function symbolCompletions(lineText: string, column: number, docPat
       label: s.name,
       kind: 'symbol' as const,
       symbolKind: s.decl.kind,
-      detail: `${s.decl.kind}  ${s.decl.startLine === s.decl.endLine ? `L${s.decl.startLine}` : `L${s.decl.startLine}-L${s.decl.endLine}`}`,
+      detail: `${s.decl.kind}  ${lineRange({ start: s.decl.startLine, end: s.decl.endLine })}`,
       newText: s.name,
       from,
       to: column,

@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../../shared/errors.js';
 import type { Declaration } from '../symbols/declaration.js';
 import { diagnosticJson } from './render-extraction.js';
+import { lineRange } from '../ref-spec/format-ref-spec.js';
 
 /** What is rendered: a listing as listSymbols() makes it (src/core/pipeline/list-symbols.ts). */
 export interface SymbolListing {
@@ -17,7 +18,7 @@ export interface SymbolListing {
 export function renderSymbolsText(listing: SymbolListing): string {
   let out = '';
   for (const file of listing.files) {
-    const rows = file.declarations.map((d) => ['  '.repeat(d.depth) + d.ref, d.startLine === d.endLine ? `L${d.startLine}` : `L${d.startLine}-L${d.endLine}`, d.kind] as const);
+    const rows = file.declarations.map((d) => ['  '.repeat(d.depth) + d.ref, lineRange({ start: d.startLine, end: d.endLine }), d.kind] as const);
     const w0 = Math.max(0, ...rows.map((r) => r[0].length));
     const w1 = Math.max(0, ...rows.map((r) => r[1].length));
     for (const r of rows) out += `${r[0].padEnd(w0)}  ${r[1].padEnd(w1)}  ${r[2]}\n`;

@@ -4,7 +4,7 @@ import { type Diagnostic, directoryError, isRefcatError, RefError, toDiagnostic 
 import { AliasResolver } from '../alias/resolve-aliases.js';
 import { resolveFiles } from '../extract/extract.js';
 import { readError } from '../extract/read-extraction.js';
-import { formatRef } from '../ref-spec/format-ref-spec.js';
+import { formatRef, lineRange } from '../ref-spec/format-ref-spec.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import type { RefSpec } from '../ref-spec/ref-spec.js';
 import type { Declaration } from '../symbols/declaration.js';
@@ -156,7 +156,7 @@ function listed(table: readonly Declaration[], spec: RefSpec, head: string, refT
     }
     if (i < from || i >= to) continue;
     // A name no symbol ref can write (`#secret`, `[Symbol.dispose]`, `"http"`) is named by its lines, as an outline names it.
-    const selector = namesSymbol(name, d.path) ? name : d.startLine === d.endLine ? `L${d.startLine}` : `L${d.startLine}-L${d.endLine}`;
+    const selector = namesSymbol(name, d.path) ? name : lineRange({ start: d.startLine, end: d.endLine });
     const ref = `${head}#${selector}`;
     out.push({ ...d, ref, depth: depth - (depthOf.get(from) ?? 0) });
   }

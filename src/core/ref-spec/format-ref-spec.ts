@@ -35,13 +35,18 @@ export function escapePath(p: string): string {
 }
 
 export function formatSpan(span: LineSpan): string {
-  return span.start === span.end ? `#L${span.start}` : `#L${span.start}-L${span.end}`;
+  return `#${lineRange(span)}`;
+}
+
+/** `L7` or `L7-L9`: a span as a range selector writes it. */
+export function lineRange(span: LineSpan): string {
+  return span.start === span.end ? `L${span.start}` : `L${span.start}-L${span.end}`;
 }
 
 export function formatSelector(sel: Selector): string {
   if (sel.kind === 'range') {
     const range =
-      sel.end === null ? `L${sel.start}-` : sel.start === sel.end ? `L${sel.start}` : `L${sel.start}-L${sel.end}`;
+      sel.end === null ? `L${sel.start}-` : lineRange({ start: sel.start, end: sel.end });
     return sel.window ? `${range}:${formatWindow(sel.window)}` : range;
   }
   if (sel.kind === 'symbol') {

@@ -2,6 +2,7 @@ import type { LineSpan } from '../ref-spec/ref-spec.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { type Declaration, FUNCTION_KINDS } from './declaration.js';
 import type { SymbolLanguage } from './languages.js';
+import { lineRange } from '../ref-spec/format-ref-spec.js';
 
 /**
  * An outline (docs/refs.md#outlines---outline): each declaration's signature and doc comment, a type's
@@ -143,7 +144,7 @@ function selectorOf(d: Declaration, table: readonly Declaration[], span: LineSpa
   const at = candidates.indexOf(d);
   const selector = at === -1 ? null : candidates.length === 1 ? d.path : `${d.path}~${at + 1}`;
   if (selector !== null && namesSymbol(selector, d.path)) return selector;
-  return span.start === span.end ? `L${span.start}` : `L${span.start}-L${span.end}`;
+  return lineRange(span);
 }
 
 /** Whether `selector` parses back as a symbol ref to `path` (`Store.#secret`, `"http".x` do not). */
