@@ -35,12 +35,12 @@ export function escapePath(p: string): string {
 }
 
 export function formatSpan(span: LineSpan): string {
-  return `#${lineRange(span)}`;
+  return span.start === span.end ? `#L${span.start}` : `#L${span.start}-L${span.end}`;
 }
 
-/** `L7` or `L7-L9`: a span as a range selector writes it. */
+/** `L7` or `L7-L9`: a span as a range selector writes it (formatSpan() without the `#`). */
 export function lineRange(span: LineSpan): string {
-  return span.start === span.end ? `L${span.start}` : `L${span.start}-L${span.end}`;
+  return formatSpan(span).slice(1);
 }
 
 export function formatSelector(sel: Selector): string {
