@@ -30,9 +30,8 @@ export function outlineShown(r: Extraction, opts: RenderOptions): string[] {
  */
 export function outlineMarkdown(r: Extraction, opts: RenderOptions, fenceFor: (lines: string[]) => string): string {
   const info = r.outline!;
-  const shown = visible(opts.absolute ? r.path : r.displayPath);
-  const total = r.totalLines ?? 0;
-  const size = `${total.toLocaleString('en-US')} ${total === 1 ? 'line' : 'lines'}`;
+  const shown = shownPath(r, opts);
+  const size = sizeOf(r);
   const head = opts.attribution ? header(r, opts, shown, size) + '\n' : '';
   const named = opts.attribution ? '' : `${shown}, ${size}: `;
   if (info.skipped !== null) return `${head}> Not outlined: ${named}${info.skipped}\n`;
@@ -53,8 +52,18 @@ export function outlineMarkdown(r: Extraction, opts: RenderOptions, fenceFor: (l
 
 /** The `## Outline:` header of `r` alone: for a selection that came out empty (a range past the end). */
 export function outlineHeader(r: Extraction, opts: RenderOptions): string {
+  return header(r, opts, shownPath(r, opts), sizeOf(r));
+}
+
+/** The file as a header names it. */
+function shownPath(r: Extraction, opts: RenderOptions): string {
+  return visible(opts.absolute ? r.path : r.displayPath);
+}
+
+/** `120 lines`, `1 line`: the file's length as a header gives it. */
+function sizeOf(r: Extraction): string {
   const total = r.totalLines ?? 0;
-  return header(r, opts, visible(opts.absolute ? r.path : r.displayPath), `${total.toLocaleString('en-US')} ${total === 1 ? 'line' : 'lines'}`);
+  return `${total.toLocaleString('en-US')} ${total === 1 ? 'line' : 'lines'}`;
 }
 
 function header(r: Extraction, opts: RenderOptions, shown: string, size: string): string {
