@@ -10,6 +10,8 @@ export interface ConvDirective {
    * lines dropped.
    */
   value: string;
+  /** `value` as messages quote it, each secret in it redacted (docs/refs.md#secrets); absent when it holds none. */
+  shownValue?: string;
   /** The file it was written in ('' when parsed from text without a file name). */
   file: string;
   /** 1-based physical line of the directive name. */

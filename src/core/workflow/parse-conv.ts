@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { scanText } from '../secrets/secret-scan.js';
 import { isKnownDirective, MULTI_LINE_DIRECTIVES, suggestDirective } from './conv-directives.js';
 import type { ConvBlock, ConvDirective, ConversationFile, ConvProblem } from './conv-types.js';
 
@@ -38,6 +40,8 @@ export function parseConv(text: string, options: ParseConvOptions = {}): Convers
 interface OpenValue {
   directive: ConvDirective;
   lines: string[];
+  /** `lines` as messages quote them (Parser.shown). */
+  shown: string[];
 }
 
 interface OrphanRun {
@@ -59,6 +63,8 @@ class Parser {
   private last: ConvDirective | null = null;
   /** The multi-line directive the last directive ended, for explaining orphan text. */
   private endedMulti: { value: ConvDirective; by: ConvDirective | null } | null = null;
+  /** The text's lines with each secret redacted, or null when it holds none (Parser.shown). */
+  private redacted: string[] | null = null;
 
   constructor(
     private readonly file: string,
@@ -66,8 +72,10 @@ class Parser {
   ) {}
 
   parse(text: string): ConversationFile {
-    const lines = text.replace(/^\uFEFF/, '').split('\n');
+    const body = text.replace(/^\uFEFF/, '');
+    const lines = body.split('\n');
     if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+    if (this.quoteText) this.redacted = scanText(body, this.file ? path.basename(this.file) : 'workflow.conv')?.lines ?? null;
     lines.forEach((raw, i) => this.line(raw.endsWith('\r') ? raw.slice(0, -1) : raw, i + 1));
     this.closeMulti();
     this.flushOrphan();
@@ -84,37 +92,53 @@ class Parser {
     };
   }
 
+  /**
+   * The line as messages quote it: from the redacted text, so that no secret a workflow holds (a
+   * token in a RUN line) reaches a CI log or an agent (docs/refs.md#secrets).
+   */
+  private shown(raw: string, lineNo: number): string {
+    const line = this.redacted?.[lineNo - 1];
+    if (line === undefined) return raw;
+    return line.endsWith('\r') ? line.slice(0, -1) : line;
+  }
+
   private line(raw: string, lineNo: number): void {
     const trimmed = raw.trim();
     const m = DIRECTIVE_RE.exec(trimmed);
     const name = m?.[1];
     const known = name !== undefined && isKnownDirective(name);
+    const shown = this.shown(raw, lineNo);
 
     if (this.multi) {
       if (!known) {
         if (name !== undefined) this.checkTypoInValue(name, lineNo);
         this.multi.lines.push(raw);
+        this.multi.shown.push(shown);
         return;
       }
       this.closeMulti();
     }
     if (trimmed === '' || trimmed.startsWith('#')) return;
     if (name === undefined) {
-      this.addOrphan(trimmed, lineNo);
+      this.addOrphan(shown.trim(), lineNo);
       return;
     }
     this.flushOrphan();
+    const shownValue = shown === raw ? undefined : (DIRECTIVE_RE.exec(shown.trim())?.[2] ?? '').trim();
     if (!known) {
       const suggestion = suggestDirective(name);
       const hint = suggestion ? ` (did you mean ${suggestion}?)` : '';
-      this.problem('warning', 'unknown_directive', `Unknown directive '${name}'${hint}`, lineNo);
+      // A name that is itself a secret (an AWS key id) is quoted redacted too.
+      const shownName = shown === raw ? name : shown.trim().split(/\s/, 1)[0];
+      this.problem('warning', 'unknown_directive', `Unknown directive '${shownName}'${hint}`, lineNo);
       return;
     }
-    this.directive(name, (m![2] ?? '').trim(), lineNo);
+    this.directive(name, (m![2] ?? '').trim(), lineNo, shownValue);
   }
 
-  private directive(name: string, value: string, lineNo: number): void {
+  private directive(name: string, value: string, lineNo: number, shownValue?: string): void {
     const d: ConvDirective = { name, value, file: this.file, line: lineNo, endLine: lineNo, block: this.innermost() };
+    if (shownValue !== undefined) d.shownValue = shownValue;
     if (this.endedMulti && this.endedMulti.by === null) this.endedMulti.by = d;
     if (name === 'ON-FAILURE' || name === 'ON-SUCCESS') {
       if (this.open.length > 0) {
@@ -144,7 +168,7 @@ class Parser {
     this.directives.push(d);
     this.last = d;
     if (MULTI_LINE_DIRECTIVES.has(name)) {
-      this.multi = { directive: d, lines: [value] };
+      this.multi = { directive: d, lines: [value], shown: [shownValue ?? value] };
       this.endedMulti = null;
     }
   }
@@ -153,11 +177,15 @@ class Parser {
   private closeMulti(): void {
     const open = this.multi;
     if (!open) return;
-    const lines = open.lines;
+    const { lines, shown } = open;
     while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
     open.directive.endLine = open.directive.line + Math.max(lines.length - 1, 0);
-    while (lines.length > 0 && lines[0]!.trim() === '') lines.shift();
-    open.directive.value = lines.join('\n');
+    let first = 0;
+    while (first < lines.length && lines[first]!.trim() === '') first++;
+    open.directive.value = lines.slice(first).join('\n');
+    const shownValue = shown.slice(first, lines.length).join('\n');
+    if (shownValue !== open.directive.value) open.directive.shownValue = shownValue;
+    else delete open.directive.shownValue;
     this.multi = null;
     // The directive that ended the value (if any) fills in `by`, to explain orphan text after it.
     this.endedMulti = { value: open.directive, by: null };

@@ -213,6 +213,11 @@ export function sortFindings(findings: readonly Finding[], files: readonly strin
     .map((x) => x.f);
 }
 
+/** A directive's value as a message quotes it: redacted (docs/refs.md#secrets). */
+function shown(d: ConvDirective): string {
+  return d.shownValue ?? d.value;
+}
+
 function at(d: ConvDirective, severity: Finding['severity'], code: string, message: string, details: string[] = [], ref?: string): Finding {
   const f: Finding = { severity, code, message, details, file: d.file, line: d.line };
   if (ref !== undefined) f.ref = ref;
@@ -237,7 +242,7 @@ export function workflowAliases(
     const name = d.value.slice(0, Math.max(eq, 0)).trim();
     const target = d.value.slice(eq + 1).trim();
     if (eq <= 0 || target === '') {
-      findings.push(at(d, 'error', 'invalid_alias', `Invalid ALIAS value '${d.value}' (expected NAME=PATH)`));
+      findings.push(at(d, 'error', 'invalid_alias', `Invalid ALIAS value '${shown(d)}' (expected NAME=PATH)`));
       continue;
     }
     try {
@@ -348,7 +353,7 @@ function contextExcluder(conv: ConversationFile, findings: Finding[]): (ref: str
 function checkValues(conv: ConversationFile, findings: Finding[]): void {
   for (const d of conv.directives) {
     const invalid = (expected: string) =>
-      findings.push(at(d, 'error', 'invalid_value', `Invalid ${d.name} value '${d.value}' (expected ${expected})`));
+      findings.push(at(d, 'error', 'invalid_value', `Invalid ${d.name} value '${shown(d)}' (expected ${expected})`));
     const allowed = ALLOWED_VALUES[d.name];
     if (allowed && !allowed.includes(d.value)) {
       findings.push(noEffect(d, allowed));
@@ -373,8 +378,8 @@ function noEffect(d: ConvDirective, allowed: readonly string[]): Finding {
   const expected = `${allowed.slice(0, -1).join(', ')} or ${allowed[allowed.length - 1]}`;
   const meant = d.value === '' ? null : closest(d.value.toLowerCase(), allowed);
   const message = meant
-    ? `${d.name} '${d.value}' has no effect (did you mean ${meant}?)`
-    : `${d.name} '${d.value}' has no effect (expected ${expected})`;
+    ? `${d.name} '${shown(d)}' has no effect (did you mean ${meant}?)`
+    : `${d.name} '${shown(d)}' has no effect (expected ${expected})`;
   const details = [meant ? `expected ${expected}; sdqctl ignores any other value` : 'sdqctl ignores any other value'];
   return at(d, 'warning', 'invalid_value', message, details);
 }
