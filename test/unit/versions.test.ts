@@ -398,6 +398,25 @@ describe('files larger than a version holds in memory', () => {
       reader.close();
     }
   });
+
+  it('a revision ref too: read from disk when the checkout is at that revision and holds its blob (docs/refs.md#refs-at-a-version)', async () => {
+    const { VersionReader } = await import('../../src/core/versions/version-reader.js');
+    const big = 'x'.repeat(5000) + '\n';
+    const repo = GitRepo.init({ 'big.txt': big });
+    const first = repo.head();
+    const reader = new VersionReader({ cwd: repo.dir, env: {}, home: tmpDir() }, { maxBytes: 100 });
+    try {
+      const at = await reader.read({ root: repo.dir, alias: '.', rev: 'HEAD', ref: '.@HEAD:big.txt' }, 'big.txt');
+      expect(at).toMatchObject({ commit: first, bytes: null, revision: true });
+      // The checkout elsewhere (a later commit), or the file changed: refused, never the wrong bytes.
+      repo.commit('c2', { 'big.txt': 'y' + big.slice(1) });
+      await expect(reader.read({ root: repo.dir, alias: '.', rev: first, ref: `.@${first}:big.txt` }, 'big.txt')).rejects.toThrow(/larger than 0 MiB/);
+      fs.writeFileSync(path.join(repo.dir, 'big.txt'), 'z' + big.slice(1));
+      await expect(reader.read({ root: repo.dir, alias: '.', rev: 'HEAD', ref: '.@HEAD:big.txt' }, 'big.txt')).rejects.toThrow(/larger than 0 MiB/);
+    } finally {
+      reader.close();
+    }
+  });
 });
 
 describe('the library', () => {

@@ -300,8 +300,8 @@ export class VersionReader {
     if (answer.type === 'tree') throw directoryError(target.ref);
     if (answer.type !== 'blob') throw new RefError('not_regular', `Not a regular file: ${target.ref}`, target.ref);
     if (!answer.whole) {
-      // Too large to hold: read from disk when the checkout holds exactly the pinned blob.
-      if (!revision && (await this.headOf(state)) === commit && this.disk.holds(abs, answer.oid)) return { commit, bytes: null, revision, warnings };
+      // Too large to hold: read from disk when the checkout holds exactly that blob (a pin's or a revision's).
+      if ((await this.headOf(state)) === commit && this.disk.holds(abs, answer.oid)) return { commit, bytes: null, revision, warnings };
       const mib = Math.round((this.options.maxBytes ?? MAX_VERSIONED_BYTES) / (1024 * 1024));
       throw new RefError('too_large', `A file larger than ${mib} MiB is read at a version only from a checkout at that version: ${target.ref}`, target.ref);
     }
