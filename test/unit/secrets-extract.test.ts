@@ -179,6 +179,18 @@ describe('--outline', () => {
     const json = JSON.parse((await refcatInProcess(['@src/config.ts', '--outline', '--json'], { cwd: dir })).stdout);
     expect(json.refs[0].redacted).toEqual([{ line: 4, rule: 'github' }]);
   });
+
+  it('a declaration whose name is a secret: its marker reads its lines by range, never by the name', async () => {
+    const s = fake('github', 'src/config.ts');
+    const dir = tmpDir({ 'src/config.ts': `export class Keys {\n  ${s.value}(): number {\n    return 1;\n  }\n}\nexport function f(): void {\n  return;\n}\n` });
+    for (const args of [[], ['--json'], ['-q']]) {
+      const r = await refcatInProcess(['@src/config.ts', '--outline', ...args], { cwd: dir });
+      expect(r.code, r.stderr).toBe(0);
+      noValue(r.stdout + r.stderr);
+      expect(r.stdout).toContain('@src/config.ts#L3-L4');
+      expect(r.stdout).toContain('@src/config.ts#f');
+    }
+  });
 });
 
 describe('symbol refs', () => {

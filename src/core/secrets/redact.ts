@@ -44,9 +44,12 @@ export function withTerminators(text: string, lines: readonly string[]): string 
   return out;
 }
 
+/** How every marker starts. */
+export const MARKER_START = '[REDACTED ';
+
 /** The marker that stands for a secret's characters. */
 export function marker(rule: string): string {
-  return `[REDACTED ${rule}]`;
+  return `${MARKER_START}${rule}]`;
 }
 
 /**

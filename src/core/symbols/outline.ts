@@ -3,6 +3,7 @@ import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { type Declaration, FUNCTION_KINDS } from './declaration.js';
 import type { SymbolLanguage } from './languages.js';
 import { lineRange } from '../ref-spec/format-ref-spec.js';
+import { MARKER_START } from '../secrets/redact.js';
 
 /**
  * An outline (docs/refs.md#outlines---outline): each declaration's signature and doc comment, a type's
@@ -86,7 +87,7 @@ export function outlineOf(lines: readonly string[], table: readonly Declaration[
       if (indent === null && lines[n - 1]?.trim()) indent = /^\s*/.exec(lines[n - 1]!)![0];
     }
     if (omitted === 0) continue;
-    const entry: OutlineMarker = { kind: 'marker', start: m.start, end: m.end, omitted, selector: selectorOf(m.decl, table, m), indent: indent ?? '' };
+    const entry: OutlineMarker = { kind: 'marker', start: m.start, end: m.end, omitted, selector: selectorOf(m.decl, table, m, lines), indent: indent ?? '' };
     // Before any line kept inside its range.
     entries.push({ at: m.start - 0.5, entry });
   }
@@ -135,9 +136,15 @@ function docstringEnd(lines: readonly string[], first: number, last: number): nu
 /**
  * How a marker names its declaration: its path, with `~N` where several declarations share it
  * (as resolveSymbol() counts them); a line range when no symbol ref can name it (a name the ref
- * grammar cannot write, or an extension of a type the file also declares).
+ * grammar cannot write, or an extension of a type the file also declares), or when a name on its
+ * path is a secret: the outline's lines are redacted, so a name they no longer show is not printed
+ * (docs/refs.md#secrets).
  */
-function selectorOf(d: Declaration, table: readonly Declaration[], span: LineSpan): string {
+function selectorOf(d: Declaration, table: readonly Declaration[], span: LineSpan, lines: readonly string[]): string {
+  for (let x: Declaration | undefined = d; x; x = x.parent === null ? undefined : table[x.parent]) {
+    const line = lines[x.nameLine - 1] ?? '';
+    if (line.includes(MARKER_START) && !line.includes(x.name)) return lineRange(span);
+  }
   const same = table.filter((x) => x.path === d.path);
   const own = same.filter((x) => x.kind !== 'extension');
   const candidates = own.length > 0 ? own : same;
