@@ -177,6 +177,15 @@ describe('pinned reads', () => {
     const gone = await run(ws, 'ext:sub/lib.txt');
     expect(gone.code).toBe(1);
     expect(gone.stderr).toContain(`Error: Version unknown: ext:sub/lib.txt: sub is a submodule at ${libFirst.slice(0, 7)}, and its clone at externals/ext/sub is not checked out`);
+    // The submodule itself is no file, and it is in the tree: not `not found`.
+    for (const ref of ['ext:sub', `ext@${pinned}:sub#L1`]) {
+      const sub = await run(ws, '--json', ref);
+      expect(sub.code).toBe(1);
+      const [error] = JSON.parse(sub.stdout).errors;
+      expect(error.code).toBe('is_directory');
+      expect(error.message).toBe(`Is a submodule: ${ref}`);
+      expect(error.details).toEqual([`Commit ${pinned.slice(0, 7)} of externals/ext records sub as a submodule at ${libFirst.slice(0, 7)}: name a file in it (${ref.replace(/#.*/, '')}/<path>)`]);
+    }
   });
 
   it('a glob into a pinned alias lists the pinned tree, where .gitignore has no say', async () => {

@@ -31,10 +31,20 @@ export async function gitlinkAbove(batch: ObjectBatch, commit: string, repoRel: 
  * no extra process, shared by the files of one folder).
  */
 export async function entryMode(readTree: (name: string) => Promise<BatchAnswer>, commit: string, repoRel: string): Promise<string | null> {
+  return (await entryOf(readTree, commit, repoRel))?.mode ?? null;
+}
+
+/** The commit a submodule at `repoRel` itself is recorded at in `commit`'s tree, or null when the path is no submodule. */
+export async function gitlinkAt(readTree: (name: string) => Promise<BatchAnswer>, commit: string, repoRel: string): Promise<string | null> {
+  const entry = await entryOf(readTree, commit, repoRel.replace(/\/+$/, ''));
+  return entry?.mode === '160000' ? entry.oid : null;
+}
+
+async function entryOf(readTree: (name: string) => Promise<BatchAnswer>, commit: string, repoRel: string): Promise<{ mode: string; oid: string } | null> {
   const slash = repoRel.lastIndexOf('/');
   const tree = await readTree(`${commit}:${slash === -1 ? '' : repoRel.slice(0, slash)}`);
   if (tree.kind !== 'object' || tree.type !== 'tree') return null;
-  return treeEntry(tree.data, repoRel.slice(slash + 1), commit.length / 2)?.mode ?? null;
+  return treeEntry(tree.data, repoRel.slice(slash + 1), commit.length / 2);
 }
 
 /** One entry of a tree object (`<mode> <name>\0<oid bytes>`, repeated), or null. */

@@ -21,7 +21,7 @@ import { reachableFromRef, resolveCommit } from '../git/revisions.js';
 import { filesAt } from '../git/tree-paths.js';
 import { quotedRevision, revisionProblem, shortRevision, versionPathProblem } from '../ref-spec/revision-syntax.js';
 import { DiskHeld, headCommit, pinCommit, type PinCommit } from './pin-resolution.js';
-import { entryMode, gitlinkAbove } from './submodule-path.js';
+import { entryMode, gitlinkAbove, gitlinkAt } from './submodule-path.js';
 
 /** `--worktree` reads every checkout as it is; `--pinned` makes a pin the clone lacks an error. */
 export type VersionMode = 'auto' | 'worktree' | 'pinned';
@@ -294,6 +294,13 @@ export class VersionReader {
     if (answer.kind !== 'object') {
       const sub = await gitlinkAbove(state.batch, commit, repoRel);
       if (sub) return this.readInSubmodule(target, repo, commit, sub, warnings);
+      const link = await gitlinkAt((n) => this.cachedRead(state, n), commit, repoRel);
+      if (link) {
+        const folder = target.ref.replace(/#.*/s, '').replace(/\/+$/, '');
+        throw new RefError('is_directory', `Is a submodule: ${target.ref}`, target.ref, [
+          `Commit ${commit.slice(0, 7)} of ${where} records ${repoRel} as a submodule at ${link.slice(0, 7)}: name a file in it (${folder}/<path>)`,
+        ]);
+      }
       const has = !revision && diskHoldsAny(abs) ? ['The checkout has it: --worktree reads the checkout'] : [];
       throw new RefError('not_found', `REFCAT ref not found: ${target.ref}`, target.ref, [`Not in commit ${commit.slice(0, 7)} of ${where}`, ...has]);
     }
