@@ -9,6 +9,7 @@ import { type ExitCode, FdError, UsageError } from '../../shared/errors.js';
 import { type FormatOptions, formatOf, type TableFormat } from '../format-flags.js';
 import { type IO, printDiagnostics } from '../io.js';
 import { type WriteCliOptions, writeOptions } from '../write-flags.js';
+import { groupDigits } from '../../shared/group-digits.js';
 
 export interface FdReadCliOptions {
   page?: number;
@@ -91,7 +92,7 @@ async function countedView(view: FdView, encoding: Encoding, io: IO): Promise<Fd
   let text = '';
   for (const block of view.text) text += block;
   const tokens = (await loadTokenizer(encoding)).count(text);
-  if (view.kind === 'plain') io.stderr(`refcat: ${tokens.toLocaleString('en-US')} tokens (${encoding})\n`);
+  if (view.kind === 'plain') io.stderr(`refcat: ${groupDigits(tokens)} tokens (${encoding})\n`);
   return { ...view, text: [text], tokens, close: () => view.close() };
 }
 

@@ -1,6 +1,7 @@
 import type { ExtractionOutcome, StoredOutput } from '../pipeline/run-extraction.js';
 import type { FdView } from '../paging/fd-read.js';
 import type { Store } from '../paging/fd-store.js';
+import { groupDigits } from '../../shared/group-digits.js';
 
 /**
  * The most characters of one answer of refcat mcp (docs/agents.md#large-answers-and-citations):
@@ -9,7 +10,7 @@ import type { Store } from '../paging/fd-store.js';
  */
 export const ANSWER_CAP_CHARS = 400_000;
 
-const n = (x: number) => x.toLocaleString('en-US');
+const n = groupDigits;
 
 /**
  * The end of an extract answer past the cap: where the rest is and the fd_read call that reads on

@@ -47,6 +47,7 @@ import {
   suggestionInside,
   toAsync,
 } from './tool-inputs.js';
+import { groupDigits } from '../../shared/group-digits.js';
 
 export type { AgentContext } from './tool-inputs.js';
 export type { ToolAnswer, ToolSpec } from './tool-spec.js';
@@ -222,7 +223,7 @@ export const TOOLS: readonly ToolSpec[] = [
       'earlier call). Content that fits one page comes back as it is. Larger `text` is stored as "fd:N"; a larger file is read in place. ' +
       'Either way the answer is <fd_result pages="P"> with the first page and a message naming the call for page 2: call again with the same ' +
       '`fd` (or `path`) and `page` 2, 3, ... up to P (the pages joined give back the content exactly), or ask for whole `lines` "A-B". ' +
-      `One answer holds at most ${ANSWER_CAP_CHARS.toLocaleString('en-US')} characters.`,
+      `One answer holds at most ${groupDigits(ANSWER_CAP_CHARS)} characters.`,
     input: {
       ...source,
       page: z.number().int().positive().optional().describe('The page to read, from 1.'),
@@ -231,12 +232,12 @@ export const TOOLS: readonly ToolSpec[] = [
         .int()
         .positive()
         .optional()
-        .describe(`Page size in characters (default 4000; at most ${ANSWER_CAP_CHARS.toLocaleString('en-US')}, larger is taken as that, with a note).`),
+        .describe(`Page size in characters (default 4000; at most ${groupDigits(ANSWER_CAP_CHARS)}, larger is taken as that, with a note).`),
       lines: z
         .string()
         .regex(/^\d+(-\d*)?$/)
         .optional()
-        .describe(`Whole lines to read, "A-B", "A-" (to the end) or "A"; an answer stops after the last whole line within ${ANSWER_CAP_CHARS.toLocaleString('en-US')} characters, naming the call that reads on.`),
+        .describe(`Whole lines to read, "A-B", "A-" (to the end) or "A"; an answer stops after the last whole line within ${groupDigits(ANSWER_CAP_CHARS)} characters, naming the call that reads on.`),
     },
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     run: async (args: { text?: string; path?: string; fd?: string; page?: number; page_size?: number; lines?: string }, agent) => {

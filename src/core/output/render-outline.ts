@@ -1,6 +1,7 @@
 import { visible } from '../../shared/visible.js';
 import type { Extraction } from '../extract/extract.js';
 import { markerHead, outlineLines } from '../extract/outline-select.js';
+import { groupDigits } from '../../shared/group-digits.js';
 
 /** The render options an outline reads (render-extraction.ts's RenderOptions). */
 interface RenderOptions {
@@ -63,7 +64,7 @@ function shownPath(r: Extraction, opts: RenderOptions): string {
 /** `120 lines`, `1 line`: the file's length as a header gives it. */
 function sizeOf(r: Extraction): string {
   const total = r.totalLines ?? 0;
-  return `${total.toLocaleString('en-US')} ${total === 1 ? 'line' : 'lines'}`;
+  return `${groupDigits(total)} ${total === 1 ? 'line' : 'lines'}`;
 }
 
 function header(r: Extraction, opts: RenderOptions, shown: string, size: string): string {

@@ -14,6 +14,7 @@ import type { CounterPool } from '../tokens/counter-pool.js';
 import type { Encoding } from '../tokens/tokenizer.js';
 import type { Store } from '../paging/fd-store.js';
 import { CappedOutput, type ExtractionSink, type StoredOutput } from './capped-output.js';
+import { groupDigits } from '../../shared/group-digits.js';
 
 export type { ExtractionSink, StoredOutput } from './capped-output.js';
 export { TextSink } from './capped-output.js';
@@ -104,7 +105,7 @@ export async function runExtraction(given: ExtractionRequest, sink: ExtractionSi
     }
     const stored = await out.end();
     const total = done.tokens ?? (counter ? await (out.shownTotal ?? counter.total()) : null);
-    const summary = tokens?.count && total !== null ? `refcat: ${done.refs} ${done.refs === 1 ? 'ref' : 'refs'}, ${total.toLocaleString('en-US')} tokens (${tokens.encoding})\n` : null;
+    const summary = tokens?.count && total !== null ? `refcat: ${done.refs} ${done.refs === 1 ? 'ref' : 'refs'}, ${groupDigits(total)} tokens (${tokens.encoding})\n` : null;
     return { code: done.code, log: done.log, summary, stored, tokens: tokens?.count ? total : null };
   } finally {
     counter?.close();

@@ -2,6 +2,7 @@ import { UsageError } from '../../shared/errors.js';
 import type { ExtractReport, Extraction } from '../extract/extract.js';
 import { renderers, renderMarkdownBlock, type RenderOptions } from '../output/render-extraction.js';
 import { type Encoding, isSafeStart, loadTokenizer, type Tokenizer } from './tokenizer.js';
+import { groupDigits } from '../../shared/group-digits.js';
 
 export interface BudgetOptions {
   encoding: Encoding;
@@ -140,7 +141,7 @@ export function cutVersion(r: Extraction, opts: RenderOptions, k: number, max: n
     for (const line of rest) restChars += line.length + 1;
     about = Math.round((restChars * keptTokens) / keptText.length);
   }
-  const note = `… cut: ${rest.length} more ${rest.length === 1 ? 'line' : 'lines'} (about ${about.toLocaleString('en-US')} tokens) over the budget of ${max.toLocaleString('en-US')}\n`;
+  const note = `… cut: ${rest.length} more ${rest.length === 1 ? 'line' : 'lines'} (about ${groupDigits(about)} tokens) over the budget of ${groupDigits(max)}\n`;
   return header + body.slice(0, fenceAt) + note + body.slice(fenceAt);
 }
 
