@@ -70,6 +70,8 @@ const NOT_ALIASES = new Set([
 /** Region markers, in any comment syntax: `<!-- verify-refs: off -->` ... `<!-- verify-refs: on -->`. */
 const MARKER_OFF = 'verify-refs: off';
 const MARKER_ON = 'verify-refs: on';
+/** An inline code span: a run of backticks, closed by the next run of exactly as many. */
+const INLINE_CODE = /(?<!`)(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)/g;
 const PLACEHOLDER_STEMS = new Set(['file', 'filename', 'foo', 'bar', 'baz', 'xxx', 'example']);
 
 export function findDocRefsBefore(text: string, options: ScanOptions): DocRef[] {
@@ -78,9 +80,7 @@ export function findDocRefsBefore(text: string, options: ScanOptions): DocRef[] 
   let off = false;
   text.split('\n').forEach((raw, i) => {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (line.includes(MARKER_OFF)) off = true;
-    if (line.includes(MARKER_ON)) off = false;
-    if (off || line.includes(MARKER_OFF) || line.includes(MARKER_ON)) return;
+    // Fences first: a marker in one is an example (as is one in inline code).
     if (options.markdown) {
       const m = FENCE_RE.exec(line);
       if (fence !== null) {
@@ -92,6 +92,10 @@ export function findDocRefsBefore(text: string, options: ScanOptions): DocRef[] 
         return;
       }
     }
+    const bare = line.replace(INLINE_CODE, '');
+    if (bare.includes(MARKER_OFF)) off = true;
+    if (bare.includes(MARKER_ON)) off = false;
+    if (off || bare.includes(MARKER_OFF) || bare.includes(MARKER_ON)) return;
     for (const { text, ref } of refsInLine(line.replace(URL_RE, (s) => ' '.repeat(s.length)), options)) {
       refs.push({ line: i + 1, text, ref });
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findDocRefs } from '../../src/core/doc-refs/find-doc-refs.js';
+import { findDocRefs, regionMarker } from '../../src/core/doc-refs/find-doc-refs.js';
 
 const known = new Set(['loop', 'crm']);
 const scan = (text: string, markdown = true) =>
@@ -94,6 +94,45 @@ describe('findDocRefs: markdown structure', () => {
   it('skips regions between verify-refs: off and verify-refs: on', () => {
     const text = 'x @a.md\n<!-- verify-refs: off -->\n@b.md\n# verify-refs: on\n@c.md';
     expect(scan(text)).toEqual(['@a.md', '@c.md']);
+  });
+
+  it('reads a marker shown in inline code or in a fenced block as text, not as a marker', () => {
+    // A doc that explains the marker still has its later refs checked.
+    expect(scan('Use `<!-- verify-refs: off -->` to stop.\n\n@a.md')).toEqual(['@a.md']);
+    expect(scan('Use ``<!-- verify-refs: off -->`` or `x`.\n@a.md')).toEqual(['@a.md']);
+    expect(scan('```html\n<!-- verify-refs: off -->\n```\n@a.md')).toEqual(['@a.md']);
+    expect(scan('~~~\n<!-- verify-refs: off -->\n~~~\n@a.md')).toEqual(['@a.md']);
+    // A marker outside the code on the same line still counts; so does one outside markdown's rules.
+    expect(scan('`x` <!-- verify-refs: off -->\n@a.md\n<!-- verify-refs: on -->\n@b.md')).toEqual(['@b.md']);
+    expect(scan('```\n# verify-refs: off\n```\n@a.md', false)).toEqual([]);
+    // In an off region, an `on` marker shown in a fence does not end it.
+    expect(scan('<!-- verify-refs: off -->\n```\n<!-- verify-refs: on -->\n```\n@a.md\n<!-- verify-refs: on -->\n@b.md')).toEqual(['@b.md']);
+  });
+
+  it.each<[string, 'off' | 'on' | null]>([
+    ['<!-- verify-refs: off -->', 'off'],
+    ['# verify-refs: on', 'on'],
+    ['// verify-refs: off', 'off'],
+    ['<!-- verify-refs: off --> <!-- verify-refs: on -->', 'on'],
+    ['`<!-- verify-refs: off -->`', null],
+    ['``<!-- verify-refs: off -->``', null],
+    ['`` a ` <!-- verify-refs: off --> ``', null],
+    ['` <!-- verify-refs: off -->', 'off'],
+    ['``x` <!-- verify-refs: off -->', 'off'],
+    ['`a` <!-- verify-refs: off --> `b`', 'off'],
+    ['`a`` <!-- verify-refs: off --> `', null],
+    ['verify-refs: offset', 'off'],
+    ['no marker here', null],
+  ])('regionMarker(%j) is %j', (line, marker) => {
+    expect(regionMarker(line)).toBe(marker);
+  });
+
+  it('reads a line of many backtick runs in time linear in it', () => {
+    const runs = Array.from({ length: 300 }, (_, i) => '`'.repeat(i + 1)).join(' x ');
+    expect(regionMarker(`${runs} <!-- verify-refs: off -->`)).toBe('off');
+    // 50,000 one-backtick spans, closed in pairs: the marker after them is outside.
+    expect(regionMarker(`${'` '.repeat(50_000)}<!-- verify-refs: off -->`)).toBe('off');
+    expect(regionMarker(`\`${'x '.repeat(50_000)}<!-- verify-refs: off -->\``)).toBe(null);
   });
 
   it('counts lines from 1, CRLF included', () => {

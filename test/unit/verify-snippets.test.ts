@@ -134,6 +134,15 @@ describe('verify refs judges cited snippets', () => {
     const r = await refcatInProcess(['verify', 'refs', 'docs'], { cwd: project(off) });
     expect(r.code).toBe(0);
   });
+
+  it('a marker shown in inline code or in a fence starts no off region: the citation after it is checked', async () => {
+    for (const shown of ['Use `<!-- verify-refs: off -->` to stop.', fence('html', '<!-- verify-refs: off -->')]) {
+      const doc = [shown, '', fence('js', '// @src/missing.js#L1', 'x')].join('\n');
+      const r = await refcatInProcess(['verify', 'refs', 'docs'], { cwd: project(doc) });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain('@src/missing.js#L1');
+    }
+  });
 });
 
 describe('embedme compatibility', () => {

@@ -75,6 +75,47 @@ export const KNOWN_EXTENSIONS: ReadonlySet<string> = new Set(
 /** Region markers, in any comment syntax: `<!-- verify-refs: off -->` ... `<!-- verify-refs: on -->`. */
 export const MARKER_OFF = 'verify-refs: off';
 export const MARKER_ON = 'verify-refs: on';
+
+/**
+ * The region marker a line holds (`off`, `on`; both read as `on`, as the later word wins), or null.
+ * A marker counts outside inline code only: `` `<!-- verify-refs: off -->` `` in prose shows one,
+ * as one in a fenced block does (callers leave fenced lines out).
+ */
+export function regionMarker(line: string): 'off' | 'on' | null {
+  if (!line.includes('verify-refs: o')) return null;
+  const bare = line.includes('`') ? withoutInlineCode(line) : line;
+  if (bare.includes(MARKER_ON)) return 'on';
+  return bare.includes(MARKER_OFF) ? 'off' : null;
+}
+
+/**
+ * The line with its inline code spans blanked: a run of N backticks opens one, and the next run of
+ * exactly N closes it; a run no such run follows is text (CommonMark's rule). One pass over the
+ * rest of the line for each run that never closes, and there is at most one such run of each length.
+ */
+function withoutInlineCode(line: string): string {
+  let out = '';
+  let from = 0;
+  let i = line.indexOf('`');
+  while (i !== -1) {
+    const open = runEnd(line, i) - i;
+    let close = line.indexOf('`', i + open);
+    while (close !== -1 && runEnd(line, close) - close !== open) close = line.indexOf('`', runEnd(line, close));
+    if (close === -1) {
+      i = line.indexOf('`', i + open);
+      continue;
+    }
+    out += line.slice(from, i);
+    from = close + open;
+    i = line.indexOf('`', from);
+  }
+  return out + line.slice(from);
+}
+
+function runEnd(line: string, i: number): number {
+  while (line.charCodeAt(i) === 96) i++;
+  return i;
+}
 const FENCE_RE = /^ {0,3}(`{3,}|~{3,})/;
 /** URLs, `mailto:` and e-mail addresses: blanked out (same length) before a line is scanned. */
 const URL_RE = /\b[A-Za-z][A-Za-z0-9+.-]*:\/\/\S*|\bmailto:\S+|\b[A-Za-z0-9][\w.+-]*@[\w-]+(?:\.[\w-]+)+/g;
@@ -168,38 +209,32 @@ function scanText(text: string, options: Scan): DocRef[] {
     if (end === -1) end = text.length;
     const next = end + 1;
     if (text.charCodeAt(end - 1) === 13 && end > start) end--;
-    if (markers) {
-      const line = text.slice(start, end);
-      if (line.includes(MARKER_OFF)) off = true;
-      if (line.includes(MARKER_ON)) off = false;
-      if (off || line.includes(MARKER_OFF) || line.includes(MARKER_ON)) {
-        start = next;
-        continue;
-      }
-    }
+    // Fenced code first: a marker shown in a fence is an example of one, not a marker.
+    let code = fence !== null;
     if (fenced) {
       const i = lineNo - 1;
       while (nextBlock < fenced.length && fenced[nextBlock]!.end <= i) nextBlock++;
-      if (nextBlock < fenced.length && fenced[nextBlock]!.open <= i) {
-        start = next;
-        continue;
-      }
+      code = nextBlock < fenced.length && fenced[nextBlock]!.open <= i;
     } else if (options.markdown && mayBeFence(text, start, end)) {
       const raw = text.slice(start, end);
       const line = bytes ? utf8Of(raw) : raw;
       const m = FENCE_RE.exec(line);
       if (fence !== null) {
         if (m && m[1]![0] === fence[0] && m[1]!.length >= fence.length && line.trim() === m[1]) fence = null;
-        start = next;
-        continue;
-      }
-      if (m) {
+      } else if (m) {
         fence = m[1]!;
+        code = true;
+      }
+    }
+    if (markers && !code) {
+      const marker = regionMarker(text.slice(start, end));
+      if (marker !== null) {
+        off = marker === 'off';
         start = next;
         continue;
       }
     }
-    if (fence === null) {
+    if (!code && !off) {
       // Is there an `@` followed by a ref character, or an alias name's last character, `:`, and a
       // character a ref's path may start with?
       while (at !== -1 && at < end && !(classHere(text, at + 1) & BODY)) at = text.indexOf('@', at + 1);

@@ -2,9 +2,9 @@ import path from 'node:path';
 import type { Extraction } from '../extract/extract.js';
 import { compareSnippet, findRunIn, type SnippetStatus } from './compare-snippet.js';
 import { SnippetFiles } from './snippet-files.js';
-import { fencedBlocks, mayHoldFence } from './fenced-blocks.js';
+import { type FencedBlock, fencedBlocks, mayHoldFence } from './fenced-blocks.js';
 import { type Citation, type CitationForm, findCitations } from './find-citations.js';
-import { MARKER_OFF, MARKER_ON } from '../doc-refs/find-doc-refs.js';
+import { MARKER_OFF, regionMarker } from '../doc-refs/find-doc-refs.js';
 import { isFile } from '../../shared/paths.js';
 import { utf8Of } from '../../shared/byte-text.js';
 import { lineEnd, lineStarts } from '../../shared/line-starts.js';
@@ -95,7 +95,7 @@ export function docCitations(text: string, bareDirs: readonly string[], isKnownA
   if (blocks.length === 0) return { citations: [], fenced: [] };
   // Only the lines around fences are read: no string for every line of the doc.
   const line = lineReader(text, starts, bytes);
-  const off = text.includes(MARKER_OFF) ? offLines(text.split('\n')) : new Set<number>();
+  const off = text.includes(MARKER_OFF) ? offLines(text.split('\n'), blocks) : new Set<number>();
   const citations = findCitations(line, blocks, {
     isKnownAlias,
     bareFileExists: (p) => bareDirs.some((dir) => isFile(path.resolve(dir, p))),
@@ -167,15 +167,19 @@ function lineReader(text: string, starts: readonly number[], bytes: boolean): (i
   };
 }
 
-/** Lines inside `verify-refs: off` ... `verify-refs: on` regions (docs/reference.md#verify-refs). */
-function offLines(lines: readonly string[]): Set<number> {
+/**
+ * Lines inside `verify-refs: off` ... `verify-refs: on` regions (docs/reference.md#verify-refs). A
+ * marker in a fenced block or in inline code is an example of one, as findDocRefs() reads it.
+ */
+function offLines(lines: readonly string[], blocks: readonly FencedBlock[]): Set<number> {
   const off = new Set<number>();
   let inside = false;
+  let block = 0;
   lines.forEach((line, i) => {
-    const starts = line.includes(MARKER_OFF);
-    if (starts) inside = true;
-    if (line.includes(MARKER_ON)) inside = false;
-    if (inside || starts) off.add(i);
+    while (block < blocks.length && blocks[block]!.end <= i) block++;
+    const marker = block < blocks.length && blocks[block]!.open <= i ? null : regionMarker(line.endsWith('\r') ? line.slice(0, -1) : line);
+    if (marker !== null) inside = marker === 'off';
+    if (inside || marker !== null) off.add(i);
   });
   return off;
 }
