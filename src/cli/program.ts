@@ -130,6 +130,7 @@ Exit codes: 0 no broken reference, 1 a reference is broken or a snippet stale (o
     .option('--at <rev>', 'read refs without an alias at a commit, branch or tag of this repository', commanderParser(revisionArg))
     .option('--worktree', 'read pinned aliases from their checkouts as they are, not at the lockfile pin')
     .option('--pinned', 'a pin missing from its clone is an error, not a warning')
+    .addOption(new Option('--secrets <mode>', 'a name that is a credential: redact it and list its declaration by lines (default; withhold and fail do the same), or allow it as is').choices(SECRETS_MODES))
     .addHelpText(
       'after',
       `

@@ -1,4 +1,6 @@
 import { listSymbols } from '../../core/pipeline/list-symbols.js';
+import { SecretScanner } from '../../core/secrets/secret-scan.js';
+import type { SecretsMode } from '../../core/secrets/secrets-mode.js';
 import { renderSymbolsJson, renderSymbolsText } from '../../core/output/render-symbols.js';
 import { type ExitCode, UsageError } from '../../shared/errors.js';
 import { resolverFromFlags } from '../alias-flags.js';
@@ -12,6 +14,7 @@ export interface SymbolsCliOptions extends FormatOptions<TableFormat> {
   at?: string;
   worktree?: boolean;
   pinned?: boolean;
+  secrets?: SecretsMode;
 }
 
 /** `refcat symbols REFS...`: one line per declaration (docs/symbols.md#listing-refcat-symbols). */
@@ -20,7 +23,9 @@ export async function runSymbols(refs: string[], opts: SymbolsCliOptions, io: IO
   const json = formatOf(opts, 'text') === 'json';
   // The version each ref reads is the one extraction reads (docs/refs.md#refs-at-a-version).
   const versionPolicy = { mode: versionModeOf(opts), ...(opts.at === undefined ? {} : { at: opts.at }) };
-  const listing = await listSymbols(refs, io.ctx, { aliases: resolverFromFlags(opts.alias, io.ctx), noIgnore: !opts.ignore, versionPolicy });
+  // A listing prints names, never a file's content: `withhold` and `fail` list as `redact` does (docs/refs.md#secrets).
+  const secrets = new SecretScanner(opts.secrets === 'allow' ? 'allow' : 'redact', io.ctx.cwd);
+  const listing = await listSymbols(refs, io.ctx, { aliases: resolverFromFlags(opts.alias, io.ctx), noIgnore: !opts.ignore, versionPolicy, secrets });
   io.stdout(json ? renderSymbolsJson(listing) : renderSymbolsText(listing));
   if (!json) await printDiagnostics(io, listing.errors, listing.warnings);
   return listing.errors.length > 0 ? 1 : 0;

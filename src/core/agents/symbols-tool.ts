@@ -6,6 +6,7 @@ import { Store } from '../paging/fd-store.js';
 import { CappedOutput, TextSink } from '../pipeline/capped-output.js';
 import { listSymbols } from '../pipeline/list-symbols.js';
 import { confinementOf } from '../alias/alias-confinement.js';
+import { SecretScanner } from '../secrets/secret-scan.js';
 import { ANSWER_CAP_CHARS, storedNote } from './answer-caps.js';
 import type { ToolSpec } from './tool-spec.js';
 import { aliasesOf, checkRefText } from './tool-inputs.js';
@@ -39,7 +40,9 @@ export const SYMBOLS_TOOL: ToolSpec = {
     const confinement = confinementOf(ctx, aliases);
     for (const ref of args.refs) checkRefText(ref, confinement);
     // A pinned alias lists its pin, as extract reads it (docs/agents.md#refs-at-a-version).
-    const listing = await listSymbols(args.refs, ctx, { aliases, confine: confinement, versionPolicy: { reachableOnly: true } });
+    // Names a secret is in are redacted unless the server allows them (docs/agents.md#secrets).
+    const secrets = new SecretScanner(agent.secrets === 'allow' ? 'allow' : 'redact', ctx.cwd);
+    const listing = await listSymbols(args.refs, ctx, { aliases, confine: confinement, versionPolicy: { reachableOnly: true }, secrets });
     // A glob or alias leading out through a symlink refuses the whole call, as extract does.
     const refused = listing.errors.find((d) => d.code === 'outside_root');
     if (refused) throw new UsageError(refused.message, { code: 'outside_root' });

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { isRefcatError } from '../../shared/errors.js';
 import { extract } from '../extract/extract.js';
 import type { Declaration } from '../symbols/declaration.js';
@@ -11,6 +12,8 @@ import type { DocumentKind } from './document-refs.js';
 import { docSearchDirs, type EditorSession } from './editor-session.js';
 import { namesSymbol } from '../symbols/outline.js';
 import { lineRange } from '../ref-spec/format-ref-spec.js';
+import { SecretScanner } from '../secrets/secret-scan.js';
+import { secretNames } from '../secrets/secret-names.js';
 
 /**
  * Symbol refs in the editor (docs/editor.md#refs-by-name). The checks, hover and go to definition
@@ -65,9 +68,11 @@ export async function symbolCompletions(lineText: string, column: number, docPat
     return [];
   }
   const from = column - m[2]!.length;
+  // A name that is a secret, and a member of a type so named, are not offered (docs/refs.md#secrets).
+  const secrets = secretNames({ path: file, relPath: path.relative(session.ctx.cwd, file) }, table, new SecretScanner('redact', session.ctx.cwd));
   return symbolPaths(table)
     // A name no symbol ref can write (`#secret`, `[Symbol.dispose]`) would be a broken ref once inserted.
-    .filter((s) => s.name.startsWith(typed) && namesSymbol(s.name, s.decl.path))
+    .filter((s) => s.name.startsWith(typed) && namesSymbol(s.name, s.decl.path) && !secrets?.redacted.has(s.decl.index))
     .slice(0, MAX_SYMBOL_COMPLETIONS)
     .map((s) => ({
       label: s.name,

@@ -8,7 +8,7 @@ import { formatRef, lineRange } from '../ref-spec/format-ref-spec.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import type { RefSpec } from '../ref-spec/ref-spec.js';
 import type { Declaration } from '../symbols/declaration.js';
-import { declarationsOfText, loadFileDeclarations, sourceText, symbolLanguageFor } from '../symbols/declaration-table.js';
+import { declarationsOfText, loadFileDeclarationsRead, sourceText, symbolLanguageFor } from '../symbols/declaration-table.js';
 import { MAX_SYMBOL_FILE_BYTES, symbolLanguageOf } from '../symbols/languages.js';
 import type { ResolvedFile } from '../extract/extraction.js';
 import type { PreparedVersions, VersionPolicy } from '../versions/prepare-versions.js';
@@ -17,6 +17,8 @@ import { resolveSymbol } from '../symbols/resolve-symbol.js';
 import { planEngine } from '../symbols/plan-engine.js';
 import { namesSymbol } from '../symbols/outline.js';
 import type { WalkWarning } from '../walk/glob.js';
+import { SecretScanner } from '../secrets/secret-scan.js';
+import { findingsOf, type SecretNames, secretNames } from '../secrets/secret-names.js';
 
 /**
  * `refcat symbols` (docs/symbols.md#listing-refcat-symbols): the declarations of the files refs
@@ -57,6 +59,12 @@ export interface ListSymbolsOptions {
    * (a pinned alias at its pin, `alias@REV:`), docs/refs.md#refs-at-a-version.
    */
   versionPolicy?: VersionPolicy;
+  /**
+   * The secret check (docs/refs.md#secrets): a declaration whose name, or the name of one it is
+   * in, is a secret is listed by its lines, name and path redacted; `allow` lists names as they
+   * are. Default: redact.
+   */
+  secrets?: SecretScanner;
 }
 
 /**
@@ -67,6 +75,7 @@ export interface ListSymbolsOptions {
 export async function listSymbols(refs: readonly string[], ctx: Context, options: ListSymbolsOptions = {}): Promise<SymbolListing> {
   const aliases = options.aliases ?? new AliasResolver(ctx);
   const listing: SymbolListing = { files: [], errors: [], warnings: [] };
+  const scanner = options.secrets ?? new SecretScanner('redact', ctx.cwd);
   const versions = await versionsOf(refs, ctx, aliases, options);
   // Every ref's files first: how much code the listing parses decides how tree-sitter is compiled.
   const found = refs.map((raw) => filesOf(raw, ctx, aliases, options, versions, listing.warnings));
@@ -81,8 +90,13 @@ export async function listSymbols(refs: readonly string[], ctx: Context, options
         const bytes = file.version?.bytes ?? null;
         // A folder named on its own: the glob that lists it, not "no parser for its name".
         if (bytes === null && !file.glob && isFolder(file.path)) throw directoryError(file.refText);
-        const table = bytes === null ? await loadFileDeclarations(file.path, file.refText) : await versionDeclarations(bytes, file.path, file.refText);
-        listing.files.push({ displayPath: file.displayPath, path: file.path, declarations: listed(table, f.spec, listedHead(f.spec, file), file.refText) });
+        const { table, text } = bytes === null ? await loadFileDeclarationsRead(file.path, file.refText) : await versionDeclarations(bytes, file.path, file.refText);
+        // A file read at a version is checked as that version holds it, apart from the disk's copy.
+        const key = bytes && file.version?.commit ? `${file.path}@${file.version.commit}` : undefined;
+        const secrets = secretNames({ path: file.path, relPath: file.relPath, text, key }, table, scanner);
+        const declarations = listed(table, f.spec, listedHead(f.spec, file), file.refText, secrets);
+        listing.files.push({ displayPath: file.displayPath, path: file.path, declarations });
+        if (secrets) listing.warnings.push(...redactedWarnings(secrets, declarations, file));
       } catch (err) {
         listing.errors.push(asDiagnostic(err, file.refText));
       }
@@ -129,8 +143,11 @@ function listedHead(spec: RefSpec, file: ResolvedFile): string {
   return formatRef({ alias: at === null ? spec.alias : '.', rev: at ?? spec.rev, path: file.relPath, selector: null });
 }
 
-/** The declarations to list, each with its ref (`~N` where its path is not unique) and depth. */
-function listed(table: readonly Declaration[], spec: RefSpec, head: string, refText: string): ListedDeclaration[] {
+/**
+ * The declarations to list, each with its ref (`~N` where its path is not unique) and depth; one
+ * named by a secret, or inside one so named, by its lines, its name and path as `secrets` has them.
+ */
+function listed(table: readonly Declaration[], spec: RefSpec, head: string, refText: string, secrets: SecretNames | null): ListedDeclaration[] {
   let from = 0;
   let to = table.length;
   if (spec.selector?.kind === 'symbol') {
@@ -155,12 +172,19 @@ function listed(table: readonly Declaration[], spec: RefSpec, head: string, refT
       if ((counts.get(d.path) ?? 0) > 1) name = `${d.path}~${n}`;
     }
     if (i < from || i >= to) continue;
+    const secret = secrets?.redacted.get(d.index);
     // A name no symbol ref can write (`#secret`, `[Symbol.dispose]`, `"http"`) is named by its lines, as an outline names it.
-    const selector = namesSymbol(name, d.path) ? name : lineRange({ start: d.startLine, end: d.endLine });
+    const selector = !secret && namesSymbol(name, d.path) ? name : lineRange({ start: d.startLine, end: d.endLine });
     const ref = `${head}#${selector}`;
-    out.push({ ...d, ref, depth: depth - (depthOf.get(from) ?? 0) });
+    out.push({ ...d, ...(secret ? { name: secret.name, path: secret.path } : {}), ref, depth: depth - (depthOf.get(from) ?? 0) });
   }
   return out;
+}
+
+/** One warning per secret a listed name held, as extraction words it (extract-secrets.ts). */
+function redactedWarnings(secrets: SecretNames, declarations: readonly ListedDeclaration[], file: ResolvedFile): Diagnostic[] {
+  const listed = declarations.flatMap((d) => secrets.redacted.get(d.index) ?? []);
+  return findingsOf(secrets, listed).map((f) => ({ code: 'secret_redacted', message: `redacted ${f.kind} at ${file.displayPath}:${f.line}`, details: [], ref: file.refText }));
 }
 
 /**
@@ -176,13 +200,14 @@ async function versionsOf(refs: readonly string[], ctx: Context, aliases: AliasR
   return prepareVersions([{ inputs: refs }], ctx, { aliases, policy });
 }
 
-/** The declarations of a file's bytes at a version (its text is not on disk). */
-async function versionDeclarations(bytes: Buffer, abs: string, refText: string): Promise<Declaration[]> {
+/** The declarations of a file's bytes at a version (its text is not on disk), and its text. */
+async function versionDeclarations(bytes: Buffer, abs: string, refText: string): Promise<{ table: Declaration[]; text: string }> {
   const language = symbolLanguageFor(abs, refText);
   if (bytes.length > MAX_SYMBOL_FILE_BYTES) {
     throw new RefError('too_large', `${refText} is too large for symbol refs (${(bytes.length / (1024 * 1024)).toFixed(1)} MiB; at most 1 MiB)`, refText);
   }
-  return declarationsOfText(sourceText(bytes, refText), language);
+  const text = sourceText(bytes, refText);
+  return { table: await declarationsOfText(text, language), text };
 }
 
 function isFolder(abs: string): boolean {

@@ -8,6 +8,15 @@ export interface Redaction {
   rule: string;
 }
 
+/** Where a line was cut: the columns [from, to) of the line as read, replaced by the marker of `rule`. */
+export interface RedactedSpan {
+  /** 1-based line number. */
+  line: number;
+  from: number;
+  to: number;
+  rule: string;
+}
+
 /** One finding: the lines it spans and what it is; never the value. */
 export interface SecretFinding {
   rule: string;
@@ -57,7 +66,7 @@ export function marker(rule: string): string {
  * every line keeps its place, and every character no match covers stays as it was
  * (docs/refs.md#secrets). Overlapping matches on a line become one marker, named by the first.
  */
-export function redactLines(text: string, matches: readonly RuleMatch[]): { lines: string[]; redactions: Redaction[]; findings: SecretFinding[] } {
+export function redactLines(text: string, matches: readonly RuleMatch[]): { lines: string[]; redactions: Redaction[]; findings: SecretFinding[]; spans: RedactedSpan[] } {
   const lines = linesOf(text);
   const starts: number[] = new Array(lines.length);
   for (let i = 0, at = 0; i < lines.length; i++) {
@@ -92,6 +101,7 @@ export function redactLines(text: string, matches: readonly RuleMatch[]): { line
     if (touched) findings.push({ rule: m.rule, kind: kindOf(m), line: first + 1, endLine: last + 1 });
   }
   const redactions: Redaction[] = [];
+  const spans: RedactedSpan[] = [];
   for (const i of [...cuts.keys()].sort((a, b) => a - b)) {
     const list = cuts.get(i)!.sort((a, b) => a.from - b.from || b.to - a.to);
     const merged: { from: number; to: number; rule: string }[] = [];
@@ -106,9 +116,10 @@ export function redactLines(text: string, matches: readonly RuleMatch[]): { line
       line = line.slice(0, c.from) + marker(c.rule) + line.slice(c.to);
     }
     lines[i] = line;
+    for (const c of merged) spans.push({ line: i + 1, ...c });
     for (const rule of new Set(merged.map((c) => c.rule))) redactions.push({ line: i + 1, rule });
   }
-  return { lines, redactions, findings };
+  return { lines, redactions, findings, spans };
 }
 
 /** What each message of the preset's rules found, for warnings (`redacted a GitHub token at ...`). */

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readRules, RuleSet } from '../walk/gitignore.js';
 import { mayHoldSecret } from './prefilter.js';
-import { type Redaction, redactLines, type SecretFinding } from './redact.js';
+import { type Redaction, type RedactedSpan, redactLines, type SecretFinding } from './redact.js';
 import { lintText } from './secret-rules.js';
 
 export type { Redaction, SecretFinding } from './redact.js';
@@ -17,6 +17,8 @@ export interface RedactedText {
   lines: string[];
   redactions: Redaction[];
   findings: SecretFinding[];
+  /** Where each line was cut, in the columns of the text scanned (a selection's redaction has none). */
+  spans?: RedactedSpan[];
 }
 
 /** A file's verdict: null (nothing found, or not scanned), its redacted lines, or too large to redact. */

@@ -197,20 +197,28 @@ export function textDeclarationsNamed(text: string, language: SymbolLanguage, na
 
 /** fileDeclarations(), loading the grammar first (or asking the parser set by useDeclarationParser()). */
 export async function loadFileDeclarations(abs: string, refText: string): Promise<Declaration[]> {
+  return (await loadFileDeclarationsRead(abs, refText)).table;
+}
+
+/**
+ * loadFileDeclarations(), with the text read for it: null when the table was cached in memory
+ * (then the file was not read). For a caller that checks the text too (a listing's secrets).
+ */
+export async function loadFileDeclarationsRead(abs: string, refText: string): Promise<{ table: Declaration[]; text: string | null }> {
   const language = symbolLanguageFor(abs, refText);
   const stat = parseableStat(abs, refText);
   const hit = cachedTable(abs, stat);
   if (hit) {
     // Plain data for these callers (a server, `symbols`, drift), whose tables may be serialized.
     if (unsettled?.table === hit) settleLastTable();
-    return hit;
+    return { table: hit, text: null };
   }
   const text = readSource(abs, refText);
   const kept = keptTable(text, language);
-  if (kept) return remember(abs, stat, kept);
+  if (kept) return { table: remember(abs, stat, kept), text };
   const table = offThread ? await offThread.parse(text, language) : parseDeclarations(text, await loadGrammar(language));
   keepTable(text, language, table);
-  return remember(abs, stat, table);
+  return { table: remember(abs, stat, table), text };
 }
 
 /**
