@@ -311,6 +311,57 @@ describe('--outline', () => {
   });
 });
 
+/**
+ * A property's body is code (docs/refs.md#outlines---outline): a getter's, a Swift computed
+ * property's, a property's observers are one marker, what they declare left out with them; a
+ * property typed by an object type keeps that type's members. Each row: a file, its outline's lines.
+ */
+const PROPERTIES: [string, string, string[]][] = [
+  [
+    'getter.ts',
+    'export class A {\n  get size(): number {\n    const x = 1;\n    function inner() { return 2; }\n    return x;\n  }\n}\n',
+    ['1 | export class A {', '2 |   get size(): number {', '  |     ⋯ 4 lines: @getter.ts#A.size', '7 | }'],
+  ],
+  [
+    'typed.ts',
+    'interface I {\n  opts: {\n    verbose: boolean;\n    run(): void;\n  };\n}\n',
+    ['1 | interface I {', '2 |   opts: {', '3 |     verbose: boolean;', '4 |     run(): void;', '5 |   };', '6 | }'],
+  ],
+  [
+    'S.swift',
+    [
+      'struct S {',
+      '    var body: String {',
+      '        func helper() -> String { "x" }',
+      '        let y = helper()',
+      '        return y',
+      '    }',
+      '    var x = 0 {',
+      '        didSet { func log() {} }',
+      '    }',
+      '}',
+      '',
+    ].join('\n'),
+    [
+      ' 1 | struct S {',
+      ' 2 |     var body: String {',
+      '   |         ⋯ 4 lines: @S.swift#S.body',
+      ' 7 |     var x = 0 {',
+      '   |         ⋯ 2 lines: @S.swift#S.x',
+      '10 | }',
+    ],
+  ],
+];
+
+describe("a property's body in an outline", () => {
+  it.each(PROPERTIES)('%s', async (file, text, expected) => {
+    const dir = tmpDir({ [file]: text });
+    const r = await run(dir, `@${file}`, '--outline', '--no-attribution');
+    expect(r.stdout.split('\n').slice(1, -2)).toEqual(expected);
+    expect(r.code).toBe(0);
+  });
+});
+
 describe('the grammars an outline loads', () => {
   it.each([
     ['@src/app.ts', ['typescript']],

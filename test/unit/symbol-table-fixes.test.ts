@@ -5,9 +5,9 @@ import { SYMBOL_LANGUAGES } from '../../src/core/symbols/languages.js';
 /**
  * What the differential test found on real source (CONTRIBUTING.md#the-differential-test), fixed:
  * variables declared in a body without a name (a callback, a closure, a computed property's or an
- * accessor's body) are locals, as those of a named function are, while a function or type
- * declared there is still a declaration; a Swift extension of a qualified type extends its last
- * name; each spec of a Go group is a declaration of its own lines.
+ * accessor's body, a property's observers) are locals, as those of a named function are, while a
+ * function or type declared there is still a declaration; a Swift extension of a qualified type
+ * extends its last name; each spec of a Go group is a declaration of its own lines.
  */
 const CASES: [string, string, string[]][] = [
   [
@@ -55,6 +55,12 @@ const CASES: [string, string, string[]][] = [
       '}',
     ].join('\n'),
     ['S struct 1-10', 'S.total property 2-5', 'S.sorted property 6-9'],
+  ],
+  [
+    'swift',
+    'struct S {\n  var x = 0 {\n    didSet {\n      let old = 1\n      func log() {}\n    }\n  }\n}\n',
+    // A property's observers are a body without a name too.
+    ['S struct 1-8', 'S.x property 2-7', 'S.x.log function 5-5'],
   ],
 ];
 

@@ -1,6 +1,6 @@
 import type { LineSpan } from '../ref-spec/ref-spec.js';
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
-import { type Declaration, FUNCTION_KINDS } from './declaration.js';
+import { type Declaration, FUNCTION_KINDS, type SymbolKind } from './declaration.js';
 import type { SymbolLanguage } from './languages.js';
 import { lineRange } from '../ref-spec/format-ref-spec.js';
 import { MARKER_START } from '../secrets/redact.js';
@@ -62,7 +62,7 @@ export function outlineOf(lines: readonly string[], table: readonly Declaration[
     for (let n = from; n <= to && n <= lines.length; n++) kept.add(n);
   };
   const visit = (d: Declaration) => {
-    const members = FUNCTION_KINDS.has(d.kind) ? [] : (children.get(d.index) ?? []);
+    const members = bodyIsCode(d) ? [] : (children.get(d.index) ?? []);
     const end = signatureEnd(d, members, lines, language);
     keep(d.startLine, end);
     if (members.length === 0) {
@@ -93,6 +93,18 @@ export function outlineOf(lines: readonly string[], table: readonly Declaration[
   }
   entries.sort((a, b) => a.at - b.at);
   return entries.map((e) => e.entry);
+}
+
+/** Kinds that hold a value; with a body (a getter, a Swift computed property), the body is code. */
+const VALUE_KINDS: ReadonlySet<SymbolKind> = new Set(['property', 'field', 'variable', 'constant']);
+
+/**
+ * Whether a declaration's body is code, whose declarations an outline leaves out with it: a
+ * function's, and a property's accessors. A property without a body shows the members of its
+ * inline type (`opts: { verbose: boolean }`), as a type does.
+ */
+function bodyIsCode(d: Declaration): boolean {
+  return FUNCTION_KINDS.has(d.kind) || (VALUE_KINDS.has(d.kind) && d.bodyStart !== null);
 }
 
 /**

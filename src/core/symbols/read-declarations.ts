@@ -264,8 +264,11 @@ function leadingStart(node: Node): number {
   }
 }
 
-/** Grammars without a `body` field (Kotlin) name the body by its node type. */
-const BODY = /(^|_)(body|block)$|^(declaration_list|field_declaration_list|enum_variant_list|statements)$/;
+/**
+ * Grammars without a `body` field (Kotlin) name the body by its node type; a Swift computed
+ * property's accessors are its body (docs/refs.md#outlines---outline: a property's body is code).
+ */
+const BODY = /(^|_)(body|block)$|^(declaration_list|field_declaration_list|enum_variant_list|statements|computed_property)$/;
 
 function bodyStartOf(node: Node): number | null {
   let body = node.childForFieldName('body');

@@ -22,6 +22,8 @@
 (protocol_property_declaration name: (pattern bound_identifier: (simple_identifier) @name)) @definition.property
 (enum_entry name: (simple_identifier) @name) @definition.enum_case
 
-; A closure and a computed property's accessors: their variables are locals, not declarations.
+; A closure, a computed property's accessors and a property's observers (willSet, didSet): their
+; variables are locals, not declarations.
 (lambda_literal) @definition.locals
 (computed_property) @definition.locals
+(willset_didset_block) @definition.locals
