@@ -313,8 +313,9 @@ describe('--outline', () => {
 
 /**
  * A property's body is code (docs/refs.md#outlines---outline): a getter's, a Swift computed
- * property's, a property's observers are one marker, what they declare left out with them; a
- * property typed by an object type keeps that type's members. Each row: a file, its outline's lines.
+ * property's, a property's observers, Kotlin's `get()` and `set()` (beside the property in its
+ * grammar) are one marker, what they declare left out with them; a property typed by an object
+ * type keeps that type's members. Each row: a file, its outline's lines.
  */
 const PROPERTIES: [string, string, string[]][] = [
   [
@@ -350,6 +351,11 @@ const PROPERTIES: [string, string, string[]][] = [
       '   |         ⋯ 2 lines: @S.swift#S.x',
       '10 | }',
     ],
+  ],
+  [
+    'K.kt',
+    'class K {\n    val p: Int\n        get() {\n            return 1\n        }\n    var q = 0\n        private set\n}\n',
+    ['1 | class K {', '2 |     val p: Int', '3 |         get() {', '  |             ⋯ 2 lines: @K.kt#K.p', '6 |     var q = 0', '  |         ⋯ 1 line: @K.kt#K.q', '8 | }'],
   ],
 ];
 

@@ -128,6 +128,9 @@ const TABLES: Record<string, [string, string[]]> = {
     'top variable 16-16',
     'free function 17-17',
     'ext function 18-18',
+    // The getter and setter the grammar puts beside the property are its lines.
+    'Box class 19-26',
+    'Box.size property 20-25',
   ]],
   java: ['Store.java', [
     'Store class 1-12',

@@ -9,7 +9,10 @@ import type { DefinitionsQuery } from './type-tests.js';
  * definition without `@name` is a scope whose members belong to the declaration around it (a
  * Kotlin companion object); `@definition.extension` names the type its members belong to;
  * `@definition.accessor` is a getter or setter, one property with its neighbour of the same name;
- * `@definition.locals` is a body without a name (a callback, a closure) whose variables are locals.
+ * `@definition.locals` is a body without a name (a callback, a closure) whose variables are locals;
+ * `@extent` is a node after the declaration's that is part of it (Kotlin's getter and setter, which
+ * its grammar puts beside the property): the declaration ends with it, and its body is the
+ * declaration's when the declaration has none of its own.
  */
 
 const KINDS: ReadonlySet<string> = new Set<SymbolKind | 'accessor' | 'scope' | 'locals'>([
@@ -19,6 +22,8 @@ const KINDS: ReadonlySet<string> = new Set<SymbolKind | 'accessor' | 'scope' | '
 
 interface Found {
   node: Node;
+  /** The `@extent` nodes, in file order: the declaration ends with the last. */
+  extent: Node[];
   /** null: a transparent scope. */
   name: Node | null;
   receiver: string | null;
@@ -100,7 +105,7 @@ function walk(root: Node, definitions: DefinitionsQuery, lazy: boolean): LazyTab
     const path = prefix ? `${prefix}.${name}` : name;
     if (kind === 'accessor' && previous && accessors.has(previous) && previous.path === path && previous.parent === (parent?.index ?? null)) {
       // A getter and its setter, next to each other: one property.
-      previous.endLine = Math.max(previous.endLine, endLineOf(f.node));
+      previous.endLine = Math.max(previous.endLine, endLineOf(f.node, f.extent));
       merged = true;
       stack.push({ found: f, decl: previous });
       continue;
@@ -114,7 +119,7 @@ function walk(root: Node, definitions: DefinitionsQuery, lazy: boolean): LazyTab
       nameLine: f.name.startPosition.row + 1,
       parent: parent?.index ?? null,
     };
-    const decl: Declaration = lazy ? new LazyDeclaration(fields, f.node) : plain(fields, leadingStart(f.node), endLineOf(f.node), bodyStartOf(f.node));
+    const decl: Declaration = lazy ? new LazyDeclaration(fields, f.node, f.extent) : plain(fields, leadingStart(f.node), endLineOf(f.node, f.extent), bodyStartOf(f.node, f.extent));
     if (kind === 'accessor') accessors.set(decl, true);
     out.push(decl);
     stack.push({ found: f, decl });
@@ -150,11 +155,12 @@ class LazyDeclaration implements Declaration {
   nameLine: number;
   parent: number | null;
   #node: Node | null;
+  #extent: Node[];
   #startLine: number | undefined;
   #endLine: number | undefined;
   #bodyStart: number | null | undefined;
 
-  constructor(f: Fields, node: Node) {
+  constructor(f: Fields, node: Node, extent: Node[]) {
     this.index = f.index;
     this.path = f.path;
     this.name = f.name;
@@ -163,6 +169,7 @@ class LazyDeclaration implements Declaration {
     this.nameLine = f.nameLine;
     this.parent = f.parent;
     this.#node = node;
+    this.#extent = extent;
   }
 
   get startLine(): number {
@@ -172,14 +179,14 @@ class LazyDeclaration implements Declaration {
     this.#startLine = v;
   }
   get endLine(): number {
-    return (this.#endLine ??= endLineOf(this.#node!));
+    return (this.#endLine ??= endLineOf(this.#node!, this.#extent));
   }
   /** A getter's setter widens the property it shares with the getter. */
   set endLine(v: number) {
     this.#endLine = v;
   }
   get bodyStart(): number | null {
-    if (this.#bodyStart === undefined) this.#bodyStart = bodyStartOf(this.#node!);
+    if (this.#bodyStart === undefined) this.#bodyStart = bodyStartOf(this.#node!, this.#extent);
     return this.#bodyStart;
   }
   set bodyStart(v: number | null) {
@@ -194,6 +201,7 @@ class LazyDeclaration implements Declaration {
   settle(): Declaration {
     const settled = plain(this, this.startLine, this.endLine, this.bodyStart);
     this.#node = null;
+    this.#extent = [];
     return settled;
   }
 }
@@ -204,10 +212,12 @@ function findDefinitions(root: Node, definitions: DefinitionsQuery): Found[] {
     let def: { name: string; node: Node } | undefined;
     let name: Node | null = null;
     let receiver: string | null = null;
+    const extent: Node[] = [];
     for (const c of match.captures) {
       if (c.name.startsWith('definition.')) def = c;
       else if (c.name === 'name') name = c.node;
       else if (c.name === 'receiver') receiver = c.node.text;
+      else if (c.name === 'extent') extent.push(c.node);
     }
     if (!def) continue;
     const kind = def.name.slice('definition.'.length);
@@ -216,7 +226,9 @@ function findDefinitions(root: Node, definitions: DefinitionsQuery): Found[] {
     const key = `${def.node.id}:${name?.startIndex ?? ''}`;
     const earlier = seen.get(key);
     if (earlier && earlier.pattern <= match.patternIndex) continue;
-    seen.set(key, { node: def.node, name, receiver, kind: kind as Found['kind'], start: def.node.startIndex, end: def.node.endIndex, pattern: match.patternIndex });
+    extent.sort((a, b) => a.startIndex - b.startIndex);
+    const end = Math.max(def.node.endIndex, extent.at(-1)?.endIndex ?? 0);
+    seen.set(key, { node: def.node, extent, name, receiver, kind: kind as Found['kind'], start: def.node.startIndex, end, pattern: match.patternIndex });
   }
   return [...seen.values()];
 }
@@ -225,10 +237,12 @@ function unquote(name: string): string {
   return name.length > 2 && name.startsWith('`') && name.endsWith('`') ? name.slice(1, -1) : name;
 }
 
-/** A node's last line: one that ends at column 0 ended on the line before. */
-function endLineOf(node: Node): number {
+/** A declaration's last line, its `@extent`'s if it has one: one that ends at column 0 ended on the line before. */
+function endLineOf(node: Node, extent: readonly Node[]): number {
+  const start = node.startPosition;
+  node = extent.at(-1) ?? node;
   const end = node.endPosition;
-  return end.column === 0 && end.row > node.startPosition.row ? end.row : end.row + 1;
+  return end.column === 0 && end.row > start.row ? end.row : end.row + 1;
 }
 
 const LEADING = /comment|attribute|decorator|annotation/;
@@ -270,7 +284,16 @@ function leadingStart(node: Node): number {
  */
 const BODY = /(^|_)(body|block)$|^(declaration_list|field_declaration_list|enum_variant_list|statements|computed_property)$/;
 
-function bodyStartOf(node: Node): number | null {
+/** The line a declaration's body begins on: its own, else the first of its `@extent`'s (a Kotlin `get() {`). */
+function bodyStartOf(node: Node, extent: readonly Node[]): number | null {
+  for (const n of [node, ...extent]) {
+    const line = ownBodyStart(n);
+    if (line !== null) return line;
+  }
+  return null;
+}
+
+function ownBodyStart(node: Node): number | null {
   let body = node.childForFieldName('body');
   if (!body) {
     for (let i = node.namedChildCount - 1; i >= 0 && !body; i--) {

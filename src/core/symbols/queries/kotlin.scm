@@ -10,6 +10,15 @@
 (type_alias (type_identifier) @name) @definition.type
 
 (function_declaration (simple_identifier) @name) @definition.function
+; A property's getter and setter, which the grammar puts after it, are part of it (@extent).
+(class_body (property_declaration (variable_declaration (simple_identifier) @name)) @definition.variable . [(getter) (setter)] @extent . [(getter) (setter)] @extent)
+(class_body (property_declaration (variable_declaration (simple_identifier) @name)) @definition.variable . [(getter) (setter)] @extent)
+(source_file (property_declaration (variable_declaration (simple_identifier) @name)) @definition.variable . [(getter) (setter)] @extent . [(getter) (setter)] @extent)
+(source_file (property_declaration (variable_declaration (simple_identifier) @name)) @definition.variable . [(getter) (setter)] @extent)
 (property_declaration (variable_declaration (simple_identifier) @name)) @definition.variable
 (class_parameter (binding_pattern_kind) (simple_identifier) @name) @definition.property
 (enum_entry (simple_identifier) @name) @definition.enum_case
+
+; A getter's or setter's body: its variables are locals, not declarations.
+(getter) @definition.locals
+(setter) @definition.locals
