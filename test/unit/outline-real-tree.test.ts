@@ -5,15 +5,16 @@ import { describe, expect, it } from 'vitest';
 import { extract } from '../../src/core/extract/extract.js';
 import { prepareSymbolRefs } from '../../src/core/symbols/prepare-symbol-refs.js';
 import { loadFileDeclarations } from '../../src/core/symbols/declaration-table.js';
-import { FUNCTION_KINDS, type Declaration } from '../../src/core/symbols/declaration.js';
+import type { Declaration } from '../../src/core/symbols/declaration.js';
+import { membersShown } from '../../src/core/symbols/outline.js';
 import { refcatInProcess } from '../helpers/in-process.js';
 import { testCtx } from '../helpers/tmp.js';
 
 /**
  * `--outline` on a real TypeScript tree, this repository's own src/ (docs/refs.md#outlines---outline):
- * every declaration outside a function body keeps its first line at its number, every marker's
- * ref reads exactly the lines left out or the declaration around them, and the outline is at
- * most half the size of the text.
+ * every declaration outside code (a function or property body, a value) keeps its first line at
+ * its number, every marker's ref reads exactly the lines left out or the declaration around them,
+ * and the outline is at most half the size of the text.
  */
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -43,7 +44,7 @@ describe('--outline of src/**/*.ts', async () => {
     expect(refs.filter((r) => r.outline.not_outlined !== null)).toEqual([]);
   });
 
-  it("keeps every declaration's first line at its line number, outside function bodies", async () => {
+  it("keeps every declaration's first line at its line number, outside code (function and property bodies, values)", async () => {
     let checked = 0;
     for (const r of refs) {
       const lines = fs.readFileSync(r.path, 'utf8').split('\n');
@@ -52,7 +53,7 @@ describe('--outline of src/**/*.ts', async () => {
       for (const [n, text] of kept) expect(text, `${r.display_path}:${n}`).toBe(lines[n - 1]!.replace(/\r$/, ''));
       const table = await loadFileDeclarations(r.path, r.display_path);
       for (const d of table) {
-        if (insideFunction(d, table)) continue;
+        if (insideCode(d, table)) continue;
         expect(kept.has(d.startLine), `${r.display_path}#${d.path} (line ${d.startLine})`).toBe(true);
         expect(kept.has(d.declLine), `${r.display_path}#${d.path} (line ${d.declLine})`).toBe(true);
         checked++;
@@ -91,7 +92,11 @@ describe('--outline of src/**/*.ts', async () => {
   });
 });
 
-function insideFunction(d: Declaration, table: readonly Declaration[]): boolean {
-  for (let p = d.parent; p !== null; p = table[p]!.parent) if (FUNCTION_KINDS.has(table[p]!.kind)) return true;
+/** Whether `d` is inside code an outline leaves out: a function body, a property's body, a value (outline.ts membersShown()). */
+function insideCode(d: Declaration, table: readonly Declaration[]): boolean {
+  for (let p = d.parent; p !== null; p = table[p]!.parent) {
+    const parent = table[p]!;
+    if (!membersShown(parent, table.filter((m) => m.parent === p))) return true;
+  }
   return false;
 }

@@ -314,8 +314,9 @@ describe('--outline', () => {
 /**
  * A property's body is code (docs/refs.md#outlines---outline): a getter's, a Swift computed
  * property's, a property's observers, Kotlin's `get()` and `set()` (beside the property in its
- * grammar) are one marker, what they declare left out with them; a property typed by an object
- * type keeps that type's members. Each row: a file, its outline's lines.
+ * grammar) are one marker, what they declare left out with them; so is a value that holds code
+ * (an object literal's methods, an anonymous class); a property typed by an object type keeps
+ * that type's members. Each row: a file, its outline's lines.
  */
 const PROPERTIES: [string, string, string[]][] = [
   [
@@ -356,6 +357,16 @@ const PROPERTIES: [string, string, string[]][] = [
     'K.kt',
     'class K {\n    val p: Int\n        get() {\n            return 1\n        }\n    var q = 0\n        private set\n}\n',
     ['1 | class K {', '2 |     val p: Int', '3 |         get() {', '  |             ⋯ 2 lines: @K.kt#K.p', '6 |     var q = 0', '  |         ⋯ 1 line: @K.kt#K.q', '8 | }'],
+  ],
+  [
+    'value.ts',
+    'export const api = {\n  base: 1,\n  get() {\n    return 1;\n  },\n};\n',
+    ['1 | export const api = {', '  |   ⋯ 5 lines: @value.ts#api'],
+  ],
+  [
+    'Anon.java',
+    'class A {\n  Runnable r = new Runnable() {\n    int n = 0;\n    public void run() {\n      n++;\n    }\n  };\n}\n',
+    ['1 | class A {', '2 |   Runnable r = new Runnable() {', '  |     ⋯ 5 lines: @Anon.java#A.r', '8 | }'],
   ],
 ];
 

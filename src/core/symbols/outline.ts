@@ -62,7 +62,8 @@ export function outlineOf(lines: readonly string[], table: readonly Declaration[
     for (let n = from; n <= to && n <= lines.length; n++) kept.add(n);
   };
   const visit = (d: Declaration) => {
-    const members = bodyIsCode(d) ? [] : (children.get(d.index) ?? []);
+    const own = children.get(d.index) ?? [];
+    const members = membersShown(d, own) ? own : [];
     const end = signatureEnd(d, members, lines, language);
     keep(d.startLine, end);
     if (members.length === 0) {
@@ -99,12 +100,16 @@ export function outlineOf(lines: readonly string[], table: readonly Declaration[
 const VALUE_KINDS: ReadonlySet<SymbolKind> = new Set(['property', 'field', 'variable', 'constant']);
 
 /**
- * Whether a declaration's body is code, whose declarations an outline leaves out with it: a
- * function's, and a property's accessors. A property without a body shows the members of its
- * inline type (`opts: { verbose: boolean }`), as a type does.
+ * Whether an outline shows a declaration's members (docs/refs.md#outlines---outline): not those
+ * of code, which is left out with its body: a function's, a property's accessors, and a value
+ * that holds code (an object literal's methods, an anonymous class), which is one marker as any
+ * value is. A property typed by an inline type (`opts: { verbose: boolean }`) shows its members,
+ * as a type does.
  */
-function bodyIsCode(d: Declaration): boolean {
-  return FUNCTION_KINDS.has(d.kind) || (VALUE_KINDS.has(d.kind) && d.bodyStart !== null);
+export function membersShown(d: Declaration, members: readonly Declaration[]): boolean {
+  if (FUNCTION_KINDS.has(d.kind)) return false;
+  if (!VALUE_KINDS.has(d.kind)) return true;
+  return d.bodyStart === null && members.every((m) => m.bodyStart === null);
 }
 
 /**
