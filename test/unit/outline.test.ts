@@ -368,6 +368,20 @@ const PROPERTIES: [string, string, string[]][] = [
     'class A {\n  Runnable r = new Runnable() {\n    int n = 0;\n    public void run() {\n      n++;\n    }\n  };\n}\n',
     ['1 | class A {', '2 |   Runnable r = new Runnable() {', '  |     ⋯ 5 lines: @Anon.java#A.r', '8 | }'],
   ],
+  [
+    'Seg.kt',
+    'class Seg(val x: Int) {\n    init {\n        require(x > 0)\n    }\n    constructor() : this(1) {\n        println(1)\n    }\n    val t = run {\n        val inner = 1\n        inner\n    }\n}\n',
+    [
+      ' 1 | class Seg(val x: Int) {',
+      ' 2 |     init {',
+      '   |         ⋯ 2 lines: @Seg.kt#Seg.init',
+      ' 5 |     constructor() : this(1) {',
+      '   |         ⋯ 2 lines: @Seg.kt#Seg.constructor',
+      ' 8 |     val t = run {',
+      '   |         ⋯ 3 lines: @Seg.kt#Seg.t',
+      '12 | }',
+    ],
+  ],
 ];
 
 describe("a property's body in an outline", () => {

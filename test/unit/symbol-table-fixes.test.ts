@@ -62,6 +62,12 @@ const CASES: [string, string, string[]][] = [
     // A property's observers are a body without a name too.
     ['S struct 1-8', 'S.x property 2-7', 'S.x.log function 5-5'],
   ],
+  [
+    'kotlin',
+    'class K {\n  val t = run {\n    val inner = 1\n    inner\n  }\n  val f = fun(a: Int): Int { val y = a; return y }\n  init { val z = 1 }\n  constructor() : this() { val w = 2 }\n}\n',
+    // A Kotlin lambda's, anonymous function's, init block's and secondary constructor's variables.
+    ['K class 1-9', 'K.t property 2-5', 'K.f property 6-6', 'K.init method 7-7', 'K.constructor method 8-8'],
+  ],
 ];
 
 describe('locals of bodies without a name', () => {

@@ -303,5 +303,7 @@ function ownBodyStart(node: Node): number | null {
   }
   // `const f = () => {…}`: the body of the function its declarator holds.
   body ??= node.namedChild(0)?.childForFieldName('value')?.childForFieldName('body') ?? null;
-  return body ? body.startPosition.row + 1 : null;
+  // Statements without a node for their braces (Kotlin's `constructor() {`): the body opens at the `{`.
+  const open = body?.type === 'statements' && body.previousSibling?.type === '{' ? body.previousSibling : body;
+  return open ? open.startPosition.row + 1 : null;
 }

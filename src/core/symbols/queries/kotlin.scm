@@ -10,6 +10,9 @@
 (type_alias (type_identifier) @name) @definition.type
 
 (function_declaration (simple_identifier) @name) @definition.function
+; A secondary constructor is `constructor` (`#Store.constructor`); an `init` block is `init`.
+(secondary_constructor "constructor" @name) @definition.function
+(anonymous_initializer "init" @name) @definition.function
 ; A property's getter and setter, which the grammar puts after it, are part of it (@extent).
 (class_body (property_declaration (variable_declaration (simple_identifier) @name)) @definition.variable . [(getter) (setter)] @extent . [(getter) (setter)] @extent)
 (class_body (property_declaration (variable_declaration (simple_identifier) @name)) @definition.variable . [(getter) (setter)] @extent)
@@ -19,6 +22,9 @@
 (class_parameter (binding_pattern_kind) (simple_identifier) @name) @definition.property
 (enum_entry (simple_identifier) @name) @definition.enum_case
 
-; A getter's or setter's body: its variables are locals, not declarations.
+; A getter's or setter's body, a lambda and an anonymous function: their variables are locals, not
+; declarations.
 (getter) @definition.locals
 (setter) @definition.locals
+(lambda_literal) @definition.locals
+(anonymous_function) @definition.locals
