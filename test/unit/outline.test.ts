@@ -393,6 +393,50 @@ describe("a property's body in an outline", () => {
   });
 });
 
+// A type's body lines no member holds: code is a marker by its lines, comments are left out,
+// structure (access specifiers, conditional compilation) is kept as it is.
+const UNHELD: [string, string, string[]][] = [
+  [
+    'A.java',
+    'class A {\n    int n;\n    // set up once\n    static {\n        init();\n    }\n}\n',
+    ['1 | class A {', '2 |     int n;', '  |     ⋯ 3 lines: @A.java#L4-L6', '7 | }'],
+  ],
+  [
+    'P.swift',
+    'struct P {\n    var x = 1\n    // MARK: - Operators\n    static func == (a: P, b: P) -> Bool {\n        return true\n    }\n    #if DEBUG\n    func debug() {}\n    #endif\n}\n',
+    [' 1 | struct P {', ' 2 |     var x = 1', '   |     ⋯ 3 lines: @P.swift#L4-L6', ' 7 |     #if DEBUG', ' 8 |     func debug() {}', ' 9 |     #endif', '10 | }'],
+  ],
+  [
+    't.rb',
+    'class T\n  attr_reader :x\n  def f; end\n  private\n  # helpers\n  it "works" do\n    assert true\n  end\nend\n',
+    ['1 | class T', '  |   ⋯ 1 line: @t.rb#L2', '3 |   def f; end', '4 |   private', '  |   ⋯ 3 lines: @t.rb#L6-L8', '9 | end'],
+  ],
+  [
+    's.cpp',
+    'class S {\n public:\n  int n;\n  operator bool() const {\n    return true;\n  }\n};\n',
+    ['1 | class S {', '2 |  public:', '3 |   int n;', '  |   ⋯ 3 lines: @s.cpp#L4-L6', '7 | };'],
+  ],
+  [
+    'c.py',
+    'class C:\n    """Doc."""\n    x = 1\n    if DEBUG:\n        y = 2\n\n    def f(self):\n        pass\n',
+    ['1 | class C:', '2 |     """Doc."""', '3 |     x = 1', '  |     ⋯ 2 lines: @c.py#L4-L5', '7 |     def f(self):', '  |         ⋯ 1 line: @c.py#C.f'],
+  ],
+];
+
+describe("a type's body lines no member holds", () => {
+  it.each(UNHELD)('%s', async (file, text, expected) => {
+    const dir = tmpDir({ [file]: text });
+    const r = await run(dir, `@${file}`, '--outline', '--no-attribution');
+    expect(r.stdout.split('\n').slice(1, -2)).toEqual(expected);
+    expect(r.code).toBe(0);
+    // Each marker by lines reads exactly the lines it stands for.
+    for (const m of r.stdout.matchAll(/⋯ (\d+) lines?: (@\S+#L\d+(?:-L\d+)?)\n/g)) {
+      const lines = await run(dir, m[2]!, '-q');
+      expect(lines.stdout.split('\n').length - 1).toBe(Number(m[1]));
+    }
+  });
+});
+
 describe('the grammars an outline loads', () => {
   it.each([
     ['@src/app.ts', ['typescript']],

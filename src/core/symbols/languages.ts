@@ -17,8 +17,11 @@ export interface SymbolLanguage {
    * How an outline reads its declarations (docs/refs.md#outlines---outline): `statementBodies` where a
    * body is its statements (an indented block, or closed by `end`) rather than a bracket that
    * opens on the signature's line; `docstrings` where a body's first string is its doc comment.
+   * A type's body lines no member holds are code left out with a marker, unless they are comments
+   * (`lineComment`, `//` by default, or a block comment's) or `structure` (access specifiers,
+   * conditional compilation), which are kept as they are.
    */
-  outline?: { statementBodies?: boolean; docstrings?: boolean };
+  outline?: { statementBodies?: boolean; docstrings?: boolean; lineComment?: string; structure?: RegExp };
   /**
    * Compile the definitions query with the type tests of nodes in fields moved out of it
    * (type-tests.ts): where tree-sitter's analysis of those tests is most of a symbol ref's time.
@@ -34,20 +37,23 @@ export interface SymbolLanguage {
   walkQuery?: boolean;
 }
 
+/** Conditional compilation in C's preprocessor: kept in an outline, as it says which members are there. */
+const PREPROCESSOR = /^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b/;
+
 export const SYMBOL_LANGUAGES: readonly SymbolLanguage[] = [
   { id: 'typescript', wasm: 'tree-sitter-typescript.wasm', extensions: ['ts', 'mts', 'cts'] },
   { id: 'tsx', wasm: 'tree-sitter-tsx.wasm', extensions: ['tsx'], query: 'typescript' },
   { id: 'javascript', wasm: 'tree-sitter-javascript.wasm', extensions: ['js', 'jsx', 'mjs', 'cjs'] },
-  { id: 'python', wasm: 'tree-sitter-python.wasm', extensions: ['py', 'pyi'], outline: { statementBodies: true, docstrings: true } },
-  { id: 'swift', wasm: 'tree-sitter-swift.wasm', extensions: ['swift'], moveTypeTests: true, walkQuery: true },
+  { id: 'python', wasm: 'tree-sitter-python.wasm', extensions: ['py', 'pyi'], outline: { statementBodies: true, docstrings: true, lineComment: '#' } },
+  { id: 'swift', wasm: 'tree-sitter-swift.wasm', extensions: ['swift'], moveTypeTests: true, walkQuery: true, outline: { structure: /^\s*#(if|elseif|else|endif)\b/ } },
   { id: 'kotlin', wasm: 'tree-sitter-kotlin.wasm', extensions: ['kt', 'kts'] },
   { id: 'java', wasm: 'tree-sitter-java.wasm', extensions: ['java'] },
   { id: 'go', wasm: 'tree-sitter-go.wasm', extensions: ['go'] },
   { id: 'rust', wasm: 'tree-sitter-rust.wasm', extensions: ['rs'] },
-  { id: 'c', wasm: 'tree-sitter-c.wasm', extensions: ['c', 'h'] },
-  { id: 'cpp', wasm: 'tree-sitter-cpp.wasm', extensions: ['cpp', 'cc', 'cxx', 'hpp', 'hh', 'hxx'], moveTypeTests: true, walkQuery: true },
-  { id: 'c_sharp', wasm: 'tree-sitter-c_sharp.wasm', extensions: ['cs'] },
-  { id: 'ruby', wasm: 'tree-sitter-ruby.wasm', extensions: ['rb'], outline: { statementBodies: true } },
+  { id: 'c', wasm: 'tree-sitter-c.wasm', extensions: ['c', 'h'], outline: { structure: PREPROCESSOR } },
+  { id: 'cpp', wasm: 'tree-sitter-cpp.wasm', extensions: ['cpp', 'cc', 'cxx', 'hpp', 'hh', 'hxx'], moveTypeTests: true, walkQuery: true, outline: { structure: /^\s*((public|private|protected)\s*:\s*$|#\s*(if|ifdef|ifndef|elif|else|endif)\b)/ } },
+  { id: 'c_sharp', wasm: 'tree-sitter-c_sharp.wasm', extensions: ['cs'], outline: { structure: /^\s*#\s*(if|elif|else|endif|region|endregion)\b/ } },
+  { id: 'ruby', wasm: 'tree-sitter-ruby.wasm', extensions: ['rb'], outline: { statementBodies: true, lineComment: '#', structure: /^\s*(private|protected|public|module_function)\s*$/ } },
 ];
 
 const BY_EXTENSION = new Map(SYMBOL_LANGUAGES.flatMap((l) => l.extensions.map((e) => [e, l] as const)));

@@ -57,7 +57,8 @@ export function outlineOf(lines: readonly string[], table: readonly Declaration[
   const picked = within ? new Set(table.filter((d) => d.startLine >= within.start && d.startLine <= within.end).map((d) => d.index)) : null;
   const roots = table.filter((d) => (picked ? picked.has(d.index) && (d.parent === null || !picked.has(d.parent)) : d.parent === null));
   const kept = new Set<number>();
-  const markers: { start: number; end: number; decl: Declaration }[] = [];
+  // A marker of a declaration's body (named by its ref), or of lines of a type's body no member holds (by their range).
+  const markers: { start: number; end: number; decl: Declaration; byRange?: true }[] = [];
   const keep = (from: number, to: number) => {
     for (let n = from; n <= to && n <= lines.length; n++) kept.add(n);
   };
@@ -74,6 +75,10 @@ export function outlineOf(lines: readonly string[], table: readonly Declaration[
     // The closing line of a type (`}`, `end`), when no member ends on it: the body reads as closed.
     const last = members.reduce((n, m) => Math.max(n, m.endLine), 0);
     if (d.endLine > Math.max(end, last)) keep(d.endLine, d.endLine);
+    for (const run of unheldCode(lines, end + 1, d.endLine, members, kept, language)) {
+      if (run.kept) keep(run.start, run.end);
+      else markers.push({ start: run.start, end: run.end, decl: d, byRange: true });
+    }
   };
   for (const d of roots) visit(d);
 
@@ -88,12 +93,58 @@ export function outlineOf(lines: readonly string[], table: readonly Declaration[
       if (indent === null && lines[n - 1]?.trim()) indent = /^\s*/.exec(lines[n - 1]!)![0];
     }
     if (omitted === 0) continue;
-    const entry: OutlineMarker = { kind: 'marker', start: m.start, end: m.end, omitted, selector: selectorOf(m.decl, table, m, lines), indent: indent ?? '' };
+    const selector = m.byRange ? lineRange(m) : selectorOf(m.decl, table, m, lines);
+    const entry: OutlineMarker = { kind: 'marker', start: m.start, end: m.end, omitted, selector, indent: indent ?? '' };
     // Before any line kept inside its range.
     entries.push({ at: m.start - 0.5, entry });
   }
   entries.sort((a, b) => a.at - b.at);
   return entries.map((e) => e.entry);
+}
+
+/**
+ * The lines of a type's body [from, to] that no member holds and the outline does not keep yet:
+ * runs of code (a static block, an operator or indexer refcat does not list, Ruby's
+ * `attr_reader`), each from its first line of code to its last, to be one marker by their range,
+ * and single lines of structure (`public:`, `#if DEBUG`) to keep as they are. Blank lines and
+ * comments are left out, as between members.
+ */
+function unheldCode(
+  lines: readonly string[],
+  from: number,
+  to: number,
+  members: readonly Declaration[],
+  kept: ReadonlySet<number>,
+  language: SymbolLanguage,
+): { start: number; end: number; kept: boolean }[] {
+  const held = new Set<number>();
+  for (const m of members) for (let n = m.startLine; n <= m.endLine; n++) held.add(n);
+  const comment = language.outline?.lineComment ?? '//';
+  const structure = language.outline?.structure;
+  const runs: { start: number; end: number; kept: boolean }[] = [];
+  let open: { start: number; end: number } | null = null;
+  for (let n = from; n <= to + 1; n++) {
+    const free = n <= to && !held.has(n) && !kept.has(n);
+    const text = free ? (lines[n - 1] ?? '').trim() : '';
+    const isStructure = free && structure !== undefined && structure.test(text);
+    const code = free && !isStructure && text !== '' && !isComment(text, comment);
+    if (code) {
+      if (open) open.end = n;
+      else open = { start: n, end: n };
+      continue;
+    }
+    if (open && (!free || isStructure)) {
+      runs.push({ ...open, kept: false });
+      open = null;
+    }
+    if (isStructure) runs.push({ start: n, end: n, kept: true });
+  }
+  return runs;
+}
+
+/** A line that is all comment: `comment` (`//`, `#`), or a line of a block comment (one that starts with `/*` or `*`). */
+function isComment(text: string, comment: string): boolean {
+  return text.startsWith(comment) || (comment === '//' && (text.startsWith('/*') || text.startsWith('*')));
 }
 
 /** Kinds that hold a value; with a body (a getter, a Swift computed property), the body is code. */
