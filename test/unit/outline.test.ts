@@ -421,6 +421,16 @@ const UNHELD: [string, string, string[]][] = [
     'class C:\n    """Doc."""\n    x = 1\n    if DEBUG:\n        y = 2\n\n    def f(self):\n        pass\n',
     ['1 | class C:', '2 |     """Doc."""', '3 |     x = 1', '  |     ⋯ 2 lines: @c.py#L4-L5', '7 |     def f(self):', '  |         ⋯ 1 line: @c.py#C.f'],
   ],
+  [
+    'co.kt',
+    'class Store {\n    fun save() {\n        println("x")\n    }\n    companion object {\n        const val MAX = 10\n    }\n}\n',
+    ['1 | class Store {', '2 |     fun save() {', '  |         ⋯ 2 lines: @co.kt#Store.save', '5 |     companion object {', '6 |         const val MAX = 10', '7 |     }', '8 | }'],
+  ],
+  [
+    'i.ts',
+    'interface I {\n  [key: string]: number;\n  x: number;\n}\n',
+    ['1 | interface I {', '2 |   [key: string]: number;', '3 |   x: number;', '4 | }'],
+  ],
 ];
 
 describe("a type's body lines no member holds", () => {

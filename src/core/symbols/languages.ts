@@ -37,16 +37,19 @@ export interface SymbolLanguage {
   walkQuery?: boolean;
 }
 
+/** A TypeScript index signature (`[key: string]: number;`): part of a type's shape, kept. */
+const INDEX_SIGNATURE = /^\s*(readonly\s+)?\[\s*[\w$]+\s*:[^\]]+\]\s*\??:/;
+
 /** Conditional compilation in C's preprocessor: kept in an outline, as it says which members are there. */
 const PREPROCESSOR = /^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b/;
 
 export const SYMBOL_LANGUAGES: readonly SymbolLanguage[] = [
-  { id: 'typescript', wasm: 'tree-sitter-typescript.wasm', extensions: ['ts', 'mts', 'cts'] },
-  { id: 'tsx', wasm: 'tree-sitter-tsx.wasm', extensions: ['tsx'], query: 'typescript' },
+  { id: 'typescript', wasm: 'tree-sitter-typescript.wasm', extensions: ['ts', 'mts', 'cts'], outline: { structure: INDEX_SIGNATURE } },
+  { id: 'tsx', wasm: 'tree-sitter-tsx.wasm', extensions: ['tsx'], query: 'typescript', outline: { structure: INDEX_SIGNATURE } },
   { id: 'javascript', wasm: 'tree-sitter-javascript.wasm', extensions: ['js', 'jsx', 'mjs', 'cjs'] },
   { id: 'python', wasm: 'tree-sitter-python.wasm', extensions: ['py', 'pyi'], outline: { statementBodies: true, docstrings: true, lineComment: '#' } },
   { id: 'swift', wasm: 'tree-sitter-swift.wasm', extensions: ['swift'], moveTypeTests: true, walkQuery: true, outline: { structure: /^\s*#(if|elseif|else|endif)\b/ } },
-  { id: 'kotlin', wasm: 'tree-sitter-kotlin.wasm', extensions: ['kt', 'kts'] },
+  { id: 'kotlin', wasm: 'tree-sitter-kotlin.wasm', extensions: ['kt', 'kts'], outline: { structure: /^\s*companion\s+object\b/ } },
   { id: 'java', wasm: 'tree-sitter-java.wasm', extensions: ['java'] },
   { id: 'go', wasm: 'tree-sitter-go.wasm', extensions: ['go'] },
   { id: 'rust', wasm: 'tree-sitter-rust.wasm', extensions: ['rs'] },

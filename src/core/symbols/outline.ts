@@ -134,13 +134,25 @@ function unheldCode(
       continue;
     }
     if (open && (!free || isStructure)) {
-      runs.push({ ...open, kept: false });
+      // Only closing brackets (a transparent scope's `}`, Kotlin's companion object's): kept, not a marker of them.
+      runs.push({ ...open, kept: onlyClosing(lines, open.start, open.end) });
       open = null;
     }
     if (isStructure) runs.push({ start: n, end: n, kept: true });
   }
   return runs;
 }
+
+/** Whether every line of [start, end] that is not blank is closing brackets or `end`. */
+function onlyClosing(lines: readonly string[], start: number, end: number): boolean {
+  for (let n = start; n <= end; n++) {
+    const text = (lines[n - 1] ?? '').trim();
+    if (text !== '' && !CLOSING.test(text)) return false;
+  }
+  return true;
+}
+
+const CLOSING = /^([)\]}]+[;,]?|end)$/;
 
 /** A line that is all comment: `comment` (`//`, `#`), or a line of a block comment (one that starts with `/*` or `*`). */
 function isComment(text: string, comment: string): boolean {
