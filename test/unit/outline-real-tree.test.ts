@@ -81,6 +81,29 @@ describe('--outline of src/**/*.ts', async () => {
     });
   });
 
+  it("leaves no line of a type's code out unsaid: each is kept or stands under a marker", async () => {
+    let checked = 0;
+    for (const r of refs) {
+      const lines = fs.readFileSync(r.path, 'utf8').split('\n');
+      const said = new Set<number>();
+      for (const e of r.outline.entries) {
+        if (e.line !== undefined) said.add(e.line);
+        else for (let n = e.start!; n <= e.end!; n++) said.add(n);
+      }
+      const table = await loadFileDeclarations(r.path, r.display_path);
+      for (const d of table) {
+        if (insideCode(d, table) || !membersShown(d, table.filter((m) => m.parent === d.index))) continue;
+        for (let n = d.startLine; n <= d.endLine; n++) {
+          const text = lines[n - 1]!.trim();
+          if (text === '' || text.startsWith('//') || text.startsWith('/*') || text.startsWith('*')) continue;
+          expect(said.has(n), `${r.display_path}:${n} in ${d.path}: ${text}`).toBe(true);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(1000);
+  });
+
   it('is at most half the size of the full text', () => {
     let full = 0;
     let outline = 0;
