@@ -423,13 +423,23 @@ const UNHELD: [string, string, string[]][] = [
   ],
   [
     'co.kt',
-    'class Store {\n    fun save() {\n        println("x")\n    }\n    companion object {\n        const val MAX = 10\n    }\n}\n',
-    ['1 | class Store {', '2 |     fun save() {', '  |         ⋯ 2 lines: @co.kt#Store.save', '5 |     companion object {', '6 |         const val MAX = 10', '7 |     }', '8 | }'],
+    'class Store {\n    fun save() {\n        println("x")\n    }\n    private companion object {\n        const val MAX = 10\n    }\n}\n',
+    ['1 | class Store {', '2 |     fun save() {', '  |         ⋯ 2 lines: @co.kt#Store.save', '5 |     private companion object {', '6 |         const val MAX = 10', '7 |     }', '8 | }'],
   ],
   [
     'i.ts',
     'interface I {\n  [key: string]: number;\n  x: number;\n}\n',
     ['1 | interface I {', '2 |   [key: string]: number;', '3 |   x: number;', '4 | }'],
+  ],
+  [
+    'p.cs',
+    'class C {\n#pragma warning disable CA1068\n    int n;\n#pragma warning restore CA1068\n    public int this[int i]\n    {\n        get { return i; }\n    }\n}\n',
+    ['1 | class C {', '2 | #pragma warning disable CA1068', '3 |     int n;', '4 | #pragma warning restore CA1068', '  |     ⋯ 4 lines: @p.cs#L5-L8', '9 | }'],
+  ],
+  [
+    'n.cpp',
+    'namespace fmt {\nnamespace {\nint hidden() { return 1; }\n}  // namespace\nint shown() { return 2; }\n}\n',
+    ['1 | namespace fmt {', '2 | namespace {', '3 | int hidden() { return 1; }', '4 | }  // namespace', '5 | int shown() { return 2; }', '6 | }'],
   ],
 ];
 

@@ -49,13 +49,13 @@ export const SYMBOL_LANGUAGES: readonly SymbolLanguage[] = [
   { id: 'javascript', wasm: 'tree-sitter-javascript.wasm', extensions: ['js', 'jsx', 'mjs', 'cjs'] },
   { id: 'python', wasm: 'tree-sitter-python.wasm', extensions: ['py', 'pyi'], outline: { statementBodies: true, docstrings: true, lineComment: '#' } },
   { id: 'swift', wasm: 'tree-sitter-swift.wasm', extensions: ['swift'], moveTypeTests: true, walkQuery: true, outline: { structure: /^\s*#(if|elseif|else|endif)\b/ } },
-  { id: 'kotlin', wasm: 'tree-sitter-kotlin.wasm', extensions: ['kt', 'kts'], outline: { structure: /^\s*companion\s+object\b/ } },
+  { id: 'kotlin', wasm: 'tree-sitter-kotlin.wasm', extensions: ['kt', 'kts'], outline: { structure: /^\s*((private|internal|public|protected|actual|expect)\s+)*companion\s+object\b/ } },
   { id: 'java', wasm: 'tree-sitter-java.wasm', extensions: ['java'] },
   { id: 'go', wasm: 'tree-sitter-go.wasm', extensions: ['go'] },
   { id: 'rust', wasm: 'tree-sitter-rust.wasm', extensions: ['rs'] },
   { id: 'c', wasm: 'tree-sitter-c.wasm', extensions: ['c', 'h'], outline: { structure: PREPROCESSOR } },
-  { id: 'cpp', wasm: 'tree-sitter-cpp.wasm', extensions: ['cpp', 'cc', 'cxx', 'hpp', 'hh', 'hxx'], moveTypeTests: true, walkQuery: true, outline: { structure: /^\s*((public|private|protected)\s*:\s*$|#\s*(if|ifdef|ifndef|elif|else|endif)\b)/ } },
-  { id: 'c_sharp', wasm: 'tree-sitter-c_sharp.wasm', extensions: ['cs'], outline: { structure: /^\s*#\s*(if|elif|else|endif|region|endregion)\b/ } },
+  { id: 'cpp', wasm: 'tree-sitter-cpp.wasm', extensions: ['cpp', 'cc', 'cxx', 'hpp', 'hh', 'hxx'], moveTypeTests: true, walkQuery: true, outline: { structure: /^\s*((public|private|protected)\s*:\s*$|#\s*(if|ifdef|ifndef|elif|else|endif)\b|(inline\s+)?namespace\s*\{)/ } },
+  { id: 'c_sharp', wasm: 'tree-sitter-c_sharp.wasm', extensions: ['cs'], outline: { structure: /^\s*#\s*(if|elif|else|endif|region|endregion|pragma|nullable)\b/ } },
   { id: 'ruby', wasm: 'tree-sitter-ruby.wasm', extensions: ['rb'], outline: { statementBodies: true, lineComment: '#', structure: /^\s*(private|protected|public|module_function)\s*$/ } },
 ];
 

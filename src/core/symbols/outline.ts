@@ -143,7 +143,7 @@ function unheldCode(
   return runs;
 }
 
-/** Whether every line of [start, end] that is not blank is closing brackets or `end`. */
+/** Whether every line of [start, end] that is not blank only closes (`}`, `};`, `end`, a lone `;`), a comment after it allowed. */
 function onlyClosing(lines: readonly string[], start: number, end: number): boolean {
   for (let n = start; n <= end; n++) {
     const text = (lines[n - 1] ?? '').trim();
@@ -152,7 +152,7 @@ function onlyClosing(lines: readonly string[], start: number, end: number): bool
   return true;
 }
 
-const CLOSING = /^([)\]}]+[;,]?|end)$/;
+const CLOSING = /^([)\]}]+[;,]?|;|end)\s*(\/\/.*|#.*)?$/;
 
 /** A line that is all comment: `comment` (`//`, `#`), or a line of a block comment (one that starts with `/*` or `*`). */
 function isComment(text: string, comment: string): boolean {
