@@ -55,7 +55,7 @@ export function outlineExtraction<T extends Checked>(
   // A file that holds a secret is outlined from its redacted lines (docs/refs.md#secrets).
   const lines = redacted ? [...redacted] : textLines(text);
   const within = selected ? { start: checked.lineStart, end: checked.lineEnd } : undefined;
-  const entries = outlineOf(lines, table, language, within);
+  const entries = outlineOf(lines, table, language, within, redacted !== undefined);
   return { ...checked, lines: outlineLines(entries, markerHead(checked, false)), outline: { skipped: null, entries } };
 }
 

@@ -54,7 +54,7 @@ export function withTerminators(text: string, lines: readonly string[]): string 
 }
 
 /** How every marker starts. */
-export const MARKER_START = '[REDACTED ';
+const MARKER_START = '[REDACTED ';
 
 /** The marker that stands for a secret's characters. */
 export function marker(rule: string): string {

@@ -3,7 +3,6 @@ import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { type Declaration, FUNCTION_KINDS, type SymbolKind } from './declaration.js';
 import type { SymbolLanguage } from './languages.js';
 import { lineRange } from '../ref-spec/format-ref-spec.js';
-import { MARKER_START } from '../secrets/redact.js';
 
 /**
  * An outline (docs/refs.md#outlines---outline): each declaration's signature and doc comment, a type's
@@ -44,9 +43,11 @@ export function markerText(m: OutlineMarker, head: string): string {
 
 /**
  * The outline of a file's `lines` from its declaration table. With `within` (a ref's selected
- * lines), only the declarations that start inside it are outlined, each whole.
+ * lines), only the declarations that start inside it are outlined, each whole. `redacted`: the
+ * lines had secrets cut out (docs/refs.md#secrets), so a name they no longer show is not printed
+ * in a marker either.
  */
-export function outlineOf(lines: readonly string[], table: readonly Declaration[], language: SymbolLanguage, within?: LineSpan): OutlineEntry[] {
+export function outlineOf(lines: readonly string[], table: readonly Declaration[], language: SymbolLanguage, within?: LineSpan, redacted = false): OutlineEntry[] {
   const children = new Map<number, Declaration[]>();
   for (const d of table) {
     if (d.parent === null) continue;
@@ -93,7 +94,7 @@ export function outlineOf(lines: readonly string[], table: readonly Declaration[
       if (indent === null && lines[n - 1]?.trim()) indent = /^\s*/.exec(lines[n - 1]!)![0];
     }
     if (omitted === 0) continue;
-    const selector = m.byRange ? lineRange(m) : selectorOf(m.decl, table, m, lines);
+    const selector = m.byRange ? lineRange(m) : selectorOf(m.decl, table, m, redacted ? lines : null);
     const entry: OutlineMarker = { kind: 'marker', start: m.start, end: m.end, omitted, selector, indent: indent ?? '' };
     // Before any line kept inside its range.
     entries.push({ at: m.start - 0.5, entry });
@@ -220,10 +221,9 @@ function docstringEnd(lines: readonly string[], first: number, last: number): nu
  * path is a secret: the outline's lines are redacted, so a name they no longer show is not printed
  * (docs/refs.md#secrets).
  */
-function selectorOf(d: Declaration, table: readonly Declaration[], span: LineSpan, lines: readonly string[]): string {
-  for (let x: Declaration | undefined = d; x; x = x.parent === null ? undefined : table[x.parent]) {
-    const line = lines[x.nameLine - 1] ?? '';
-    if (line.includes(MARKER_START) && !line.includes(x.name)) return lineRange(span);
+function selectorOf(d: Declaration, table: readonly Declaration[], span: LineSpan, redactedLines: readonly string[] | null): string {
+  for (let x: Declaration | undefined = d; x && redactedLines; x = x.parent === null ? undefined : table[x.parent]) {
+    if (!(redactedLines[x.nameLine - 1] ?? '').includes(x.name)) return lineRange(span);
   }
   const same = table.filter((x) => x.path === d.path);
   const own = same.filter((x) => x.kind !== 'extension');
