@@ -80,6 +80,15 @@ describe('locals of bodies without a name', () => {
   }
 });
 
+describe('a C++ template', () => {
+  it('selects its `template <…>` line with the declaration, and the doc comment above it', async () => {
+    const language = SYMBOL_LANGUAGES.find((l) => l.id === 'cpp')!;
+    const text = 'class S {\n public:\n  template <typename T>\n  void f(T t) {}\n};\n/// Doc.\ntemplate <typename T>\nvoid h(T t) {\n}\n';
+    const table = await declarationsOfText(text, language);
+    expect(table.map((d) => `${d.path} ${d.kind} ${d.startLine}-${d.endLine}`)).toEqual(['S class 1-5', 'S.f method 3-4', 'h function 6-9']);
+  });
+});
+
 describe('a Swift extension of a qualified type', () => {
   it('extends the last name: `extension Foundation.Date` adds to Date', async () => {
     const language = SYMBOL_LANGUAGES.find((l) => l.id === 'swift')!;

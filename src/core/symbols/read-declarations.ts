@@ -269,7 +269,9 @@ function leadingStart(node: Node): number {
         continue;
       }
     }
-    if (!prev && cur.parent && (WRAPPERS.test(cur.parent.type) || (LINE_WRAPPERS.test(cur.parent.type) && cur.parent.startPosition.row === cur.startPosition.row))) {
+    // A C++ template's parameter list (`template <typename T>`) is the head of the wrapper it opens.
+    const head = prev !== null && prev.type === 'template_parameter_list' && prev.previousNamedSibling === null;
+    if ((!prev || head) && cur.parent && (WRAPPERS.test(cur.parent.type) || (LINE_WRAPPERS.test(cur.parent.type) && cur.parent.startPosition.row === cur.startPosition.row))) {
       cur = cur.parent;
       row = Math.min(row, cur.startPosition.row);
       continue;
