@@ -37,6 +37,13 @@ interface JsonRef {
 describe('--outline of src/**/*.ts', async () => {
   const run = await refcatInProcess(['@src/**/*.ts', '--outline', '--json'], { cwd: ROOT });
   const refs = (JSON.parse(run.stdout) as { refs: JsonRef[] }).refs;
+  // Each file's lines and table, read once for the tests that walk them all.
+  const read = new Map<string, Promise<{ lines: string[]; table: Declaration[] }>>();
+  const fileOf = (r: JsonRef) => {
+    let got = read.get(r.path);
+    if (!got) read.set(r.path, (got = loadFileDeclarations(r.path, r.display_path).then((table) => ({ lines: fs.readFileSync(r.path, 'utf8').split('\n'), table }))));
+    return got;
+  };
 
   it('outlines every file of the tree', () => {
     expect(run.code).toBe(0);
@@ -47,11 +54,10 @@ describe('--outline of src/**/*.ts', async () => {
   it("keeps every declaration's first line at its line number, outside code (function and property bodies, values)", async () => {
     let checked = 0;
     for (const r of refs) {
-      const lines = fs.readFileSync(r.path, 'utf8').split('\n');
+      const { lines, table } = await fileOf(r);
       const kept = new Map(r.outline.entries.filter((e) => e.line !== undefined).map((e) => [e.line!, e.text!]));
       // Every kept line is the file's line of that number.
       for (const [n, text] of kept) expect(text, `${r.display_path}:${n}`).toBe(lines[n - 1]!.replace(/\r$/, ''));
-      const table = await loadFileDeclarations(r.path, r.display_path);
       for (const d of table) {
         if (insideCode(d, table)) continue;
         expect(kept.has(d.startLine), `${r.display_path}#${d.path} (line ${d.startLine})`).toBe(true);
@@ -84,13 +90,12 @@ describe('--outline of src/**/*.ts', async () => {
   it("leaves no line of a type's code out unsaid: each is kept or stands under a marker", async () => {
     let checked = 0;
     for (const r of refs) {
-      const lines = fs.readFileSync(r.path, 'utf8').split('\n');
+      const { lines, table } = await fileOf(r);
       const said = new Set<number>();
       for (const e of r.outline.entries) {
         if (e.line !== undefined) said.add(e.line);
         else for (let n = e.start!; n <= e.end!; n++) said.add(n);
       }
-      const table = await loadFileDeclarations(r.path, r.display_path);
       for (const d of table) {
         if (insideCode(d, table) || !membersShown(d, table.filter((m) => m.parent === d.index))) continue;
         for (let n = d.startLine; n <= d.endLine; n++) {

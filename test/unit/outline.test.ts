@@ -384,11 +384,17 @@ const PROPERTIES: [string, string, string[]][] = [
   ],
 ];
 
+/** The outline of one file written as `text`: its lines between the fences, and the run. */
+async function outlineOfFile(file: string, text: string) {
+  const dir = tmpDir({ [file]: text });
+  const r = await run(dir, `@${file}`, '--outline', '--no-attribution');
+  return { dir, r, lines: r.stdout.split('\n').slice(1, -2) };
+}
+
 describe("a property's body in an outline", () => {
   it.each(PROPERTIES)('%s', async (file, text, expected) => {
-    const dir = tmpDir({ [file]: text });
-    const r = await run(dir, `@${file}`, '--outline', '--no-attribution');
-    expect(r.stdout.split('\n').slice(1, -2)).toEqual(expected);
+    const { r, lines } = await outlineOfFile(file, text);
+    expect(lines).toEqual(expected);
     expect(r.code).toBe(0);
   });
 });
@@ -445,9 +451,8 @@ const UNHELD: [string, string, string[]][] = [
 
 describe("a type's body lines no member holds", () => {
   it.each(UNHELD)('%s', async (file, text, expected) => {
-    const dir = tmpDir({ [file]: text });
-    const r = await run(dir, `@${file}`, '--outline', '--no-attribution');
-    expect(r.stdout.split('\n').slice(1, -2)).toEqual(expected);
+    const { dir, r, lines } = await outlineOfFile(file, text);
+    expect(lines).toEqual(expected);
     expect(r.code).toBe(0);
     // Each marker by lines reads exactly the lines it stands for.
     for (const m of r.stdout.matchAll(/⋯ (\d+) lines?: (@\S+#L\d+(?:-L\d+)?)\n/g)) {
