@@ -135,15 +135,20 @@ export function secretDiagnostics(result: Extraction, options: ExtractOptions): 
   return { keep: true, warnings, errors: [] };
 }
 
-/** `--outline`: the redacted text of a file that holds a secret (an outline keeps whole lines of it), or null. */
-export function outlineSecrets(file: ResolvedFile, options: ExtractOptions): RedactedText | null {
+/**
+ * `--outline`: the redacted text of a file that holds a secret (an outline keeps whole lines of
+ * it), or null. `text`: the file's text as the caller read it whole (the outline's own read).
+ */
+export function outlineSecrets(file: ResolvedFile, options: ExtractOptions, text?: string): RedactedText | null {
   const scanner = options.secrets;
   if (!scanner?.active || options.checkOnly) return null;
   // A file read at a version is checked as that version holds it (its bytes came from git).
   const bytes = file.version?.bytes;
   const found = bytes
     ? scanner.file(file.path, file.relPath, { lines: linesOf(bytes.toString('utf8')), size: bytes.length }, `${file.path}@${file.version!.commit}`)
-    : scanner.file(file.path, file.relPath);
+    : text !== undefined
+      ? scanner.text(file.path, file.relPath, text)
+      : scanner.file(file.path, file.relPath);
   // A file over 64 MiB has no outline (larger than 1 MiB): nothing of it is printed.
   return found && !('tooLarge' in found) ? found : null;
 }

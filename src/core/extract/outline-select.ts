@@ -35,8 +35,8 @@ export interface OutlineInfo {
 export function outlineExtraction<T extends Checked>(
   checked: T,
   selected: boolean,
-  redacted?: readonly string[],
   version?: Buffer,
+  redact?: (text: string) => readonly string[] | undefined,
 ): T & { outline: OutlineInfo } {
   const language = symbolLanguageOf(checked.path);
   if (!language) {
@@ -52,7 +52,9 @@ export function outlineExtraction<T extends Checked>(
   // text (docs/symbols.md#the-table-cache).
   const text = version ? version.toString('utf8') : fs.readFileSync(checked.path, 'utf8');
   const table = version ? textDeclarations(text, language, checked.ref) : outlineDeclarations(checked.path, text, language, checked.ref);
-  // A file that holds a secret is outlined from its redacted lines (docs/refs.md#secrets).
+  // A file that holds a secret is outlined from its redacted lines (docs/refs.md#secrets), found
+  // on the text read here: only a file the outline prints lines of is looked at.
+  const redacted = redact?.(text);
   const lines = redacted ? [...redacted] : textLines(text);
   const within = selected ? { start: checked.lineStart, end: checked.lineEnd } : undefined;
   const entries = outlineOf(lines, table, language, within, redacted !== undefined);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { type Diagnostic, directoryError, isRefcatError, RefError } from '../../shared/errors.js';
 import { specOf } from '../ref-spec/format-ref-spec.js';
+import type { RedactedText } from '../secrets/secret-scan.js';
 import { PatternBudget } from '../regex/pattern-search.js';
 import type { ContentSpan } from './content-span.js';
 import type { Extraction, ExtractOptions, ResolvedFile, StreamOptions } from './extraction.js';
@@ -46,9 +47,11 @@ export function readExtraction(
   if (options.outline && !options.checkOnly) {
     // The ref's lines are counted as for --validate-only (the same errors and warnings), then outlined.
     const checked = readExtraction(file, { ...options, outline: false, checkOnly: true, onDisk: false });
-    const found = outlineSecrets(file, options);
-    const outlined = outlineExtraction(checked.extraction, ref.selector !== null, found?.lines, file.version?.bytes ?? undefined);
-    if (found) markOutlined(outlined, found);
+    // Its secrets are found on the text the outline reads (no read of their own), if it prints any of it.
+    const secrets: { found: RedactedText | null } = { found: null };
+    const redact = (text: string) => (secrets.found = outlineSecrets(file, options, text))?.lines;
+    const outlined = outlineExtraction(checked.extraction, ref.selector !== null, file.version?.bytes ?? undefined, redact);
+    if (secrets.found) markOutlined(outlined, secrets.found);
     return { extraction: outlined, warnings: checked.warnings };
   }
   const language = languageOf(file.path);

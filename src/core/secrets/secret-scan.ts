@@ -91,6 +91,22 @@ export class SecretScanner {
     return verdict;
   }
 
+  /**
+   * file(), for a file the caller read whole as UTF-8 text (an outline's read): the same verdict,
+   * found on that text rather than on a read of its own.
+   */
+  text(abs: string, name: string, text: string): FileSecrets {
+    if (!this.active || this.ignored(abs)) return null;
+    let verdict = this.verdicts.get(abs);
+    if (verdict === undefined) {
+      // As scanFile() decodes: a byte-order mark is not part of the text.
+      const found = scanText(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, name);
+      verdict = found && { ...found, size: Buffer.byteLength(text) };
+      this.verdicts.set(abs, verdict);
+    }
+    return verdict;
+  }
+
   private heldVerdict(held: { lines: readonly string[]; size: number }, name: string): FileSecrets {
     const text = held.lines.join('\n');
     const found = scanText(text, name);
