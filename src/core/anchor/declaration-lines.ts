@@ -26,7 +26,7 @@ export interface LinesDeclaration {
  * file now, or (with `atBase`) its text at the version the ref was written against.
  */
 export async function declarationOfLines(abs: string, text: string, sel: RangeSelector, ref: string, atBase: boolean): Promise<LinesDeclaration | null> {
-  const language = symbolLanguageOf(abs);
+  const language = symbolLanguageOf(abs, text);
   if (!language || Buffer.byteLength(text) > MAX_SYMBOL_FILE_BYTES) return null;
   try {
     const table = atBase ? await declarationsOfText(text, language) : await loadFileDeclarations(abs, ref);

@@ -68,7 +68,7 @@ export async function judgeSymbol(j: SymbolJudgement): Promise<SymbolVerdict> {
   if (j.oldText.length > MAX_SYMBOL_FILE_BYTES) return unknown(`${spec.path} was too large for symbol refs at ${base} (at most 1 MiB)`);
   const oldText = j.oldText.toString('utf8');
   const oldLines = linesOf(oldText);
-  const oldTable = await declarationsOfText(oldText, language);
+  const oldTable = await declarationsOfText(oldText, symbolLanguageOf(spec.path, oldText) ?? language);
   let old: Declaration;
   try {
     old = resolveSymbol(oldTable, sel, j.ref);
@@ -87,7 +87,7 @@ export async function judgeSymbol(j: SymbolJudgement): Promise<SymbolVerdict> {
     if (j.nowText !== undefined) {
       if (j.nowText.length > MAX_SYMBOL_FILE_BYTES) return unknown(`${spec.path} is too large for symbol refs (at most 1 MiB)`);
       const text = j.nowText.toString('utf8');
-      table = await declarationsOfText(text, language);
+      table = await declarationsOfText(text, symbolLanguageOf(spec.path, text) ?? language);
       nowLines = linesOf(text);
     } else {
       table = await loadFileDeclarations(j.now, j.ref);

@@ -38,8 +38,8 @@ export function outlineExtraction<T extends Checked>(
   version?: Buffer,
   redact?: (text: string) => readonly string[] | undefined,
 ): T & { outline: OutlineInfo } {
-  const language = symbolLanguageOf(checked.path);
-  if (!language) {
+  const grammar = symbolLanguageOf(checked.path);
+  if (!grammar) {
     const ext = path.extname(checked.path) || path.basename(checked.path);
     return { ...checked, lines: [], outline: { skipped: `no grammar for ${ext} files`, entries: [] } };
   }
@@ -51,6 +51,8 @@ export function outlineExtraction<T extends Checked>(
   // Read once, for its table and its lines; a table it had in an earlier run is read back by the
   // text (docs/symbols.md#the-table-cache).
   const text = version ? version.toString('utf8') : fs.readFileSync(checked.path, 'utf8');
+  // A `.h` file's grammar is C or C++ by what its text holds.
+  const language = symbolLanguageOf(checked.path, text) ?? grammar;
   const table = version ? textDeclarations(text, language, checked.ref) : outlineDeclarations(checked.path, text, language, checked.ref);
   // A file that holds a secret is outlined from its redacted lines (docs/refs.md#secrets), found
   // on the text read here: only a file the outline prints lines of is looked at.

@@ -207,7 +207,7 @@ async function versionDeclarations(bytes: Buffer, abs: string, refText: string):
     throw new RefError('too_large', `${refText} is too large for symbol refs (${(bytes.length / (1024 * 1024)).toFixed(1)} MiB; at most 1 MiB)`, refText);
   }
   const text = sourceText(bytes, refText);
-  return { table: await declarationsOfText(text, language), text };
+  return { table: await declarationsOfText(text, symbolLanguageOf(abs, text) ?? language), text };
 }
 
 function isFolder(abs: string): boolean {

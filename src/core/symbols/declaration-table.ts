@@ -88,9 +88,9 @@ function readLazily(tree: Tree, text: string, grammar: Grammar, definitions: Def
 const MAX_CACHED_TABLES = 512;
 const tables = new Map<string, { mtimeMs: number; size: number; table: Declaration[] }>();
 
-/** The grammar that reads `file`, or a RefError naming the languages that have one. */
-export function symbolLanguageFor(file: string, refText: string): SymbolLanguage {
-  const language = symbolLanguageOf(file);
+/** The grammar that reads `file` (with its `text`, a header's: C or C++), or a RefError naming the languages that have one. */
+export function symbolLanguageFor(file: string, refText: string, text?: string): SymbolLanguage {
+  const language = symbolLanguageOf(file, text);
   if (language) return language;
   const ext = path.extname(file) || path.basename(file);
   // The ref is named: a glob (`@src/**#parse`) has one such error per file.
@@ -131,7 +131,7 @@ export function fileDeclarations(abs: string, refText: string): Declaration[] {
   const hit = cachedTable(abs, stat);
   if (hit) return hit;
   const text = readSource(abs, refText);
-  return remember(abs, stat, tableOfText(text, language, refText, parseDeclarationsLazily));
+  return remember(abs, stat, tableOfText(text, symbolLanguageOf(abs, text) ?? language, refText, parseDeclarationsLazily));
 }
 
 /** A table of some of a file's declarations: those a symbol ref naming `names` can resolve to. */
@@ -160,7 +160,8 @@ export function fileDeclarationsNamed(abs: string, names: readonly string[], ref
     if (names.every((n) => earlier.names.has(n))) return { table: earlier.table, whole: false };
     return { table: fileDeclarations(abs, refText), whole: true };
   }
-  const read = textDeclarationsNamed(readSource(abs, refText), language, names, refText);
+  const text = readSource(abs, refText);
+  const read = textDeclarationsNamed(text, symbolLanguageOf(abs, text) ?? language, names, refText);
   if (read.whole) remember(abs, stat, read.table);
   else {
     if (namedTables.size >= MAX_CACHED_TABLES) namedTables.delete(namedTables.keys().next().value!);
@@ -205,7 +206,7 @@ export async function loadFileDeclarations(abs: string, refText: string): Promis
  * (then the file was not read). For a caller that checks the text too (a listing's secrets).
  */
 export async function loadFileDeclarationsRead(abs: string, refText: string): Promise<{ table: Declaration[]; text: string | null }> {
-  const language = symbolLanguageFor(abs, refText);
+  let language = symbolLanguageFor(abs, refText);
   const stat = parseableStat(abs, refText);
   const hit = cachedTable(abs, stat);
   if (hit) {
@@ -214,6 +215,7 @@ export async function loadFileDeclarationsRead(abs: string, refText: string): Pr
     return { table: hit, text: null };
   }
   const text = readSource(abs, refText);
+  language = symbolLanguageOf(abs, text) ?? language;
   const kept = keptTable(text, language);
   if (kept) return { table: remember(abs, stat, kept), text };
   const table = offThread ? await offThread.parse(text, language) : parseDeclarations(text, await loadGrammar(language));

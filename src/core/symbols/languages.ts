@@ -61,10 +61,29 @@ export const SYMBOL_LANGUAGES: readonly SymbolLanguage[] = [
 
 const BY_EXTENSION = new Map(SYMBOL_LANGUAGES.flatMap((l) => l.extensions.map((e) => [e, l] as const)));
 
-/** The grammar that reads `file`, by its extension (case-insensitive), or null. */
-export function symbolLanguageOf(file: string): SymbolLanguage | null {
+/**
+ * What only C++ writes, in a `.h` file (GitHub Linguist's heuristics for `.h`): a header that holds
+ * none of it is read as C. C++'s grammar reads most C, but a C header that declares through macros
+ * (`API(int) f(void);`) reads better as C; a C++ header read as C is noise.
+ */
+const CPP_IN_HEADER =
+  /^[ \t]*#[ \t]*include[ \t]*<(cstdint|string|vector|map|list|array|bitset|queue|stack|forward_list|unordered_map|unordered_set|(i|o|io)stream)>|^[ \t]*template[ \t]*<|^[ \t]*(try|constexpr)\b|^[ \t]*catch[ \t]*\(|^[ \t]*(class|(using[ \t]+)?namespace)[ \t]+\w+|^[ \t]*(private|public|protected):[ \t]*$|__has_cpp_attribute|__cplusplus >|std::\w+/m;
+
+/**
+ * The grammar that reads `file`, by its extension (case-insensitive), or null. A `.h` file is C,
+ * or C++ when its `text` says so (CPP_IN_HEADER): a caller that parses the file passes its text.
+ */
+export function symbolLanguageOf(file: string, text?: string): SymbolLanguage | null {
   const ext = path.extname(file).slice(1).toLowerCase();
+  if (ext === 'h' && text !== undefined && CPP_IN_HEADER.test(text)) return BY_EXTENSION.get('hpp')!;
   return ext ? (BY_EXTENSION.get(ext) ?? null) : null;
+}
+
+/** The grammars that may read `file` before its text is read (a `.h` file's C and C++): those to load. */
+export function symbolLanguagesOf(file: string): SymbolLanguage[] {
+  const language = symbolLanguageOf(file);
+  if (!language) return [];
+  return path.extname(file).toLowerCase() === '.h' ? [language, BY_EXTENSION.get('hpp')!] : [language];
 }
 
 /** `.ts, .tsx, .js, …`: where symbol refs work, for messages. */

@@ -72,7 +72,7 @@ async function tableOf(file: string, index: number): Promise<AheadAnswer> {
     // Parsed only: the thread that takes the table keeps it between runs, under its own key
     // (table-cache.ts stamps an entry with the code that reads it, and this worker is other code).
     const text = fs.readFileSync(file, 'utf8');
-    return { index, text, table: parseDeclarations(text, await loadGrammar(language)) };
+    return { index, text, table: parseDeclarations(text, await loadGrammar(symbolLanguageOf(file, text) ?? language)) };
   } catch (err) {
     return { index, error: (err as Error)?.message ?? String(err) };
   }

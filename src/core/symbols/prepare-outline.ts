@@ -1,6 +1,6 @@
 import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import { loadGrammars } from './grammar-loader.js';
-import { SYMBOL_LANGUAGES, type SymbolLanguage, symbolLanguageOf } from './languages.js';
+import { SYMBOL_LANGUAGES, type SymbolLanguage, symbolLanguagesOf } from './languages.js';
 
 /**
  * Load the grammars an outline of `refs` needs, before a synchronous extraction reads them
@@ -24,12 +24,11 @@ export function outlineLanguages(ref: string): readonly SymbolLanguage[] {
   }
   const name = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
   if (!/[*?[{]/.test(name)) {
-    const language = symbolLanguageOf(name);
-    return language ? [language] : [];
+    return symbolLanguagesOf(name);
   }
   const braces = /\.\{([A-Za-z0-9,]+)\}$/.exec(name);
   const plain = /\.([A-Za-z0-9]+)$/.exec(name);
   const extensions = braces ? braces[1]!.split(',') : plain ? [plain[1]!] : null;
   if (extensions === null) return SYMBOL_LANGUAGES;
-  return extensions.map((e) => symbolLanguageOf(`x.${e}`)).filter((l): l is SymbolLanguage => l !== null);
+  return extensions.flatMap((e) => symbolLanguagesOf(`x.${e}`));
 }

@@ -3,7 +3,7 @@ import { parseRef } from '../ref-spec/parse-ref-spec.js';
 import type { RefSpec } from '../ref-spec/ref-spec.js';
 import { parsesOffThread } from './declaration-table.js';
 import { loadedGrammar, loadGrammars } from './grammar-loader.js';
-import { SYMBOL_LANGUAGES, type SymbolLanguage, symbolLanguageOf } from './languages.js';
+import { SYMBOL_LANGUAGES, type SymbolLanguage, symbolLanguagesOf } from './languages.js';
 
 /**
  * Load what the symbol refs among `refs` need, before a synchronous extraction reads them
@@ -26,9 +26,9 @@ export function missingGrammars(refs: Iterable<string | RefSpec>): SymbolLanguag
   for (const ref of refs) {
     const spec = typeof ref === 'string' ? symbolRef(ref) : ref.selector?.kind === 'symbol' ? ref : null;
     if (!spec) continue;
-    const language = symbolLanguageOf(spec.path);
-    if (language) needed.add(language);
-    else if (/[*?[{]/.test(path.basename(spec.path))) SYMBOL_LANGUAGES.forEach((l) => needed.add(l));
+    const languages = symbolLanguagesOf(spec.path);
+    languages.forEach((l) => needed.add(l));
+    if (languages.length === 0 && /[*?[{]/.test(path.basename(spec.path))) SYMBOL_LANGUAGES.forEach((l) => needed.add(l));
   }
   return [...needed].filter((l) => loadedGrammar(l) === null);
 }

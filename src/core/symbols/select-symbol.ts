@@ -31,7 +31,7 @@ export function selectSymbol(abs: string, sel: SymbolSelector, refText: string, 
  * not as the disk does. Throws RefError as selectSymbol() does.
  */
 export function selectSymbolInText(text: string, abs: string, sel: SymbolSelector, refText: string, context = 0): SymbolSelection {
-  const language = symbolLanguageFor(abs, refText);
+  const language = symbolLanguageFor(abs, refText, text);
   if (Buffer.byteLength(text) > MAX_SYMBOL_FILE_BYTES) throw new RefError('too_large', `${refText} is too large for symbol refs (at most 1 MiB)`, refText);
   const read = textDeclarationsNamed(text, language, namesOf(sel), refText);
   return selectIn(read, () => textDeclarations(text, language, refText), text, sel, refText, context);
