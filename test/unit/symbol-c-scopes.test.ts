@@ -50,8 +50,15 @@ describe('C: what a header declares, wherever the preprocessor puts it', () => {
   });
 
   it("a function body's declarations are locals, even one that reads as a prototype", async () => {
-    const text = `int run(void) {\n  int helper(int);\n  char *p = 0;\n#ifdef DEBUG\n  int level;\n#endif\n  return helper(1);\n}\n`;
-    expect(await rows('c', text)).toEqual(['run function 1-8']);
+    const text = `int run(void) {\n  int helper(int);\n  char *p = 0;\n#ifdef DEBUG\n  int trace(void);\n  int level;\n#endif\n  return helper(1);\n}\n`;
+    expect(await rows('c', text)).toEqual(['run function 1-9']);
+  });
+});
+
+describe('C: code a macro wraps declares nothing', () => {
+  it("a test framework's `TEST(a, b) { … }` block and what tree-sitter could not parse hold locals", async () => {
+    const text = `static char *p1;\nTEST(group, name)\n{\n  void *m;\n  int helper(int);\n}\nint after(void);\n`;
+    expect(await rows('c', text)).toEqual(['p1 variable 1-1', 'after function 7-7']);
   });
 });
 

@@ -10,14 +10,16 @@ import type { DefinitionsQuery } from './type-tests.js';
  * Kotlin companion object); `@definition.extension` names the type its members belong to;
  * `@definition.accessor` is a getter or setter, one property with its neighbour of the same name;
  * `@definition.locals` is a body without a name (a callback, a closure) whose variables are locals;
+ * `@definition.prototype` declares a function (C's `int f(void);`) unless it is in a function body
+ * or such a body without a name, where it is a local (C++'s `std::string s(name);` reads as one);
  * `@extent` is a node after the declaration's that is part of it (Kotlin's getter and setter, which
  * its grammar puts beside the property): the declaration ends with it, and its body is the
  * declaration's when the declaration has none of its own.
  */
 
-const KINDS: ReadonlySet<string> = new Set<SymbolKind | 'accessor' | 'scope' | 'locals'>([
+const KINDS: ReadonlySet<string> = new Set<SymbolKind | 'accessor' | 'prototype' | 'scope' | 'locals'>([
   'function', 'method', 'class', 'struct', 'enum', 'interface', 'protocol', 'trait', 'object', 'type',
-  'module', 'constant', 'variable', 'property', 'field', 'enum_case', 'extension', 'accessor', 'scope', 'locals',
+  'module', 'constant', 'variable', 'property', 'field', 'enum_case', 'extension', 'accessor', 'prototype', 'scope', 'locals',
 ]);
 
 interface Found {
@@ -27,7 +29,7 @@ interface Found {
   /** null: a transparent scope. */
   name: Node | null;
   receiver: string | null;
-  kind: SymbolKind | 'accessor' | 'scope' | 'locals';
+  kind: SymbolKind | 'accessor' | 'prototype' | 'scope' | 'locals';
   start: number;
   end: number;
   pattern: number;
@@ -87,11 +89,12 @@ function walk(root: Node, definitions: DefinitionsQuery, lazy: boolean): LazyTab
     const ownerKind = owner?.kind;
     // A getter's or setter's body is a function body too.
     const inBody = inLocals || (ownerKind !== undefined && FUNCTION_KINDS.has(ownerKind)) || (owner !== null && accessors.has(owner));
-    if (inBody && (kind === 'variable' || kind === 'constant' || kind === 'field' || kind === 'property')) {
+    if (inBody && (kind === 'variable' || kind === 'constant' || kind === 'field' || kind === 'property' || kind === 'prototype')) {
       // A local of a function body is not a declaration a ref names.
       stack.push({ found: f, decl: null });
       continue;
     }
+    if (kind === 'prototype') kind = 'function';
     if (ownerKind && TYPE_KINDS.has(ownerKind)) {
       if (kind === 'function') kind = 'method';
       else if (kind === 'variable' || kind === 'constant') kind = 'property';

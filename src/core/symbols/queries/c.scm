@@ -3,38 +3,17 @@
 ; variables. A prototype and its definition in one file are two declarations (`~1`, `~2`).
 ; Captures: @definition.<kind> on the declaration, @name on its name.
 ;
-; A prototype or a variable is declared at file scope, in a header's include guard or `#ifdef`,
-; or by an `extern "C"` declaration or block (`declaration_list`): one pattern per place, since a
-; declaration in a function body is a local, even one that reads as a prototype (one in an
-; `#ifdef` inside a function body still reads as one).
+; A prototype or a variable is declared wherever a `declaration` is: at file scope, in a header's
+; include guard or `#ifdef`, in an `extern "C"` block. In a function body it is a local, even one
+; that reads as a prototype (@definition.prototype: a function, unless it is in a body), which the
+; shared walker drops. The patterns do not list the places: each parent named costs tree-sitter's
+; analysis of the query 10-40 ms more. A wrapped declarator (`*f`, `a[4]`, `x = 1`) is any
+; node (`_`) around the name: one such pattern costs the analysis less than one per wrapper. The
+; prototype patterns come first: a prototype's declarator also has a name under `declarator:`.
 
 (function_definition declarator: (function_declarator declarator: (identifier) @name)) @definition.function
 (function_definition declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))) @definition.function
 (function_definition declarator: (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))) @definition.function
-(translation_unit (declaration declarator: (function_declarator declarator: (identifier) @name)) @definition.function)
-(declaration_list (declaration declarator: (function_declarator declarator: (identifier) @name)) @definition.function)
-(preproc_if (declaration declarator: (function_declarator declarator: (identifier) @name)) @definition.function)
-(preproc_ifdef (declaration declarator: (function_declarator declarator: (identifier) @name)) @definition.function)
-(preproc_else (declaration declarator: (function_declarator declarator: (identifier) @name)) @definition.function)
-(preproc_elif (declaration declarator: (function_declarator declarator: (identifier) @name)) @definition.function)
-(preproc_elifdef (declaration declarator: (function_declarator declarator: (identifier) @name)) @definition.function)
-(linkage_specification (declaration declarator: (function_declarator declarator: (identifier) @name)) @definition.function)
-(translation_unit (declaration declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))) @definition.function)
-(declaration_list (declaration declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))) @definition.function)
-(preproc_if (declaration declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))) @definition.function)
-(preproc_ifdef (declaration declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))) @definition.function)
-(preproc_else (declaration declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))) @definition.function)
-(preproc_elif (declaration declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))) @definition.function)
-(preproc_elifdef (declaration declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))) @definition.function)
-(linkage_specification (declaration declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))) @definition.function)
-(translation_unit (declaration declarator: (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))) @definition.function)
-(declaration_list (declaration declarator: (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))) @definition.function)
-(preproc_if (declaration declarator: (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))) @definition.function)
-(preproc_ifdef (declaration declarator: (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))) @definition.function)
-(preproc_else (declaration declarator: (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))) @definition.function)
-(preproc_elif (declaration declarator: (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))) @definition.function)
-(preproc_elifdef (declaration declarator: (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))) @definition.function)
-(linkage_specification (declaration declarator: (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))) @definition.function)
 (struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
 (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
 (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum
@@ -45,51 +24,16 @@
 (field_declaration declarator: (pointer_declarator declarator: (field_identifier) @name)) @definition.field
 (field_declaration declarator: (array_declarator declarator: (field_identifier) @name)) @definition.field
 (enumerator name: (identifier) @name) @definition.enum_case
-(translation_unit (declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.variable)
-(declaration_list (declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.variable)
-(preproc_if (declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.variable)
-(preproc_ifdef (declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.variable)
-(preproc_else (declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.variable)
-(preproc_elif (declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.variable)
-(preproc_elifdef (declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.variable)
-(linkage_specification (declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.variable)
-(translation_unit (declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))) @definition.variable)
-(declaration_list (declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))) @definition.variable)
-(preproc_if (declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))) @definition.variable)
-(preproc_ifdef (declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))) @definition.variable)
-(preproc_else (declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))) @definition.variable)
-(preproc_elif (declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))) @definition.variable)
-(preproc_elifdef (declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))) @definition.variable)
-(linkage_specification (declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))) @definition.variable)
-(translation_unit (declaration declarator: (init_declarator declarator: (array_declarator declarator: (identifier) @name))) @definition.variable)
-(declaration_list (declaration declarator: (init_declarator declarator: (array_declarator declarator: (identifier) @name))) @definition.variable)
-(preproc_if (declaration declarator: (init_declarator declarator: (array_declarator declarator: (identifier) @name))) @definition.variable)
-(preproc_ifdef (declaration declarator: (init_declarator declarator: (array_declarator declarator: (identifier) @name))) @definition.variable)
-(preproc_else (declaration declarator: (init_declarator declarator: (array_declarator declarator: (identifier) @name))) @definition.variable)
-(preproc_elif (declaration declarator: (init_declarator declarator: (array_declarator declarator: (identifier) @name))) @definition.variable)
-(preproc_elifdef (declaration declarator: (init_declarator declarator: (array_declarator declarator: (identifier) @name))) @definition.variable)
-(linkage_specification (declaration declarator: (init_declarator declarator: (array_declarator declarator: (identifier) @name))) @definition.variable)
-(translation_unit (declaration declarator: (identifier) @name) @definition.variable)
-(declaration_list (declaration declarator: (identifier) @name) @definition.variable)
-(preproc_if (declaration declarator: (identifier) @name) @definition.variable)
-(preproc_ifdef (declaration declarator: (identifier) @name) @definition.variable)
-(preproc_else (declaration declarator: (identifier) @name) @definition.variable)
-(preproc_elif (declaration declarator: (identifier) @name) @definition.variable)
-(preproc_elifdef (declaration declarator: (identifier) @name) @definition.variable)
-(linkage_specification (declaration declarator: (identifier) @name) @definition.variable)
-(translation_unit (declaration declarator: (pointer_declarator declarator: (identifier) @name)) @definition.variable)
-(declaration_list (declaration declarator: (pointer_declarator declarator: (identifier) @name)) @definition.variable)
-(preproc_if (declaration declarator: (pointer_declarator declarator: (identifier) @name)) @definition.variable)
-(preproc_ifdef (declaration declarator: (pointer_declarator declarator: (identifier) @name)) @definition.variable)
-(preproc_else (declaration declarator: (pointer_declarator declarator: (identifier) @name)) @definition.variable)
-(preproc_elif (declaration declarator: (pointer_declarator declarator: (identifier) @name)) @definition.variable)
-(preproc_elifdef (declaration declarator: (pointer_declarator declarator: (identifier) @name)) @definition.variable)
-(linkage_specification (declaration declarator: (pointer_declarator declarator: (identifier) @name)) @definition.variable)
-(translation_unit (declaration declarator: (array_declarator declarator: (identifier) @name)) @definition.variable)
-(declaration_list (declaration declarator: (array_declarator declarator: (identifier) @name)) @definition.variable)
-(preproc_if (declaration declarator: (array_declarator declarator: (identifier) @name)) @definition.variable)
-(preproc_ifdef (declaration declarator: (array_declarator declarator: (identifier) @name)) @definition.variable)
-(preproc_else (declaration declarator: (array_declarator declarator: (identifier) @name)) @definition.variable)
-(preproc_elif (declaration declarator: (array_declarator declarator: (identifier) @name)) @definition.variable)
-(preproc_elifdef (declaration declarator: (array_declarator declarator: (identifier) @name)) @definition.variable)
-(linkage_specification (declaration declarator: (array_declarator declarator: (identifier) @name)) @definition.variable)
+(declaration declarator: (function_declarator declarator: (identifier) @name)) @definition.prototype
+(declaration declarator: (_ (function_declarator declarator: (identifier) @name))) @definition.prototype
+(declaration declarator: (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))) @definition.prototype
+(declaration declarator: (identifier) @name) @definition.variable
+(declaration declarator: (_ declarator: (identifier) @name)) @definition.variable
+(declaration declarator: (init_declarator declarator: (_ declarator: (identifier) @name))) @definition.variable
+
+; A block (a function's body, or code a macro such as a test framework's `TEST(a, b) { … }` wraps):
+; its variables and prototypes are locals, not declarations.
+(compound_statement) @definition.locals
+; What tree-sitter could not parse (a macro it cannot see through): its variables and prototypes are
+; not declarations either.
+(ERROR) @definition.locals

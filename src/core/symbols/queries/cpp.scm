@@ -3,10 +3,14 @@
 ; file-scope variables. A method defined outside its class (`bool Store::load()`) belongs to the
 ; class (captured as @receiver). Captures: @definition.<kind> on the declaration, @name on its name.
 ;
-; A prototype or a variable is declared at file scope, in a namespace or an `extern "C"` block
-; (`declaration_list`), by an `extern "C"` declaration, in a template, a header's include guard or
-; `#ifdef`: one pattern per place, since a declaration in a function body is a local, even one
-; that reads as a prototype (`std::string s(name);`).
+; A prototype or a variable is declared wherever a `declaration` is: at file scope, in a
+; namespace, a template, a header's include guard or `#ifdef`, an `extern "C"` block. In a function
+; or lambda body it is a local, even one that reads as a prototype (`std::string s(name);`:
+; @definition.prototype is a function unless it is in a body), which the shared walker drops. The
+; patterns do not list the places: each parent named costs tree-sitter's analysis of the query
+; 50-120 ms more. A wrapped declarator (`*f`, `&f`, `a[4]`, `x = 1`) is any node (`_`) around the
+; name: one such pattern costs the analysis less than one per wrapper. The prototype patterns come
+; first: a prototype's declarator also has a name under `declarator:`.
 
 (namespace_definition name: (namespace_identifier) @name) @definition.module
 (class_specifier name: (type_identifier) @name body: (_)) @definition.class
@@ -26,89 +30,20 @@
 (field_declaration declarator: (array_declarator declarator: (field_identifier) @name)) @definition.field
 (preproc_def name: (identifier) @name) @definition.constant
 (preproc_function_def name: (identifier) @name) @definition.function
-(translation_unit (declaration declarator: (function_declarator declarator: (identifier) @name)) @definition.function)
-(declaration_list (declaration declarator: (function_declarator declarator: (identifier) @name)) @definition.function)
-(template_declaration (declaration declarator: (function_declarator declarator: (identifier) @name)) @definition.function)
-(preproc_if (declaration declarator: (function_declarator declarator: (identifier) @name)) @definition.function)
-(preproc_ifdef (declaration declarator: (function_declarator declarator: (identifier) @name)) @definition.function)
-(preproc_else (declaration declarator: (function_declarator declarator: (identifier) @name)) @definition.function)
-(preproc_elif (declaration declarator: (function_declarator declarator: (identifier) @name)) @definition.function)
-(preproc_elifdef (declaration declarator: (function_declarator declarator: (identifier) @name)) @definition.function)
-(linkage_specification (declaration declarator: (function_declarator declarator: (identifier) @name)) @definition.function)
-(translation_unit (declaration declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))) @definition.function)
-(declaration_list (declaration declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))) @definition.function)
-(template_declaration (declaration declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))) @definition.function)
-(preproc_if (declaration declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))) @definition.function)
-(preproc_ifdef (declaration declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))) @definition.function)
-(preproc_else (declaration declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))) @definition.function)
-(preproc_elif (declaration declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))) @definition.function)
-(preproc_elifdef (declaration declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))) @definition.function)
-(linkage_specification (declaration declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))) @definition.function)
-(translation_unit (declaration declarator: (reference_declarator (function_declarator declarator: (identifier) @name))) @definition.function)
-(declaration_list (declaration declarator: (reference_declarator (function_declarator declarator: (identifier) @name))) @definition.function)
-(template_declaration (declaration declarator: (reference_declarator (function_declarator declarator: (identifier) @name))) @definition.function)
-(preproc_if (declaration declarator: (reference_declarator (function_declarator declarator: (identifier) @name))) @definition.function)
-(preproc_ifdef (declaration declarator: (reference_declarator (function_declarator declarator: (identifier) @name))) @definition.function)
-(preproc_else (declaration declarator: (reference_declarator (function_declarator declarator: (identifier) @name))) @definition.function)
-(preproc_elif (declaration declarator: (reference_declarator (function_declarator declarator: (identifier) @name))) @definition.function)
-(preproc_elifdef (declaration declarator: (reference_declarator (function_declarator declarator: (identifier) @name))) @definition.function)
-(linkage_specification (declaration declarator: (reference_declarator (function_declarator declarator: (identifier) @name))) @definition.function)
-(translation_unit (declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.variable)
-(declaration_list (declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.variable)
-(template_declaration (declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.variable)
-(preproc_if (declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.variable)
-(preproc_ifdef (declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.variable)
-(preproc_else (declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.variable)
-(preproc_elif (declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.variable)
-(preproc_elifdef (declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.variable)
-(linkage_specification (declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.variable)
-(translation_unit (declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))) @definition.variable)
-(declaration_list (declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))) @definition.variable)
-(template_declaration (declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))) @definition.variable)
-(preproc_if (declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))) @definition.variable)
-(preproc_ifdef (declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))) @definition.variable)
-(preproc_else (declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))) @definition.variable)
-(preproc_elif (declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))) @definition.variable)
-(preproc_elifdef (declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))) @definition.variable)
-(linkage_specification (declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))) @definition.variable)
-(translation_unit (declaration declarator: (init_declarator declarator: (array_declarator declarator: (identifier) @name))) @definition.variable)
-(declaration_list (declaration declarator: (init_declarator declarator: (array_declarator declarator: (identifier) @name))) @definition.variable)
-(template_declaration (declaration declarator: (init_declarator declarator: (array_declarator declarator: (identifier) @name))) @definition.variable)
-(preproc_if (declaration declarator: (init_declarator declarator: (array_declarator declarator: (identifier) @name))) @definition.variable)
-(preproc_ifdef (declaration declarator: (init_declarator declarator: (array_declarator declarator: (identifier) @name))) @definition.variable)
-(preproc_else (declaration declarator: (init_declarator declarator: (array_declarator declarator: (identifier) @name))) @definition.variable)
-(preproc_elif (declaration declarator: (init_declarator declarator: (array_declarator declarator: (identifier) @name))) @definition.variable)
-(preproc_elifdef (declaration declarator: (init_declarator declarator: (array_declarator declarator: (identifier) @name))) @definition.variable)
-(linkage_specification (declaration declarator: (init_declarator declarator: (array_declarator declarator: (identifier) @name))) @definition.variable)
-(translation_unit (declaration declarator: (identifier) @name) @definition.variable)
-(declaration_list (declaration declarator: (identifier) @name) @definition.variable)
-(template_declaration (declaration declarator: (identifier) @name) @definition.variable)
-(preproc_if (declaration declarator: (identifier) @name) @definition.variable)
-(preproc_ifdef (declaration declarator: (identifier) @name) @definition.variable)
-(preproc_else (declaration declarator: (identifier) @name) @definition.variable)
-(preproc_elif (declaration declarator: (identifier) @name) @definition.variable)
-(preproc_elifdef (declaration declarator: (identifier) @name) @definition.variable)
-(linkage_specification (declaration declarator: (identifier) @name) @definition.variable)
-(translation_unit (declaration declarator: (pointer_declarator declarator: (identifier) @name)) @definition.variable)
-(declaration_list (declaration declarator: (pointer_declarator declarator: (identifier) @name)) @definition.variable)
-(template_declaration (declaration declarator: (pointer_declarator declarator: (identifier) @name)) @definition.variable)
-(preproc_if (declaration declarator: (pointer_declarator declarator: (identifier) @name)) @definition.variable)
-(preproc_ifdef (declaration declarator: (pointer_declarator declarator: (identifier) @name)) @definition.variable)
-(preproc_else (declaration declarator: (pointer_declarator declarator: (identifier) @name)) @definition.variable)
-(preproc_elif (declaration declarator: (pointer_declarator declarator: (identifier) @name)) @definition.variable)
-(preproc_elifdef (declaration declarator: (pointer_declarator declarator: (identifier) @name)) @definition.variable)
-(linkage_specification (declaration declarator: (pointer_declarator declarator: (identifier) @name)) @definition.variable)
-(translation_unit (declaration declarator: (array_declarator declarator: (identifier) @name)) @definition.variable)
-(declaration_list (declaration declarator: (array_declarator declarator: (identifier) @name)) @definition.variable)
-(template_declaration (declaration declarator: (array_declarator declarator: (identifier) @name)) @definition.variable)
-(preproc_if (declaration declarator: (array_declarator declarator: (identifier) @name)) @definition.variable)
-(preproc_ifdef (declaration declarator: (array_declarator declarator: (identifier) @name)) @definition.variable)
-(preproc_else (declaration declarator: (array_declarator declarator: (identifier) @name)) @definition.variable)
-(preproc_elif (declaration declarator: (array_declarator declarator: (identifier) @name)) @definition.variable)
-(preproc_elifdef (declaration declarator: (array_declarator declarator: (identifier) @name)) @definition.variable)
-(linkage_specification (declaration declarator: (array_declarator declarator: (identifier) @name)) @definition.variable)
 (function_definition declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier)] @name))) @definition.function
 (function_definition declarator: (reference_declarator (function_declarator declarator: [(identifier) (field_identifier)] @name))) @definition.function
 
+(declaration declarator: (function_declarator declarator: (identifier) @name)) @definition.prototype
+(declaration declarator: (_ (function_declarator declarator: (identifier) @name))) @definition.prototype
+(declaration declarator: (identifier) @name) @definition.variable
+(declaration declarator: (_ declarator: (identifier) @name)) @definition.variable
+(declaration declarator: (init_declarator declarator: (_ declarator: (identifier) @name))) @definition.variable
+
 ; A lambda's body: its variables are locals, not declarations.
 (lambda_expression) @definition.locals
+
+; A block (a function's body, or code a macro wraps): its variables and prototypes are locals.
+(compound_statement) @definition.locals
+; What tree-sitter could not parse (a macro it cannot see through): its variables and prototypes are
+; not declarations either.
+(ERROR) @definition.locals
