@@ -437,6 +437,13 @@ const UNHELD: [string, string, string[]][] = [
     'interface I {\n  [key: string]: number;\n  x: number;\n}\n',
     ['1 | interface I {', '2 |   [key: string]: number;', '3 |   x: number;', '4 | }'],
   ],
+  // An interface's or a type alias's body is all shape: a call or construct signature, the rest of
+  // an intersection, are kept as they are.
+  [
+    'fn.ts',
+    'interface Fn {\n  (x: number): string;\n  new (y: string): Fn;\n  name: string;\n}\ntype O = B & {\n  a: string;\n} & Partial<{\n  t: number;\n}>;\n',
+    [' 1 | interface Fn {', ' 2 |   (x: number): string;', ' 3 |   new (y: string): Fn;', ' 4 |   name: string;', ' 5 | }', ' 6 | type O = B & {', ' 7 |   a: string;', ' 8 | } & Partial<{', ' 9 |   t: number;', '10 | }>;'],
+  ],
   [
     'p.cs',
     'class C {\n#pragma warning disable CA1068\n    int n;\n#pragma warning restore CA1068\n    public int this[int i]\n    {\n        get { return i; }\n    }\n}\n',

@@ -77,7 +77,7 @@ export function outlineOf(lines: readonly string[], table: readonly Declaration[
     const last = members.reduce((n, m) => Math.max(n, m.endLine), 0);
     if (d.endLine > Math.max(end, last)) keep(d.endLine, d.endLine);
     for (const run of unheldCode(lines, end + 1, d.endLine, members, kept, language)) {
-      if (run.kept) keep(run.start, run.end);
+      if (run.kept || SHAPE_KINDS.has(d.kind)) keep(run.start, run.end);
       else markers.push({ start: run.start, end: run.end, decl: d, byRange: true });
     }
   };
@@ -159,6 +159,13 @@ const CLOSING = /^([)\]}]+[;,]?|;|end)\s*(\/\/.*|#.*)?$/;
 function isComment(text: string, comment: string): boolean {
   return text.startsWith(comment) || (comment === '//' && (text.startsWith('/*') || text.startsWith('*')));
 }
+
+/**
+ * Kinds whose body is all shape, no code: what no member holds in it (a TypeScript call or construct
+ * signature, the rest of an intersection, a protocol's `subscript`, a trait's `type Item;`) is kept
+ * as it is, not left out with a marker as code is.
+ */
+const SHAPE_KINDS: ReadonlySet<SymbolKind> = new Set(['interface', 'protocol', 'trait', 'type']);
 
 /** Kinds that hold a value; with a body (a getter, a Swift computed property), the body is code. */
 const VALUE_KINDS: ReadonlySet<SymbolKind> = new Set(['property', 'field', 'variable', 'constant']);
