@@ -444,6 +444,18 @@ const UNHELD: [string, string, string[]][] = [
     'interface Fn {\n  (x: number): string;\n  new (y: string): Fn;\n  name: string;\n}\ntype O = B & {\n  a: string;\n} & Partial<{\n  t: number;\n}>;\n',
     [' 1 | interface Fn {', ' 2 |   (x: number): string;', ' 3 |   new (y: string): Fn;', ' 4 |   name: string;', ' 5 | }', ' 6 | type O = B & {', ' 7 |   a: string;', ' 8 | } & Partial<{', ' 9 |   t: number;', '10 | }>;'],
   ],
+  // A type alias without members is kept whole too: its lines are its shape.
+  [
+    'alias.ts',
+    'export type Fn = (a: number,\n  b: string) => void;\nexport type U =\n  | "a"\n  | "b";\n',
+    ['1 | export type Fn = (a: number,', '2 |   b: string) => void;', '3 | export type U =', '4 |   | "a"', '5 |   | "b";'],
+  ],
+  // A typedef names its struct after the struct's members: the struct is outlined as one, its method's body a marker.
+  [
+    'td.hpp',
+    'typedef struct S {\n  int a;\n  int f() {\n    return a;\n  }\n} S;\n',
+    ['1 | typedef struct S {', '2 |   int a;', '3 |   int f() {', '  |     ⋯ 2 lines: @td.hpp#S.S.f', '6 | } S;'],
+  ],
   [
     'p.cs',
     'class C {\n#pragma warning disable CA1068\n    int n;\n#pragma warning restore CA1068\n    public int this[int i]\n    {\n        get { return i; }\n    }\n}\n',

@@ -55,6 +55,34 @@ describe('C: what a header declares, wherever the preprocessor puts it', () => {
   });
 });
 
+describe('C: function pointers, and a header tree-sitter cannot parse whole', () => {
+  it('a function pointer is a variable, a type or a field by where it is declared', async () => {
+    const text = `int (*callback)(int);\ntypedef int (*handler_t)(int code, void *data);\nstruct point {\n  int x;\n  int (*dist)(struct point *other);\n};\n`;
+    expect(await rows('c', text)).toEqual(['callback variable 1-1', 'handler_t type 2-2', 'point struct 3-6', 'point.x field 4-4', 'point.dist field 5-5']);
+  });
+
+  it("what tree-sitter could not parse (an extern \"C\" block split across #ifdefs) still declares: fmt's fmt-c.h", async () => {
+    const text = `#ifndef FMT_C_H_
+#define FMT_C_H_
+#ifdef __cplusplus
+extern "C" {
+#endif
+enum { fmt_error = -1 };
+int FMT_CAPI fmt_vformat(char* buffer, size_t size, const char* fmt);
+#ifdef __cplusplus
+}
+#endif
+#ifndef __cplusplus
+static inline int fmt_from_int(long long x) {
+  return (int)x;
+}
+#endif
+#endif
+`;
+    expect(await rows('c', text)).toEqual(['FMT_C_H_ constant 2-2', 'fmt_error enum_case 6-6', 'fmt_vformat function 7-7', 'fmt_from_int function 12-14']);
+  });
+});
+
 describe('C: code a macro wraps declares nothing', () => {
   it("a test framework's `TEST(a, b) { … }` block and what tree-sitter could not parse hold locals", async () => {
     const text = `static char *p1;\nTEST(group, name)\n{\n  void *m;\n  int helper(int);\n}\nint after(void);\n`;
@@ -95,6 +123,29 @@ void run() {
   });
 });
 
+describe('C++: members and friends', () => {
+  it('a member that returns a pointer or a reference is a method, defined out of its class too; a friend is not a member', async () => {
+    const text = `class Gadget {
+ public:
+  friend void swap(Gadget &a, Gadget &b);
+  static Gadget *make(int n);
+  int &at(int i);
+  int (*hook)(int);
+};
+Gadget *Gadget::make(int n) {
+  return nullptr;
+}
+`;
+    expect(await rows('cpp', text)).toEqual([
+      'Gadget class 1-7',
+      'Gadget.make method 4-4',
+      'Gadget.at method 5-5',
+      'Gadget.hook field 6-6',
+      'Gadget.make method 8-10',
+    ]);
+  });
+});
+
 describe('a .h file is C, or C++ when its text says so', () => {
   const C = "#ifndef A_H\n#define A_H\ntypedef struct { int n; } counter;\nint count(counter *c);\n#endif\n";
   const CPP_LINES = [
@@ -106,8 +157,17 @@ describe('a .h file is C, or C++ when its text says so', () => {
     'public:',
     'constexpr int N = 3;',
     'int n = std::max(1, 2);',
-    '#if __cplusplus > 201703L',
+    'enum class Color { Red };',
+    'using Id = int;',
+    '  virtual ~Base();',
+    'struct A : public B {};',
+    'inline constexpr int kMax = 3;',
+    'void f() noexcept;',
+    'Vec operator+(const Vec &o);',
+    '  float len() const;',
   ];
+  // C, whatever else: what a C header writes for its C++ readers, C++'s keywords as names.
+  const C_LINES = ['#if defined(__cplusplus) && __cplusplus >= 201103L', 'void *new_item(int new, int class);', 'int operator_count;', 'static int try_lock(void);'];
 
   it('by its text: C without any of what only C++ writes, C++ with any one of it; a .c file is C whatever it holds', () => {
     expect(symbolLanguageOf('a.h')?.id).toBe('c');
@@ -119,6 +179,7 @@ describe('a .h file is C, or C++ when its text says so', () => {
       expect(symbolLanguageOf('a.H', `${line}\n`)?.id, line).toBe('cpp');
       expect(symbolLanguageOf('a.c', `${C}${line}\n`)?.id, line).toBe('c');
     }
+    for (const line of C_LINES) expect(symbolLanguageOf('a.h', `${C}${line}\n`)?.id, line).toBe('c');
     expect(symbolLanguagesOf('x/a.h').map((l) => l.id)).toEqual(['c', 'cpp']);
     expect(symbolLanguagesOf('a.c').map((l) => l.id)).toEqual(['c']);
   });

@@ -62,12 +62,35 @@ export const SYMBOL_LANGUAGES: readonly SymbolLanguage[] = [
 const BY_EXTENSION = new Map(SYMBOL_LANGUAGES.flatMap((l) => l.extensions.map((e) => [e, l] as const)));
 
 /**
- * What only C++ writes, in a `.h` file (GitHub Linguist's heuristics for `.h`): a header that holds
- * none of it is read as C. C++'s grammar reads most C, but a C header that declares through macros
- * (`API(int) f(void);`) reads better as C; a C++ header read as C is noise.
+ * What only C++ writes, in a `.h` file: GitHub Linguist's heuristics for `.h` (a C++ standard
+ * header, `template <`, `class` or `namespace` and a name, `public:`, `try`, `catch (`, `std::`),
+ * and more that no C header holds: `enum class`, a `using` alias, `virtual`, `explicit` or
+ * `friend` at the start of a line, a base class, `constexpr`, `noexcept`, `nullptr`, an
+ * `operator` declared, a `const` member function. A header that holds none of it is read as C
+ * (a C header's `#if __cplusplus >= 201103L` is for its C++ readers: C, still). C++'s grammar reads
+ * most C, but a C header that declares through macros (`API(int) f(void);`) reads better as C; a
+ * C++ header read as C lists nonsense.
  */
-const CPP_IN_HEADER =
-  /^[ \t]*#[ \t]*include[ \t]*<(cstdint|string|vector|map|list|array|bitset|queue|stack|forward_list|unordered_map|unordered_set|(i|o|io)stream)>|^[ \t]*template[ \t]*<|^[ \t]*(try|constexpr)\b|^[ \t]*catch[ \t]*\(|^[ \t]*(class|(using[ \t]+)?namespace)[ \t]+\w+|^[ \t]*(private|public|protected):[ \t]*$|__has_cpp_attribute|__cplusplus >|std::\w+/m;
+const CPP_IN_HEADER = new RegExp(
+  [
+    String.raw`^[ \t]*#[ \t]*include[ \t]*<(cstdint|string|vector|map|list|array|bitset|queue|stack|forward_list|unordered_map|unordered_set|(i|o|io)stream)>`,
+    String.raw`^[ \t]*template[ \t]*<`,
+    String.raw`^[ \t]*try\b`,
+    String.raw`^[ \t]*catch[ \t]*\(`,
+    String.raw`^[ \t]*(class|(using[ \t]+)?namespace)[ \t]+\w+`,
+    String.raw`^[ \t]*(private|public|protected):[ \t]*$`,
+    String.raw`__has_cpp_attribute`,
+    String.raw`std::\w+`,
+    String.raw`^[ \t]*enum[ \t]+(class|struct)\b`,
+    String.raw`^[ \t]*using[ \t]+\w+[ \t]*=`,
+    String.raw`^[ \t]*(virtual|explicit|friend)\b`,
+    String.raw`^[ \t]*(struct|class)[ \t]+\w+[ \t]*(final[ \t]*)?:[ \t]*(public|private|protected|virtual)\b`,
+    String.raw`\b(constexpr|noexcept|nullptr)\b`,
+    String.raw`\boperator[ \t]*([-+*/%^&|~!=<>,]|\[\]|\(\))`,
+    String.raw`\)[ \t]*const[ \t]*(override[ \t]*)?[;{]`,
+  ].join('|'),
+  'm',
+);
 
 /**
  * The grammar that reads `file`, by its extension (case-insensitive), or null. A `.h` file is C,

@@ -69,7 +69,9 @@ export function outlineOf(lines: readonly string[], table: readonly Declaration[
     const end = signatureEnd(d, members, lines, language);
     keep(d.startLine, end);
     if (members.length === 0) {
-      if (d.endLine > end) markers.push({ start: end + 1, end: d.endLine, decl: d });
+      // A type alias's or an interface's lines are all shape (`type Fn = (a: number,\n b: string) => void;`).
+      if (SHAPE_KINDS.has(d.kind)) keep(d.startLine, d.endLine);
+      else if (d.endLine > end) markers.push({ start: end + 1, end: d.endLine, decl: d });
       return;
     }
     for (const m of members) visit(m);
@@ -197,7 +199,10 @@ function signatureEnd(d: Declaration, members: readonly Declaration[], lines: re
     end = statements ? Math.max(d.declLine, d.bodyStart - 1) : d.bodyStart;
     if (language.outline?.docstrings && d.bodyStart > d.declLine) end = Math.max(end, docstringEnd(lines, d.bodyStart, d.endLine));
   } else if (members.length > 0) {
-    end = Math.max(d.nameLine, members.reduce((n, m) => Math.min(n, m.startLine), d.endLine) - 1);
+    // Up to the first member; a name written after its members (C's `typedef struct {…} S;`) is not
+    // the end of a signature that would hold them all.
+    const first = members.reduce((n, m) => Math.min(n, m.startLine), d.endLine);
+    end = Math.max(d.nameLine < first ? d.nameLine : d.declLine, first - 1);
   } else if (FUNCTION_KINDS.has(d.kind)) {
     end = d.endLine;
   } else {

@@ -24,6 +24,11 @@
 (field_declaration declarator: (pointer_declarator declarator: (field_identifier) @name)) @definition.field
 (field_declaration declarator: (array_declarator declarator: (field_identifier) @name)) @definition.field
 (enumerator name: (identifier) @name) @definition.enum_case
+; A function pointer: a variable, a type or a field, its name inside `(*name)`.
+(declaration declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))) @definition.variable
+(declaration declarator: (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))) @definition.variable
+(type_definition declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))) @definition.type
+(field_declaration declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name)))) @definition.field
 (declaration declarator: (function_declarator declarator: (identifier) @name)) @definition.prototype
 (declaration declarator: (_ (function_declarator declarator: (identifier) @name))) @definition.prototype
 (declaration declarator: (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))) @definition.prototype
@@ -34,6 +39,3 @@
 ; A block (a function's body, or code a macro such as a test framework's `TEST(a, b) { … }` wraps):
 ; its variables and prototypes are locals, not declarations.
 (compound_statement) @definition.locals
-; What tree-sitter could not parse (a macro it cannot see through): its variables and prototypes are
-; not declarations either.
-(ERROR) @definition.locals

@@ -22,17 +22,22 @@
 (alias_declaration name: (type_identifier) @name) @definition.type
 
 (function_definition declarator: (function_declarator declarator: (qualified_identifier scope: (namespace_identifier) @receiver name: (identifier) @name))) @definition.method
+(function_definition declarator: (_ (function_declarator declarator: (qualified_identifier scope: (namespace_identifier) @receiver name: (identifier) @name)))) @definition.method
 (function_definition declarator: (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)) @definition.function
 (field_declaration declarator: (function_declarator declarator: [(field_identifier) (destructor_name) (operator_name)] @name)) @definition.method
+(field_declaration declarator: (_ (function_declarator declarator: [(field_identifier) (operator_name)] @name))) @definition.method
 (field_declaration_list (declaration declarator: (function_declarator declarator: [(identifier) (field_identifier) (destructor_name)] @name)) @definition.method)
 (field_declaration declarator: (field_identifier) @name) @definition.field
 (field_declaration declarator: (pointer_declarator declarator: (field_identifier) @name)) @definition.field
 (field_declaration declarator: (array_declarator declarator: (field_identifier) @name)) @definition.field
 (preproc_def name: (identifier) @name) @definition.constant
 (preproc_function_def name: (identifier) @name) @definition.function
-(function_definition declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier)] @name))) @definition.function
-(function_definition declarator: (reference_declarator (function_declarator declarator: [(identifier) (field_identifier)] @name))) @definition.function
+(function_definition declarator: (_ (function_declarator declarator: [(identifier) (field_identifier)] @name))) @definition.function
 
+; A function pointer type or field, its name inside `(*name)` (a variable of one is not listed:
+; each of these patterns costs the query's analysis about 10 ms in C++).
+(type_definition declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))) @definition.type
+(field_declaration declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name)))) @definition.field
 (declaration declarator: (function_declarator declarator: (identifier) @name)) @definition.prototype
 (declaration declarator: (_ (function_declarator declarator: (identifier) @name))) @definition.prototype
 (declaration declarator: (identifier) @name) @definition.variable
@@ -44,6 +49,5 @@
 
 ; A block (a function's body, or code a macro wraps): its variables and prototypes are locals.
 (compound_statement) @definition.locals
-; What tree-sitter could not parse (a macro it cannot see through): its variables and prototypes are
-; not declarations either.
-(ERROR) @definition.locals
+; A friend is not a member of the class that names it, nor declared there: what it holds is local.
+(friend_declaration) @definition.locals
