@@ -46,8 +46,7 @@ function textsOf(id: string, extensions: readonly string[]): string[] {
   // One declaration that declares two names: the table's order must not follow the matches' order.
   if (extensions.includes('c') || extensions.includes('cpp')) {
     texts.push('int out = 1, format_to(char *buf);\nstatic int b, *g(int), c[4];\n');
-    // What tree-sitter could not parse (ERROR nodes, which the C and C++ queries name) beside a
-    // header's guarded prototypes: web-tree-sitter finds ERROR nodes only when asked for them alone.
+    // What tree-sitter could not parse (ERROR nodes) around a header's guarded prototypes and a block a macro wraps.
     texts.push('#ifndef A_H\nint f(int);\nTEST(a, b) {\n#ifdef X\n  int i;\n#else\n  int j = ;\n}\n#endif\nchar *g(void);\n#endif\n');
   }
   return texts;

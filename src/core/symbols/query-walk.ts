@@ -154,11 +154,7 @@ export class WalkQuery {
 
   /** Every match in the tree under `root` (itself included), pattern by pattern. */
   matches(root: Node): WalkMatch[] {
-    // ERROR asked for with other types, web-tree-sitter 0.25 misses some of them: asked for alone.
-    const types = this.rootTypes.filter((t) => t !== 'ERROR');
-    const found = root.descendantsOfType(types);
-    if (types.length < this.rootTypes.length) found.push(...root.descendantsOfType('ERROR'));
-    const candidates = found.filter((c): c is Node => c !== null);
+    const candidates = root.descendantsOfType(this.rootTypes).filter((c): c is Node => c !== null);
     if (!candidates.some((c) => c.id === root.id) && this.rootTypes.includes(root.type)) candidates.unshift(root);
     return this.matchesAt(candidates);
   }
