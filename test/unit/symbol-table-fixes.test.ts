@@ -10,6 +10,9 @@ import { SYMBOL_LANGUAGES } from '../../src/core/symbols/languages.js';
  * extends its last name; each spec of a Go group is a declaration of its own lines.
  */
 const CASES: [string, string, string[]][] = [
+  // A name written with `::` (C++'s nested namespace, Ruby's `class Foo::Bar`) is a dotted path.
+  ['cpp', 'namespace a::b {\nint f(int);\n}\n', ['a.b module 1-3', 'a.b.f function 2-2']],
+  ['ruby', 'class Foo::Bar\n  def run; end\nend\n', ['Foo.Bar class 1-3', 'Foo.Bar.run method 2-2']],
   [
     'typescript',
     [

@@ -99,7 +99,6 @@ function walk(root: Node, definitions: DefinitionsQuery, lazy: boolean): LazyTab
       if (kind === 'function') kind = 'method';
       else if (kind === 'variable' || kind === 'constant') kind = 'property';
     } else if (!owner && kind === 'method' && f.receiver === null) kind = 'function';
-    // A quoted identifier (Swift's and Kotlin's `default`) is named without its backticks.
     const name = unquote(f.name.text);
     // A receiver (`func (s *Store) Save`, `bool Store::load()`) is the type inside the owner.
     const prefix = f.receiver === null ? (owner?.path ?? null) : owner ? `${owner.path}.${f.receiver}` : f.receiver;
@@ -236,7 +235,12 @@ function findDefinitions(root: Node, definitions: DefinitionsQuery): Found[] {
   return [...seen.values()];
 }
 
+/**
+ * A name as a path says it: a quoted identifier (Swift's and Kotlin's `` `default` ``) without its
+ * backticks, C++'s nested namespace `a::b` as `a.b`.
+ */
 function unquote(name: string): string {
+  if (name.includes('::')) return name.split('::').map((part) => part.trim()).join('.');
   return name.length > 2 && name.startsWith('`') && name.endsWith('`') ? name.slice(1, -1) : name;
 }
 

@@ -12,7 +12,7 @@
 ; name: one such pattern costs the analysis less than one per wrapper. The prototype patterns come
 ; first: a prototype's declarator also has a name under `declarator:`.
 
-(namespace_definition name: (namespace_identifier) @name) @definition.module
+(namespace_definition name: [(namespace_identifier) (nested_namespace_specifier)] @name) @definition.module
 (class_specifier name: (type_identifier) @name body: (_)) @definition.class
 (struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
 (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
