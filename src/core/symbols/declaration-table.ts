@@ -126,12 +126,12 @@ export function parsesOffThread(): boolean {
  * large, unreadable.
  */
 export function fileDeclarations(abs: string, refText: string): Declaration[] {
-  const language = symbolLanguageFor(abs, refText);
+  symbolLanguageFor(abs, refText); // 'No parser' before any read; a header's grammar is known from its text
   const stat = parseableStat(abs, refText);
   const hit = cachedTable(abs, stat);
   if (hit) return hit;
   const text = readSource(abs, refText);
-  return remember(abs, stat, tableOfText(text, symbolLanguageOf(abs, text) ?? language, refText, parseDeclarationsLazily));
+  return remember(abs, stat, tableOfText(text, symbolLanguageFor(abs, refText, text), refText, parseDeclarationsLazily));
 }
 
 /** A table of some of a file's declarations: those a symbol ref naming `names` can resolve to. */
@@ -151,7 +151,7 @@ const namedTables = new Map<string, NamedTable>();
  * fileDeclarations() does.
  */
 export function fileDeclarationsNamed(abs: string, names: readonly string[], refText: string): { table: Declaration[]; whole: boolean } {
-  const language = symbolLanguageFor(abs, refText);
+  symbolLanguageFor(abs, refText); // 'No parser' before any read; a header's grammar is known from its text
   const stat = parseableStat(abs, refText);
   const hit = cachedTable(abs, stat);
   if (hit) return { table: hit, whole: true };
@@ -161,7 +161,7 @@ export function fileDeclarationsNamed(abs: string, names: readonly string[], ref
     return { table: fileDeclarations(abs, refText), whole: true };
   }
   const text = readSource(abs, refText);
-  const read = textDeclarationsNamed(text, symbolLanguageOf(abs, text) ?? language, names, refText);
+  const read = textDeclarationsNamed(text, symbolLanguageFor(abs, refText, text), names, refText);
   if (read.whole) remember(abs, stat, read.table);
   else {
     if (namedTables.size >= MAX_CACHED_TABLES) namedTables.delete(namedTables.keys().next().value!);
@@ -206,7 +206,7 @@ export async function loadFileDeclarations(abs: string, refText: string): Promis
  * (then the file was not read). For a caller that checks the text too (a listing's secrets).
  */
 export async function loadFileDeclarationsRead(abs: string, refText: string): Promise<{ table: Declaration[]; text: string | null }> {
-  let language = symbolLanguageFor(abs, refText);
+  symbolLanguageFor(abs, refText); // 'No parser' before any read; a header's grammar is known from its text
   const stat = parseableStat(abs, refText);
   const hit = cachedTable(abs, stat);
   if (hit) {
@@ -215,7 +215,7 @@ export async function loadFileDeclarationsRead(abs: string, refText: string): Pr
     return { table: hit, text: null };
   }
   const text = readSource(abs, refText);
-  language = symbolLanguageOf(abs, text) ?? language;
+  const language = symbolLanguageFor(abs, refText, text);
   const kept = keptTable(text, language);
   if (kept) return { table: remember(abs, stat, kept), text };
   const table = offThread ? await offThread.parse(text, language) : parseDeclarations(text, await loadGrammar(language));
