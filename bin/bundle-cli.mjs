@@ -1,5 +1,6 @@
 // `npm run bundle`: bundles the CLI and its two workers (dist/ as tsc wrote it) into one CommonJS
-// file each in dist/bin/ (docs/design/cli.md#start-up-is-a-feature).
+// file each in dist/bin/ (docs/design/cli.md#start-up-is-a-feature), with the tokenizer's rank
+// tables as JSON beside them.
 //
 // - The dependencies stay outside the bundle and load on first use, except chalk: it is an ES
 //   module only, and the bundle has no import(). bin/bundle.cjs compiles the CLI from a V8 code
@@ -73,6 +74,13 @@ await esbuild.build({ ...common, entryPoints: ['dist/cli/main.js'], supported: {
 // before the code cache (its CommonJS build measured a few MiB more in a server's 60 MB answer).
 await esbuild.build({ ...common, entryPoints: ['dist/core/tokens/count-worker.js', 'dist/core/symbols/parse-worker.js'] });
 for (const name of ['main', 'count-worker', 'parse-worker']) shareBuiltins(`dist/bin/${name}.cjs`);
+// The tokenizer's rank tables as JSON beside the bundles, which load them faster than
+// gpt-tokenizer's modules that hold them (src/core/tokens/rank-file.ts).
+const rankFile = await import(new URL('../dist/core/tokens/rank-file.js', import.meta.url).href);
+for (const encoding of ['o200k_base', 'cl100k_base']) {
+  const { default: ranks } = await import(`gpt-tokenizer/bpeRanks/${encoding}`);
+  fs.writeFileSync(`dist/bin/${rankFile.rankFileName(encoding)}`, rankFile.rankFileText(encoding, rankFile.installedVersion(import.meta.url), ranks));
+}
 // secretlint (its core, the core's profiler, the recommended preset and its rules) in one CommonJS
 // file, with no dependency outside: loading it is one require() instead of Node 20's require() of
 // 27 files, most of them ES modules (docs/design/secrets.md#loading-secretlint). The secret check

@@ -256,6 +256,9 @@ describe('start-up', () => {
     const loaded = fs.readFileSync(trace, 'utf8').split('\n');
     expect(loaded.some((u) => /node_modules\/gpt-tokenizer\//.test(u))).toBe(true);
     expect(loaded.some((u) => u.endsWith('/dist/bin/main.cjs'))).toBe(true);
+    // Its rank table is read from the JSON the build wrote (src/core/tokens/rank-file.ts), not
+    // compiled from gpt-tokenizer's module that holds it.
+    expect(loaded.filter((u) => /node_modules\/gpt-tokenizer\/.*bpeRanks\//.test(u))).toEqual([]);
   });
 });
 

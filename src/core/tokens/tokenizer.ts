@@ -1,4 +1,6 @@
+import type { GptEncoding } from 'gpt-tokenizer/GptEncoding';
 import type { Ranks } from './long-pieces.js';
+import type { RankTable } from './rank-file.js';
 
 /**
  * Exact token counts (docs/reference.md#token-counts-and-budgets), by gpt-tokenizer: the same
@@ -22,18 +24,12 @@ export function loadTokenizer(encoding: Encoding): Promise<Tokenizer> {
   let t = loaded.get(encoding);
   if (!t) {
     const o200k = encoding === 'o200k_base';
-    t = Promise.all([
-      o200k ? import('gpt-tokenizer/encoding/o200k_base') : import('gpt-tokenizer/encoding/cl100k_base'),
-      import('gpt-tokenizer/encodingParams/constants'),
-      // The rank table the encoding module has just loaded (the same module instance: no cost).
-      o200k ? import('gpt-tokenizer/bpeRanks/o200k_base') : import('gpt-tokenizer/bpeRanks/cl100k_base'),
-      import('./long-pieces.js'),
-    ]).then(([m, constants, bpe, long]) => {
+    t = Promise.all([encodingOf(encoding), import('gpt-tokenizer/encodingParams/constants'), import('./long-pieces.js')]).then(([{ api: m, table }, constants, long]) => {
       const options = { disallowedSpecial: new Set<string>() };
       const split = o200k ? constants.O200K_TOKEN_SPLIT_REGEX : constants.CL100K_TOKEN_SPLIT_REGEX;
       let ranks: Ranks | undefined;
       // Indexed by bytes only when a long pre-token is met.
-      const ranksOnce = () => (ranks ??= long.ranksOf(bpe.default));
+      const ranksOnce = () => (ranks ??= long.ranksOf(table));
       const short = (piece: string) => m.countTokens(piece, options);
       // The tokenizer's merge loop is quadratic in a pre-token's length: long ones are merged by long-pieces.ts.
       const countLong = (piece: string) => (long.mayHoldLongPiece(piece) ? long.countWithLongPieces(piece, split, ranksOnce, short) : short(piece));
@@ -64,6 +60,30 @@ export function loadTokenizer(encoding: Encoding): Promise<Tokenizer> {
     loaded.set(encoding, t);
   }
   return t;
+}
+
+/** What refcat calls of a gpt-tokenizer encoding. */
+type EncodingApi = Pick<GptEncoding, 'countTokens' | 'isWithinTokenLimit'>;
+
+/**
+ * gpt-tokenizer's encoding and its rank table: built from the rank file the build writes when
+ * there is one for the installed version (rank-file.ts: the table read as JSON loads faster than
+ * the module that holds it), else its own encoding module, the same tokenizer.
+ */
+async function encodingOf(encoding: Encoding): Promise<{ api: EncodingApi; table: RankTable }> {
+  const file = await import('./rank-file.js');
+  const table = file.readRankFile(file.rankFileFor(encoding), encoding, file.installedVersion());
+  if (table !== undefined) {
+    const { GptEncoding } = await import('gpt-tokenizer/GptEncoding');
+    return { api: GptEncoding.getEncodingApi(encoding, () => table), table };
+  }
+  const o200k = encoding === 'o200k_base';
+  const [api, bpe] = await Promise.all([
+    o200k ? import('gpt-tokenizer/encoding/o200k_base') : import('gpt-tokenizer/encoding/cl100k_base'),
+    // The rank table the encoding module has just loaded (the same module instance: no cost).
+    o200k ? import('gpt-tokenizer/bpeRanks/o200k_base') : import('gpt-tokenizer/bpeRanks/cl100k_base'),
+  ]);
+  return { api, table: bpe.default };
 }
 
 /** Longest piece counted in one call: bounds the tokenizer's working memory on huge inputs. */
