@@ -11,6 +11,7 @@ import { resolverFromFlags } from '../alias-flags.js';
 import { versionModeOf } from '../options.js';
 import { chosenFormat } from '../format-flags.js';
 import { type IO, printLog, StdoutWriter } from '../io.js';
+import { optimizeOnlyLongRunningCode } from '../tiering.js';
 
 export interface ExtractCliOptions {
   json?: boolean;
@@ -48,6 +49,8 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
   const aliases = resolverFromFlags(opts.alias, ctx);
   if (!opts.fromWorkflow && refs.length === 0) throw new UsageError("No refs given (try 'refcat @path/to/file#L1-L20', or 'refcat --help')");
   const counting = opts.tokens || opts.maxTokens !== undefined;
+  // An outline runs the same few functions over every file's tree (docs/design/symbols.md#the-runtime-optimized).
+  if (opts.outline && !opts.listFiles && !opts.validateOnly) optimizeOnlyLongRunningCode();
   const outcome = await fromWorkflowErrors(opts, () => runExtraction(
     {
       batches: [{ inputs: refs }],
