@@ -5,7 +5,9 @@ import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { countBySafePieces, type Encoding, ENCODINGS, loadTokenizer, PieceCounter } from '../../src/core/tokens/tokenizer.js';
+import o200kApi from 'gpt-tokenizer/encoding/o200k_base';
+import cl100kApi from 'gpt-tokenizer/encoding/cl100k_base';
+import { countBySafePieces, type Encoding, ENCODINGS, loadTokenizer, PieceCounter, preTokenCounter } from '../../src/core/tokens/tokenizer.js';
 import { mayHoldLongPiece, mayHoldLongPieceByRegex } from '../../src/core/tokens/long-pieces.js';
 
 // The reference: js-tiktoken, a port of OpenAI's tiktoken, special-token strings read as text.
@@ -70,6 +72,32 @@ describe('token counts equal tiktoken', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("the pre-tokens in one array (preTokenCounter), as gpt-tokenizer's countTokens counts them", () => {
+  const apis = { o200k_base: o200kApi, cl100k_base: cl100kApi };
+  const options = { disallowedSpecial: new Set<string>() };
+
+  it.each(ENCODINGS)('%s: read from the encoder gpt-tokenizer builds, so loadTokenizer() counts with it', (enc) => {
+    expect(preTokenCounter(apis[enc])).toBeTypeOf('function');
+  });
+
+  it.each(ENCODINGS)('%s: this repository, the samples and any text (fast-check) count the same', (enc) => {
+    const count = preTokenCounter(apis[enc])!;
+    for (const text of [repoText.slice(0, 400_000), ...samples.map(([, t]) => t)]) expect(count(text)).toBe(apis[enc].countTokens(text, options));
+    const bits = ['\n', ' ', '\t', '/', 'a', 'Word', "'s", "'LL", '123456', '```', '🚀', 'é', '\r\n', '<|endoftext|>', '<|fim_prefix|>', '\u00a0', '\u3000', '日本', 'ǅ', '\u0301'];
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 60 }), fc.array(fc.constantFrom(...bits), { maxLength: 80 }).map((p) => p.join(''))), (text) => {
+        expect(count(text)).toBe(apis[enc].countTokens(text, options));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('an encoder without the fields it reads (another gpt-tokenizer) is left to countTokens', () => {
+    expect(preTokenCounter({ countTokens: () => 0 })).toBeUndefined();
+    expect(preTokenCounter({ bytePairEncodingCoreProcessor: { tokenSplitRegex: /x/gu, bytePairStringRankEncoder: {} } })).toBeUndefined();
   });
 });
 
