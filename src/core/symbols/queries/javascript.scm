@@ -15,7 +15,7 @@
 (lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
 (variable_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
 (lexical_declaration "const" (variable_declarator name: (identifier) @name)) @definition.constant
-(lexical_declaration (variable_declarator name: (identifier) @name)) @definition.variable
+(lexical_declaration "let" (variable_declarator name: (identifier) @name)) @definition.variable
 (variable_declaration (variable_declarator name: (identifier) @name)) @definition.variable
 
 (expression_statement

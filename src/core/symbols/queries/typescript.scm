@@ -26,7 +26,7 @@
 
 (lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)])) @definition.function
 (lexical_declaration "const" (variable_declarator name: (identifier) @name)) @definition.constant
-(lexical_declaration (variable_declarator name: (identifier) @name)) @definition.variable
+(lexical_declaration "let" (variable_declarator name: (identifier) @name)) @definition.variable
 (variable_declaration (variable_declarator name: (identifier) @name)) @definition.variable
 
 ; A function without a name (a callback): its variables are locals, not declarations.
