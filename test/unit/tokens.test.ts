@@ -95,6 +95,16 @@ describe("the pre-tokens in one array (preTokenCounter), as gpt-tokenizer's coun
     );
   });
 
+  it.each(ENCODINGS)('%s: countWithin() answers the count at the limit and null one under it, over many pieces', async (enc) => {
+    const tok = await loadTokenizer(enc);
+    const text = repoText.slice(0, 300_000);
+    const n = refCount(enc, text);
+    expect(tok.countWithin(text, n)).toBe(n);
+    expect(tok.countWithin(text, n - 1)).toBeNull();
+    expect(tok.countWithin(text, 10)).toBeNull();
+    expect(tok.countWithin('', 0)).toBe(0);
+  });
+
   it('an encoder without the fields it reads (another gpt-tokenizer) is left to countTokens', () => {
     expect(preTokenCounter({ countTokens: () => 0 })).toBeUndefined();
     expect(preTokenCounter({ bytePairEncodingCoreProcessor: { tokenSplitRegex: /x/gu, bytePairStringRankEncoder: {} } })).toBeUndefined();

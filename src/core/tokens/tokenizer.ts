@@ -30,7 +30,8 @@ export function loadTokenizer(encoding: Encoding): Promise<Tokenizer> {
       let ranks: Ranks | undefined;
       // Indexed by bytes only when a long pre-token is met.
       const ranksOnce = () => (ranks ??= long.ranksOf(table));
-      const short = preTokenCounter(m) ?? ((piece: string) => m.countTokens(piece, options));
+      const fast = preTokenCounter(m);
+      const short = fast ?? ((piece: string) => m.countTokens(piece, options));
       // The tokenizer's merge loop is quadratic in a pre-token's length: long ones are merged by long-pieces.ts.
       const countLong = (piece: string) => (long.mayHoldLongPiece(piece) ? long.countWithLongPieces(piece, split, ranksOnce, short) : short(piece));
       // Only the few lines around a long run are pre-split in JavaScript: a piece that may hold
@@ -49,8 +50,9 @@ export function loadTokenizer(encoding: Encoding): Promise<Tokenizer> {
               if (total > limit) return null;
               continue;
             }
-            const n = m.isWithinTokenLimit(piece, limit - total, options);
-            if (n === false) return null;
+            // A piece is at most PIECE characters: counted whole, it is over the limit or not.
+            const n = fast ? fast(piece) : m.isWithinTokenLimit(piece, limit - total, options);
+            if (n === false || n > limit - total) return null;
             total += n;
           }
           return total;
