@@ -3,8 +3,9 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The tokenizer's rank table (a token's text, or its bytes when they are not UTF-8, at its rank) as a JSON file beside the CLI's bundles (`dist/bin/<encoding>.ranks.json`,
- * written by `npm run build`). gpt-tokenizer ships it as a 2.2 MB JavaScript module (o200k_base),
+ * The tokenizer's rank table (a token's text, or its bytes when they are not UTF-8, at its rank)
+ * as a JSON file beside the CLI's bundles (`dist/bin/<encoding>.ranks.json`, written by `npm run
+ * build`). gpt-tokenizer ships it as a 2.2 MB JavaScript module (o200k_base),
  * which V8 parses as code: read as JSON it loads in 45-60 ms against 75-85, and the tokenizer is
  * built from it with gpt-tokenizer's own `GptEncoding.getEncodingApi`, as its encoding module
  * builds it (docs/design/tokens.md#the-rank-table-read-as-json).
