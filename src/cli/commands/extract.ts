@@ -4,6 +4,7 @@ import { PatternBudget } from '../../core/regex/pattern-search.js';
 import type { OutputFormat, RenderOptions } from '../../core/output/render-extraction.js';
 import { runExtraction } from '../../core/pipeline/run-extraction.js';
 import { SecretScanner } from '../../core/secrets/secret-scan.js';
+import { declarationWalkerName } from '../../core/symbols/read-declarations.js';
 import type { SecretsMode } from '../../core/secrets/secrets-mode.js';
 import type { Encoding } from '../../core/tokens/tokenizer.js';
 import { type ExitCode, RefError, UsageError } from '../../shared/errors.js';
@@ -49,8 +50,9 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
   const aliases = resolverFromFlags(opts.alias, ctx);
   if (!opts.fromWorkflow && refs.length === 0) throw new UsageError("No refs given (try 'refcat @path/to/file#L1-L20', or 'refcat --help')");
   const counting = opts.tokens || opts.maxTokens !== undefined;
-  // An outline runs the same few functions over every file's tree (docs/design/symbols.md#the-runtime-optimized).
-  if (opts.outline && !opts.listFiles && !opts.validateOnly) optimizeOnlyLongRunningCode();
+  // An outline runs the same few functions over every file's tree (docs/design/symbols.md#the-runtime-optimized),
+  // and its declaration walker is not worth optimizing (#the-walker-left-unoptimized).
+  if (opts.outline && !opts.listFiles && !opts.validateOnly) optimizeOnlyLongRunningCode({ never: declarationWalkerName() });
   const outcome = await fromWorkflowErrors(opts, () => runExtraction(
     {
       batches: [{ inputs: refs }],

@@ -46,6 +46,8 @@ let tierUp = false;
 let runtimeTiers = false;
 /** tree-sitter's runtime compiled here (runtimeTiers), or by the thread that started this one. */
 let runtimeModule: WasmModule | null = null;
+/** This thread compiled the runtime for V8 to optimize (not a worker sharing its parent's). */
+let tieredHere = false;
 /**
  * The grammars' WebAssembly memory, made here so its size can be read: it grows with the largest
  * file parsed and is never given back (a server replaces the worker that holds it).
@@ -112,7 +114,10 @@ function loadEngine(): Promise<typeof import('web-tree-sitter')> {
     // the bundle, which starts Node's ES module loader for it (docs/design/symbols.md).
     const require = createRequire(import.meta.url);
     const ts = require('web-tree-sitter') as typeof import('web-tree-sitter');
-    if (ownRuntime) runtimeModule = await wasm.compile(fs.readFileSync(require.resolve('web-tree-sitter/tree-sitter.wasm')));
+    if (ownRuntime) {
+      runtimeModule = await wasm.compile(fs.readFileSync(require.resolve('web-tree-sitter/tree-sitter.wasm')));
+      tieredHere = true;
+    }
     // 32 MiB to start (the runtime's own default), up to the 2 GiB the runtime allows.
     heap = new wasm.Memory({ initial: 512, maximum: 32768 });
     const runtime = runtimeModule;
@@ -154,7 +159,7 @@ export function loadGrammar(language: SymbolLanguage): Promise<Grammar> {
       const source = readQuery(language.query ?? language.id);
       const grammar = withDefinitions(
         { language, parser },
-        () => compileDefinitions(ts, lang, source, language.moveTypeTests ?? false),
+        () => runOnce(() => compileDefinitions(ts, lang, source, language.moveTypeTests ?? false)),
         () => walkDefinitions(lang, source),
       );
       ready.set(language.id, grammar);
@@ -163,6 +168,27 @@ export function loadGrammar(language: SymbolLanguage): Promise<Grammar> {
     grammars.set(language.id, pending);
   }
   return pending;
+}
+
+/**
+ * `compile()`, with the runtime's functions it is the first to call compiled for no later
+ * optimization (docs/design/symbols.md#the-query-compiled-once): a query's compile runs its parser
+ * and analysis once per thread, long enough for V8 to optimize them on its background threads
+ * (80-130 ms of compiling there, beside the threads that parse), for nothing after. Only in the
+ * thread that compiled the runtime to be optimized, and only on the V8 this was measured on.
+ * `--wasm-tier-up-filter` names the one function that may be optimized; 0 is an import, which is
+ * never compiled, so none may while it is set. It is read when a function is first compiled
+ * (lazily, at its first call), so the functions the query's matching calls next are compiled as
+ * before once it is set back.
+ */
+function runOnce<T>(compile: () => T): T {
+  if (!tieredHere || !process.versions.v8.startsWith('11.3.')) return compile();
+  v8().setFlagsFromString('--wasm-tier-up-filter=0');
+  try {
+    return compile();
+  } finally {
+    v8().setFlagsFromString('--wasm-tier-up-filter=-1');
+  }
 }
 
 /** Bytes of WebAssembly memory tree-sitter holds in this thread (0 before the first load). */

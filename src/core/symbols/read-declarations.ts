@@ -37,7 +37,7 @@ interface Found {
 
 /** The declarations of a parse tree, every field read: the tree may be deleted after. */
 export function readDeclarations(root: Node, definitions: DefinitionsQuery): Declaration[] {
-  return walk(root, definitions, false).table;
+  return tableOfMatches(root, definitions, false).table;
 }
 
 /**
@@ -46,7 +46,7 @@ export function readDeclarations(root: Node, definitions: DefinitionsQuery): Dec
  * only on the declarations it names. The tree must live until settle() has read the rest.
  */
 export function readDeclarationsLazily(root: Node, definitions: DefinitionsQuery): LazyTable {
-  return walk(root, definitions, true);
+  return tableOfMatches(root, definitions, true);
 }
 
 export interface LazyTable {
@@ -60,7 +60,17 @@ export interface LazyTable {
   merged: boolean;
 }
 
-function walk(root: Node, definitions: DefinitionsQuery, lazy: boolean): LazyTable {
+/**
+ * The name V8 knows the walker by: an outline asks V8 not to optimize it (src/cli/tiering.ts;
+ * docs/design/symbols.md#the-walker-left-unoptimized). It runs once per file, mostly calling into
+ * tree-sitter, and compiling it took V8's optimizing compiler 40-100 ms in each thread, more than
+ * the compiled code saved.
+ */
+export function declarationWalkerName(): string {
+  return tableOfMatches.name;
+}
+
+function tableOfMatches(root: Node, definitions: DefinitionsQuery, lazy: boolean): LazyTable {
   const found = findDefinitions(root, definitions);
   // Outermost first at equal starts, so a stack walk nests by containment; one node that declares
   // two names (`int a, f(void);`) in the order of its names: an order that does not depend on the
