@@ -12,7 +12,7 @@ import { loadGrammar } from '../../src/core/symbols/grammar-loader.js';
 import { symbolLanguageOf } from '../../src/core/symbols/languages.js';
 import { prepareOutline } from '../../src/core/symbols/prepare-outline.js';
 import { useTableCache } from '../../src/core/symbols/table-cache-folder.js';
-import { MIN_FILES_AHEAD, planTablesAhead, TablesAhead, tablesAhead } from '../../src/core/symbols/tables-ahead.js';
+import { MIN_FILES_AHEAD, planTablesAhead, prestartTablesAhead, TablesAhead, tablesAhead } from '../../src/core/symbols/tables-ahead.js';
 import { testCtx } from '../helpers/tmp.js';
 
 // An outline's tables read on two cores (tables-ahead.ts, docs/design/symbols.md#an-outline-on-two-cores):
@@ -189,4 +189,76 @@ describe('tables read ahead by a worker', () => {
       useTableCache(null);
     }
   }, 120_000);
+});
+
+// A worker started before the outline's plan is made (docs/design/symbols.md#the-worker-started-with-the-list),
+// waiting for it: only for enough files whose tables cannot come from the cache, and once its start
+// is past (it took the list, or no plan needed it) the caller's `then` runs, once.
+describe('a worker started with the list', () => {
+  it('waits for the plan, then reads ahead: the outline is the one read in one thread', async () => {
+    const files = tree(50);
+    const ctx = testCtx(path.dirname(files[0]!));
+    const refs = ['@*.ts'];
+    await prepareOutline(refs);
+    useTableCache(null);
+    const then = vi.fn();
+    const missed = vi.spyOn(TablesAhead.prototype, 'missed');
+    const cores = vi.spyOn(os, 'availableParallelism').mockReturnValue(2);
+    try {
+      expect(prestartTablesAhead(files, builtWorker(), then)).toBe(true);
+      // One at a time: a second command in this process finds one waiting.
+      expect(prestartTablesAhead(files, builtWorker(), then)).toBe(false);
+      expect(then).not.toHaveBeenCalled();
+      const two = extractBatches([{ inputs: refs }], [], ctx, { outline: true }).report;
+      expect((missed.mock.contexts as TablesAhead[]).some((p) => p.started)).toBe(true);
+      expect(then).toHaveBeenCalledTimes(1);
+      const one = extract(refs, ctx, { outline: true });
+      expect(two.results.length).toBe(files.length);
+      expect(two.results.map((r) => [r.relPath, r.lines])).toEqual(one.results.map((r) => [r.relPath, r.lines]));
+    } finally {
+      missed.mockRestore();
+      cores.mockRestore();
+    }
+  }, 120_000);
+
+  it('is not started for few files, nor where tables may be kept; one no plan takes is ended', () => {
+    const files = tree(MIN_FILES_AHEAD + 1);
+    const dir = path.dirname(files[0]!);
+    const then = vi.fn();
+    const cores = vi.spyOn(os, 'availableParallelism').mockReturnValue(2);
+    try {
+      useTableCache(null);
+      expect(prestartTablesAhead(files.slice(1), builtWorker(), then)).toBe(false);
+      expect(prestartTablesAhead(files, null, then)).toBe(false);
+      // A cache folder: tables may come from it, and the worker waits for the first file parsed.
+      fs.mkdirSync(path.join(dir, 'cache'));
+      useTableCache(path.join(dir, 'cache'));
+      expect(prestartTablesAhead(files, builtWorker(), then)).toBe(false);
+      // None yet: every file will be parsed.
+      useTableCache(path.join(dir, 'no-cache-yet'));
+      expect(prestartTablesAhead(files, builtWorker(), then)).toBe(true);
+      // A plan with too few files: the waiting worker is ended, and `then` runs.
+      planTablesAhead(files.slice(0, 3), builtWorker());
+      expect(tablesAhead()).toBeNull();
+      expect(then).toHaveBeenCalledTimes(1);
+      expect(prestartTablesAhead(files, builtWorker(), then)).toBe(true);
+      planTablesAhead(null);
+      expect(then).toHaveBeenCalledTimes(2);
+    } finally {
+      cores.mockRestore();
+      useTableCache(null);
+    }
+  });
+
+  it('is not started on one processor', () => {
+    const files = tree(MIN_FILES_AHEAD + 1);
+    const then = vi.fn();
+    const one = vi.spyOn(os, 'availableParallelism').mockReturnValue(1);
+    try {
+      useTableCache(null);
+      expect(prestartTablesAhead(files, builtWorker(), then)).toBe(false);
+    } finally {
+      one.mockRestore();
+    }
+  });
 });

@@ -50,9 +50,6 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
   const aliases = resolverFromFlags(opts.alias, ctx);
   if (!opts.fromWorkflow && refs.length === 0) throw new UsageError("No refs given (try 'refcat @path/to/file#L1-L20', or 'refcat --help')");
   const counting = opts.tokens || opts.maxTokens !== undefined;
-  // An outline runs the same few functions over every file's tree (docs/design/symbols.md#the-runtime-optimized),
-  // and its declaration walker is not worth optimizing (#the-walker-left-unoptimized).
-  if (opts.outline && !opts.listFiles && !opts.validateOnly) optimizeOnlyLongRunningCode({ never: declarationWalkerName() });
   const outcome = await fromWorkflowErrors(opts, () => runExtraction(
     {
       batches: [{ inputs: refs }],
@@ -63,6 +60,9 @@ export async function runExtract(refs: string[], opts: ExtractCliOptions, io: IO
       render: renderOptions(opts),
       mode: opts.validateOnly ? 'check' : opts.listFiles ? 'files' : 'content',
       tokens: counting ? { encoding: opts.encoding ?? 'o200k_base', count: opts.tokens === true, maxTokens: opts.maxTokens } : undefined,
+      // An outline runs the same few functions over every file's tree (docs/design/symbols.md#the-runtime-optimized),
+      // and its declaration walker is not worth optimizing (#the-walker-left-unoptimized).
+      tuneEngine: () => optimizeOnlyLongRunningCode({ never: declarationWalkerName() }),
     },
     new StdoutWriter(io),
     ctx,

@@ -1,6 +1,8 @@
 import { prepareSymbolRefs } from '../symbols/prepare-symbol-refs.js';
 import { prepareOutline } from '../symbols/prepare-outline.js';
 import { planEngine } from '../symbols/plan-engine.js';
+import { parseWorkerFile } from '../symbols/declaration-worker.js';
+import { prestartTablesAhead } from '../symbols/tables-ahead.js';
 import type { Context } from '../../shared/context.js';
 import { visible } from '../../shared/visible.js';
 import { AliasResolver } from '../alias/resolve-aliases.js';
@@ -37,6 +39,12 @@ export interface ExtractionRequest {
    * `files` the files they expand to (`--list-files`).
    */
   mode?: 'content' | 'check' | 'files';
+  /**
+   * V8's tuning for an outline (the CLI's run-time flags): run before its files are parsed, and
+   * after the start of a worker started for them, since a worker starting under flags set at run
+   * time compiles Node's own modules without their cache (docs/design/symbols.md#the-worker-started-with-the-list).
+   */
+  tuneEngine?: () => void;
   /**
    * `--tokens` (`count`), `--max-tokens`; `budgetName` is how messages name the budget; a server
    * passes `counters` to keep its counting workers between calls.
@@ -160,8 +168,14 @@ function walkedOnce(req: ExtractionRequest, ctx: Context): ExtractionRequest {
 async function prepareGrammars(req: ExtractionRequest, batches: RefBatch[], ctx: Context): Promise<void> {
   const inputs = batches.flatMap((b) => b.inputs);
   const outline = req.extract.outline && req.mode !== 'check' && req.mode !== 'files';
-  // Before any grammar loads: how much code the outline parses decides how tree-sitter is compiled.
-  if (outline) planEngine(() => outlineFilesOf(batches, ctx, req.extract));
+  if (outline) {
+    let listed: string[] | undefined;
+    const files = () => (listed ??= outlineFilesOf(batches, ctx, req.extract));
+    const tune = req.tuneEngine ?? (() => undefined);
+    // Before any grammar loads: how much code the outline parses decides how tree-sitter is
+    // compiled, and a large one's worker starts now, while tree-sitter loads here.
+    if (!(planEngine(files) && prestartTablesAhead(files(), parseWorkerFile(), tune))) tune();
+  }
   await prepareSymbolRefs(inputs);
   if (outline) await prepareOutline(inputs);
 }

@@ -4,7 +4,7 @@ import { parseDeclarations } from './declaration-table.js';
 import type { ParseAnswer, ParseRequest } from './declaration-worker.js';
 import { configureSymbolEngine, loadGrammar, shareRuntime, symbolHeapBytes } from './grammar-loader.js';
 import { MAX_SYMBOL_FILE_BYTES, SYMBOL_LANGUAGES, symbolLanguageOf } from './languages.js';
-import { AHEAD_FREE, AHEAD_POSTED, AHEAD_THEIRS, type AheadAnswer, type AheadData } from './tables-ahead.js';
+import { AHEAD_FREE, AHEAD_POSTED, AHEAD_THEIRS, type AheadAnswer, type AheadData, type AheadStart } from './tables-ahead.js';
 
 // The other half of declaration-worker.ts and of tables-ahead.ts. For a server: parses text it is
 // sent and answers the declaration table as plain data, with the size its WebAssembly heap has
@@ -12,9 +12,12 @@ import { AHEAD_FREE, AHEAD_POSTED, AHEAD_THEIRS, type AheadAnswer, type AheadDat
 // from a caller that blocks until the answer is back, on the sync port (answered there, then the
 // shared flag is raised). For an outline (`ahead`): reads the files of the list from its end, each
 // one it claims, until it meets the thread that reads them from the start.
-const data = workerData as { flag: Int32Array; syncPort: MessagePort; tierUp: boolean } | { ahead: AheadData };
+const data = workerData as { flag: Int32Array; syncPort: MessagePort; tierUp: boolean } | { ahead: AheadData } | { waiting: true };
 
-if ('ahead' in data) {
+if ('waiting' in data) {
+  // Started before the outline's plan was made (tables-ahead.ts): it comes as a message.
+  parentPort!.once('message', (start: AheadStart) => void readAhead(start.ahead));
+} else if ('ahead' in data) {
   void readAhead(data.ahead);
 } else {
   serve(data.flag, data.syncPort, data.tierUp);

@@ -14,11 +14,14 @@ export const OPTIMIZED_RUNTIME_BYTES = 1024 * 1024;
  * Before a command that parses `files()` (in this thread) loads a grammar: when they hold at least
  * OPTIMIZED_RUNTIME_BYTES, tree-sitter's runtime may be optimized (tierUpRuntime()). Sizes are
  * read until the sum is reached, so a tree of 10,000 files stats the first few hundred; nothing
- * is listed once tree-sitter is loaded, or when a worker parses.
+ * is listed once tree-sitter is loaded, or when a worker parses. True when the runtime is to be
+ * optimized (this thread parses much code).
  */
-export function planEngine(files: () => readonly string[]): void {
-  if (engineLoaded() || parsesOffThread()) return;
-  if (holdsAtLeast(files(), OPTIMIZED_RUNTIME_BYTES)) tierUpRuntime();
+export function planEngine(files: () => readonly string[]): boolean {
+  if (engineLoaded() || parsesOffThread()) return false;
+  if (!holdsAtLeast(files(), OPTIMIZED_RUNTIME_BYTES)) return false;
+  tierUpRuntime();
+  return true;
 }
 
 /** Whether `files` hold `bytes` or more between them: their sizes read in order, until the sum is reached. */

@@ -1,8 +1,10 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import type { MessagePort, Worker } from 'node:worker_threads';
 import { lazyRequire } from '../../shared/lazy.js';
 import type { Declaration } from './declaration.js';
 import { compiledRuntime, type WasmModule } from './grammar-loader.js';
+import { tableCacheFolder } from './table-cache-folder.js';
 
 /** Loaded when a worker first starts: every plain extraction imports this module (with `node:v8`, 2-3 ms of a start). */
 const workerThreads = lazyRequire<typeof import('node:worker_threads')>('node:worker_threads');
@@ -39,6 +41,11 @@ export interface AheadData {
   port: MessagePort;
   /** tree-sitter's runtime as this thread compiled it to be optimized (grammar-loader.ts), shared; else null. */
   runtime: WasmModule | null;
+}
+
+/** What a worker started before the list was made (prestartTablesAhead()) is sent once it is. */
+export interface AheadStart {
+  ahead: AheadData;
 }
 
 /** What it answers for each file it claimed. */
@@ -96,10 +103,18 @@ export class TablesAhead {
     const { MessageChannel, Worker } = workerThreads();
     const { port1, port2 } = new MessageChannel();
     const ahead: AheadData = { files: [...this.files], claims: this.claims, done: this.done, port: port2, runtime: compiledRuntime() };
-    // Never keeps the process alive: the outline ends when this thread is done.
-    this.worker = new Worker(this.workerFile, { workerData: { ahead }, transferList: [port2] });
-    this.worker.unref();
-    this.worker.on('error', () => undefined);
+    const started = takeWaiting();
+    if (started) {
+      // Started as the command started, waiting for this list.
+      this.worker = started.worker;
+      this.worker.postMessage({ ahead } satisfies AheadStart, [port2]);
+      started.then();
+    } else {
+      // Never keeps the process alive: the outline ends when this thread is done.
+      this.worker = new Worker(this.workerFile, { workerData: { ahead }, transferList: [port2] });
+      this.worker.unref();
+      this.worker.on('error', () => undefined);
+    }
     port1.unref();
     this.port = port1;
   }
@@ -113,6 +128,7 @@ export class TablesAhead {
 
   /** Stop the worker (the outline is done, or stopped early). */
   close(): void {
+    endWaiting();
     // Every file claimed: a worker still reading stops at its next claim.
     for (let i = 0; i < this.files.length; i++) Atomics.compareExchange(this.claims, i, FREE, MINE);
     void this.worker?.terminate();
@@ -139,6 +155,46 @@ export class TablesAhead {
 
 let current: TablesAhead | null = null;
 
+/** A worker started before the outline's list was made, and what to do once its start is past. */
+let waiting: { worker: Worker; then: () => void } | null = null;
+
+/**
+ * Start the worker now, before this thread loads tree-sitter, to wait for the outline's list
+ * (docs/design/symbols.md#the-worker-started-with-the-list): it starts while this thread loads the
+ * runtime and the grammars and parses its first file, and under V8's default flags (the caller
+ * sets its own in `then`), so Node's own modules compile from their cache. Only for a list of
+ * enough files whose tables cannot come from the cache (`REFCAT_SYMBOL_CACHE=0`, no home folder,
+ * no cache folder yet): where some may, the worker starts at the first file parsed, as a run whose
+ * tables are all kept needs none. `then` runs once the worker's start is past (it took the list,
+ * or no plan needed it). False when no worker was started: `then` is the caller's to run.
+ */
+export function prestartTablesAhead(files: readonly string[], workerFile: URL | null, then: () => void): boolean {
+  if (waiting || !workerFile || files.length <= MIN_FILES_AHEAD || os.availableParallelism() < 2) return false;
+  const { folder } = tableCacheFolder();
+  if (folder !== null && fs.existsSync(folder)) return false;
+  const { Worker } = workerThreads();
+  const worker = new Worker(workerFile, { workerData: { waiting: true } });
+  worker.unref();
+  worker.on('error', () => undefined);
+  waiting = { worker, then };
+  return true;
+}
+
+/** The waiting worker, now the caller's; null when there is none. */
+function takeWaiting(): { worker: Worker; then: () => void } | null {
+  const taken = waiting;
+  waiting = null;
+  return taken;
+}
+
+/** End a waiting worker no outline took (too few files, all tables kept, the outline done). */
+function endWaiting(): void {
+  const unused = takeWaiting();
+  if (!unused) return;
+  void unused.worker.terminate();
+  unused.then();
+}
+
 /**
  * The outline about to be read will read these files, in this order, and `workerFile` is the
  * worker module (parseWorkerFile()); null: none, or the outline is done.
@@ -147,6 +203,8 @@ export function planTablesAhead(files: readonly string[] | null, workerFile: URL
   current?.close();
   // On one processor a second thread only takes turns with this one.
   current = files && workerFile && files.length > MIN_FILES_AHEAD && os.availableParallelism() > 1 ? new TablesAhead(files, workerFile) : null;
+  // A worker started for it waits only for a plan that may use it.
+  if (current === null) endWaiting();
 }
 
 /** The plan in force, if any. */
