@@ -43,7 +43,7 @@ export interface AheadData {
   runtime: WasmModule | null;
 }
 
-/** What a worker started before the list was made (prestartTablesAhead()) is sent once it is. */
+/** What a worker started before the outline's plan (prestartTablesAhead()) is sent once the plan is made. */
 export interface AheadStart {
   ahead: AheadData;
 }
@@ -105,7 +105,7 @@ export class TablesAhead {
     const ahead: AheadData = { files: [...this.files], claims: this.claims, done: this.done, port: port2, runtime: compiledRuntime() };
     const started = takeWaiting();
     if (started) {
-      // Started as the command started, waiting for this list.
+      // Started once the list was made, before this thread loaded tree-sitter: waiting for this plan.
       this.worker = started.worker;
       this.worker.postMessage({ ahead } satisfies AheadStart, [port2]);
       started.then();
@@ -155,7 +155,7 @@ export class TablesAhead {
 
 let current: TablesAhead | null = null;
 
-/** A worker started before the outline's list was made, and what to do once its start is past. */
+/** A worker started before the outline's plan was made, and what to do once its start is past. */
 let waiting: { worker: Worker; then: () => void } | null = null;
 
 /**
