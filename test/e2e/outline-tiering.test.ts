@@ -1,8 +1,11 @@
 // An outline asks V8 not to optimize its declaration walker (src/cli/tiering.ts,
 // docs/design/symbols.md#the-walker-left-unoptimized), by the walker's name: the name must be the
 // one V8 sees in both threads' bundles, and in a real outline the walker must stay unoptimized
-// while the rest of the JavaScript is optimized as before.
+// while the rest of the JavaScript is optimized as before. The definitions query is compiled with
+// none of tree-sitter's functions optimized (grammar-loader.ts, #the-query-compiled-once): the
+// functions only the compile runs stay on V8's baseline compiler.
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,4 +43,63 @@ describe("the outline's declaration walker", () => {
     expect(optimized.length).toBeGreaterThan(0);
     expect(optimized.filter((l) => l.includes(`<JSFunction ${name} `))).toEqual([]);
   });
+
+  it.runIf(onV8Measured)("leaves the query's compile on the baseline compiler, in a real outline", () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'refcat-tiering-'));
+    const r = spawnSync(process.execPath, ['--trace-wasm-compilation-times', BIN, '@src/**/*.ts', '@test/**/*.ts', '--outline'], {
+      cwd: REPO,
+      env: { PATH: process.env.PATH, HOME: home, SDQCTL_HOME: home, REFCAT_SYMBOL_CACHE: '0' },
+      encoding: 'utf8',
+      maxBuffer: 1 << 28,
+    });
+    fs.rmSync(home, { recursive: true, force: true });
+    expect(r.status, r.stderr).toBe(0);
+    const runtime = createRequire(import.meta.url).resolve('web-tree-sitter/tree-sitter.wasm');
+    const names = wasmFunctionNames(fs.readFileSync(runtime));
+    const compiled = (tier: string) =>
+      new Set([...r.stdout.matchAll(new RegExp(`^Compiled function 0x[0-9a-f]+#(\\d+) using ${tier}`, 'gm'))].map((m) => names.get(Number(m[1]))));
+    // Compiled, so the names read here are V8's: on the baseline compiler, and never optimized.
+    for (const f of ['ts_query_new', 'ts_query__parse_pattern', 'ts_query__perform_analysis']) {
+      expect(compiled('Liftoff').has(f), f).toBe(true);
+      expect(compiled('TurboFan').has(f), f).toBe(false);
+    }
+  });
 });
+
+/** A WebAssembly module's function names by index (its `name` section; indices count imports first, as V8's do). */
+function wasmFunctionNames(bytes: Buffer): Map<number, string> {
+  const names = new Map<number, string>();
+  let p = 8;
+  const leb = () => {
+    let n = 0;
+    for (let shift = 0; ; shift += 7) {
+      const b = bytes[p++]!;
+      n += (b & 0x7f) * 2 ** shift;
+      if (b < 0x80) return n;
+    }
+  };
+  while (p < bytes.length) {
+    const id = bytes[p++];
+    const end = leb() + p;
+    if (id === 0) {
+      const nameLength = leb();
+      const section = bytes.toString('utf8', p, p + nameLength);
+      p += nameLength;
+      while (section === 'name' && p < end) {
+        const sub = bytes[p++];
+        const subEnd = leb() + p;
+        if (sub === 1) {
+          for (let count = leb(); count > 0; count--) {
+            const index = leb();
+            const length = leb();
+            names.set(index, bytes.toString('utf8', p, p + length));
+            p += length;
+          }
+        }
+        p = subEnd;
+      }
+    }
+    p = end;
+  }
+  return names;
+}
