@@ -29,15 +29,7 @@ describe("the outline's declaration walker", () => {
   });
 
   it.runIf(onV8Measured)('is not optimized in an outline, and other functions still are', () => {
-    // As bench 14 outlines it: this repository's sources and tests, where the walker runs hot.
-    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'refcat-tiering-'));
-    const r = spawnSync(process.execPath, ['--trace-opt', BIN, '@src/**/*.ts', '@test/**/*.ts', '--outline'], {
-      cwd: REPO,
-      env: { PATH: process.env.PATH, HOME: home, SDQCTL_HOME: home, REFCAT_SYMBOL_CACHE: '0' },
-      encoding: 'utf8',
-      maxBuffer: 1 << 28,
-    });
-    fs.rmSync(home, { recursive: true, force: true });
+    const r = tracedOutline('--trace-opt');
     expect(r.status, r.stderr).toBe(0);
     const optimized = r.stdout.split('\n').filter((l) => l.startsWith('[completed optimizing'));
     expect(optimized.length).toBeGreaterThan(0);
@@ -45,14 +37,7 @@ describe("the outline's declaration walker", () => {
   });
 
   it.runIf(onV8Measured)("leaves the query's compile on the baseline compiler, in a real outline", () => {
-    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'refcat-tiering-'));
-    const r = spawnSync(process.execPath, ['--trace-wasm-compilation-times', BIN, '@src/**/*.ts', '@test/**/*.ts', '--outline'], {
-      cwd: REPO,
-      env: { PATH: process.env.PATH, HOME: home, SDQCTL_HOME: home, REFCAT_SYMBOL_CACHE: '0' },
-      encoding: 'utf8',
-      maxBuffer: 1 << 28,
-    });
-    fs.rmSync(home, { recursive: true, force: true });
+    const r = tracedOutline('--trace-wasm-compilation-times');
     expect(r.status, r.stderr).toBe(0);
     const runtime = createRequire(import.meta.url).resolve('web-tree-sitter/tree-sitter.wasm');
     const names = wasmFunctionNames(fs.readFileSync(runtime));
@@ -65,6 +50,24 @@ describe("the outline's declaration walker", () => {
     }
   });
 });
+
+/**
+ * The outline bench 14 times (this repository's sources and tests, every file parsed, no cache),
+ * in a process run with V8's `trace` flag: what V8 traces comes on stdout with the outline.
+ */
+function tracedOutline(trace: string) {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'refcat-tiering-'));
+  try {
+    return spawnSync(process.execPath, [trace, BIN, '@src/**/*.ts', '@test/**/*.ts', '--outline'], {
+      cwd: REPO,
+      env: { PATH: process.env.PATH, HOME: home, SDQCTL_HOME: home, REFCAT_SYMBOL_CACHE: '0' },
+      encoding: 'utf8',
+      maxBuffer: 1 << 28,
+    });
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+}
 
 /** A WebAssembly module's function names by index (its `name` section; indices count imports first, as V8's do). */
 function wasmFunctionNames(bytes: Buffer): Map<number, string> {
